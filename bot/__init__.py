@@ -1,0 +1,1 @@
+"""kortbord: a Discord bot for the card games Dubb and Tonk."""

@@ -1,0 +1,5 @@
+"""``python -m bot``: run the Discord bot."""
+
+from bot.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Pure rules engines: no discord import anywhere below this package."""

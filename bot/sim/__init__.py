@@ -1,0 +1,1 @@
+"""Headless simulators: play many games with computer strategies and check invariants."""
