@@ -1,0 +1,90 @@
+"""Settings, read from the environment and an optional ``.env`` file (pydantic-settings)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message is one line naming the variable."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+    )
+
+    discord_token: SecretStr = Field(
+        description="the bot token from the Discord developer portal", min_length=1
+    )
+    database_path: Path = Field(
+        Path("./data/kortbord.sqlite3"), description="a file path for the SQLite database"
+    )
+    discord_api_base: str | None = Field(
+        None, description="an http(s) URL such as http://127.0.0.1:8765/api/v10"
+    )
+    discord_gateway_url: str | None = Field(
+        None, description="a ws(s) URL such as ws://127.0.0.1:8765/"
+    )
+    dev_guild_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list, description="a comma-separated list of guild ids, e.g. 123,456"
+    )
+    log_level: str = Field("INFO", description="one of " + ", ".join(_LEVELS))
+
+    @field_validator("dev_guild_ids", mode="before")
+    @classmethod
+    def _split_guild_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _ws_url(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        if not value.startswith(("ws://", "wss://")):
+            raise ValueError("must start with ws:// or wss://")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in _LEVELS:
+            raise ValueError("unknown level")
+        return level
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the settings, turning pydantic's report into one line about the first bad variable."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else "settings"
+        field = Settings.model_fields.get(name)
+        expected = field.description if field is not None and field.description else "a valid value"
+        empty = error["type"] in ("too_short", "string_too_short") and not error.get("input")
+        problem = "is not set" if error["type"] == "missing" or empty else "is malformed"
+        raise ConfigError(f"{name.upper()} {problem}: expected {expected}") from None

@@ -1,0 +1,57 @@
+"""Start-up: settings, logging, the API redirect, and a run loop that shuts down cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import aiohttp
+import discord
+
+from bot.client import KortbordBot
+from bot.config import ConfigError, Settings, load_settings
+from bot.discord_api import point_discord_at
+
+_log = logging.getLogger("kortbord")
+
+
+async def run(settings: Settings) -> None:
+    bot = KortbordBot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper in done:
+            _log.info("shutting down")
+            await bot.close()
+        stopper.cancel()
+        # surfaces a login/connection failure from bot.start
+        await runner
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"kortbord: {exc}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    if settings.discord_api_base:
+        point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        _log.error("Discord rejected DISCORD_TOKEN (login failed)")
+        return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        _log.error("cannot reach Discord: %s", exc)
+        return 1
+    return 0

@@ -1,0 +1,1 @@
+"""Discord-facing helpers shared by the cogs: replies, error answers, components, rendering."""

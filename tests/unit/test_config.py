@@ -1,0 +1,77 @@
+"""Settings: defaults, parsing, and the one-line errors of ``python -m bot``."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
+                 "DEV_GUILD_IDS", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env file
+
+
+def test_defaults_and_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("DEV_GUILD_IDS", "12, 34")
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:8765/api/v10/")
+    settings = load_settings()
+    assert settings.discord_token.get_secret_value() == "abc"
+    assert settings.dev_guild_ids == [12, 34]
+    assert settings.discord_api_base == "http://127.0.0.1:8765/api/v10"
+    assert str(settings.database_path) == "data/kortbord.sqlite3"
+    assert settings.log_level == "INFO"
+    assert "abc" not in repr(settings)
+
+
+def test_dotenv_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nLOG_LEVEL=debug\n")
+    settings = load_settings()
+    assert settings.discord_token.get_secret_value() == "from-file"
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": ""}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "x", "DEV_GUILD_IDS": "1,two"}, "DEV_GUILD_IDS is malformed"),
+        ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "loud"}, "LOG_LEVEL is malformed"),
+        ({"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "ftp://x"}, "DISCORD_API_BASE is malformed"),
+        (
+            {"DISCORD_TOKEN": "x", "DISCORD_GATEWAY_URL": "http://x"},
+            "DISCORD_GATEWAY_URL is malformed",
+        ),
+    ],
+)
+def test_bad_settings_name_the_variable(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], expected: str
+) -> None:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(ConfigError, match=expected):
+        load_settings()
+
+
+def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0]
