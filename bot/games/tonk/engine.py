@@ -1,0 +1,737 @@
+"""The Tonk table: a series of hands with seeded deals, turns, spreads, hits and settlement.
+
+Pure and reproducible: ``TonkTable.new(seats, options, seed)`` followed by the same moves gives
+the same table. Shuffles draw from ``random.Random`` seeded by the table seed and a shuffle
+counter, so the counter is the whole RNG state and the stored form stays small.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from bot.cards import new_deck
+from bot.games.base import RuleError, Seat
+from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
+from bot.games.tonk.events import (
+    CutForDeal,
+    Dealt,
+    Discarded,
+    DrewFromDiscard,
+    DrewFromStock,
+    Dropped,
+    EndedHand,
+    Event,
+    HandDrawn,
+    HandEnded,
+    Joined,
+    Left,
+    SpreadHit,
+    SpreadLaid,
+    TableClosed,
+    TimedOut,
+)
+from bot.games.tonk.moves import (
+    MAX_NAME_LENGTH,
+    DealNextHand,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Drop,
+    EndHand,
+    Hit,
+    Join,
+    Leave,
+    Move,
+    Spread,
+    Timeout,
+)
+from bot.games.tonk.options import TonkOptions
+from bot.games.tonk.settlement import HandEnd, HandResult, drop_outcome, net, settle
+from bot.games.tonk.spreads import (
+    FULL_DECK,
+    TONK_RANK,
+    VALUE,
+    hits_on,
+    is_spread,
+    is_three_aces,
+    required_spreads,
+    sort_cards,
+    spreads_in,
+)
+
+if TYPE_CHECKING:
+    from bot.games.tonk.stored import StoredTonk
+    from bot.games.tonk.views import SeatView
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+HAND_SIZE = 5
+TURN_CAP = 200
+"""T8: a hand that completes this many turns ends as if the stock had run out."""
+TIMEOUTS_TO_REMOVE = 3
+"""T11: the third automatic move in a row removes the player."""
+TONK_TOTALS = (49, 50)
+
+
+class Phase(StrEnum):
+    START = "start"
+    """T5: the player to move may drop, draw, or (empty stock, T8) end the hand."""
+    AFTER_DRAW = "after_draw"
+    """T5: lay spreads and hit in any order, then discard to end the turn."""
+    HAND_OVER = "hand_over"
+    TABLE_CLOSED = "table_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpread:
+    """A spread on the table: a small stable id (shown as "S1"), who laid it, its cards."""
+
+    id: int
+    owner: int
+    cards: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        return f"S{self.id}"
+
+
+_DROP = Drop()
+_DRAW_STOCK = DrawStock()
+_DRAW_DISCARD = DrawDiscard()
+_END_HAND = EndHand()
+_DEAL_NEXT = DealNextHand()
+
+
+class TonkTable:
+    KIND: ClassVar[str] = "tonk"
+    STATE_VERSION: ClassVar[int] = 1
+
+    def __init__(self, options: TonkOptions, seed: int, seats: Sequence[Seat]) -> None:
+        self.options = options
+        self.seed = seed
+        self._shuffles = 0
+        self._seats: list[Seat] = list(seats)
+        self.phase = Phase.HAND_OVER
+        self.hand_number = 0
+        self.dealer: int | None = None
+        self.next_dealer: int | None = None
+        self.cut: CutForDeal | None = None
+        self._players: list[int] = []
+        self._hands: dict[int, list[int]] = {}
+        self._stock: list[int] = []
+        self._discards: list[int] = []
+        self._spreads: list[TableSpread] = []
+        self._next_spread_id = 1
+        self.to_move: int | None = None
+        self._taken: int | None = None
+        self._laid_new = False
+        self._locked: set[int] = set()
+        self.turns = 0
+        self._timeouts: dict[int, int] = {}
+        self.last_hand_result: HandResult | None = None
+        self.opening_events: list[Event] = []
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, seats: list[Seat], options: TonkOptions, seed: int) -> TonkTable:
+        """Seat the players (in clockwise order), cut for deal (T3) and deal the first hand (T4
+        checked at once). The events of both are in ``opening_events``."""
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise RuleError("T1", f"a table has {MIN_PLAYERS}–{MAX_PLAYERS} players")
+        if len({s.player_id for s in seats}) != len(seats):
+            raise RuleError("T1", "a player can sit at a table only once")
+        table = cls(options, seed, seats)
+        cut = table._cut_for_deal()
+        table.cut = cut
+        table.opening_events = [cut, *table._deal(cut.dealer)]
+        return table
+
+    def _rng(self) -> random.Random:
+        rng = random.Random(f"kortbord-tonk:{self.seed}:{self._shuffles}")
+        self._shuffles += 1
+        return rng
+
+    def _cut_for_deal(self) -> CutForDeal:
+        # T3: highest Tonk rank deals (K high, ace low); only the tied players cut again
+        contenders = [s.player_id for s in self._seats]
+        rounds: list[tuple[tuple[int, int], ...]] = []
+        while True:
+            deck = new_deck()
+            self._rng().shuffle(deck)
+            cut = tuple((p, deck[i]) for i, p in enumerate(contenders))
+            rounds.append(cut)
+            best = max(TONK_RANK[c] for _, c in cut)
+            contenders = [p for p, c in cut if TONK_RANK[c] == best]
+            if len(contenders) == 1:
+                return CutForDeal(tuple(rounds), contenders[0])
+
+    def _deal(self, dealer: int) -> list[Event]:
+        self.hand_number += 1
+        self.dealer = dealer
+        self.next_dealer = None
+        ids = [s.player_id for s in self._seats]
+        self._players = ids
+        d = ids.index(dealer)
+        order = ids[d + 1:] + ids[:d + 1]
+        deck = new_deck()
+        self._rng().shuffle(deck)
+        hands: dict[int, list[int]] = {p: [] for p in ids}
+        for _ in range(HAND_SIZE):
+            for p in order:
+                hands[p].append(deck.pop())
+        upcard = deck.pop() if self.options.upcard else None
+        self._hands = hands
+        self._discards = [] if upcard is None else [upcard]
+        self._stock = deck
+        self._spreads = []
+        self._next_spread_id = 1
+        self._taken = None
+        self._laid_new = False
+        self._locked = set()
+        self.turns = 0
+        self.to_move = order[0]
+        self.phase = Phase.START
+        events: list[Event] = [Dealt(
+            self.hand_number, dealer, tuple(ids), upcard, len(deck),
+            tuple((p, tuple(hands[p])) for p in ids),
+        )]
+        # T4: the engine spots 49/50 on the deal; one holder wins 2s, several make a draw
+        holders = tuple(p for p in ids if sum(VALUE[c] for c in hands[p]) in TONK_TOTALS)
+        if len(holders) == 1:
+            events.append(self._end_hand(HandEnd.TONK_ON_DEAL, winner=holders[0]))
+        elif holders:
+            events.append(HandDrawn(self.hand_number, holders))
+            events.append(self._end_hand(HandEnd.DRAW_ON_DEAL))
+        return events
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """The table has closed: fewer than two players remain (T11)."""
+        return self.phase is Phase.TABLE_CLOSED
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(self._seats)
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        return tuple(s.player_id for s in self._seats)
+
+    @property
+    def hand_players(self) -> tuple[int, ...]:
+        """The players dealt into the current (or last) hand, in seat order."""
+        return tuple(self._players)
+
+    @property
+    def spreads(self) -> tuple[TableSpread, ...]:
+        return tuple(self._spreads)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_top(self) -> int | None:
+        return self._discards[-1] if self._discards else None
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._discards)
+
+    @property
+    def taken_discard(self) -> int | None:
+        """The card the player to move took from the discard pile this turn (T5)."""
+        return self._taken
+
+    @property
+    def hit_locked(self) -> frozenset[int]:
+        """T9: players who may not drop on their next turn."""
+        return frozenset(self._locked)
+
+    def hand_of(self, player_id: int) -> tuple[int, ...]:
+        return tuple(self._hands.get(player_id, ()))
+
+    def hand_size(self, player_id: int) -> int:
+        return len(self._hands.get(player_id, ()))
+
+    def total_of(self, player_id: int) -> int:
+        return sum(VALUE[c] for c in self._hands.get(player_id, ()))
+
+    def timeouts_in_a_row(self, player_id: int) -> int:
+        return self._timeouts.get(player_id, 0)
+
+    def is_seated(self, player_id: int) -> bool:
+        return any(s.player_id == player_id for s in self._seats)
+
+    def legal_moves(self, player_id: int) -> list[Move]:
+        """The play moves open to ``player_id`` now, and ``DealNextHand`` between hands.
+
+        ``Join``, ``Leave`` and ``Timeout`` are never listed: they are table actions the service
+        sends on a player's behalf, accepted by ``apply`` whenever their rulings allow.
+        """
+        phase = self.phase
+        if phase is Phase.START:
+            if player_id != self.to_move:
+                return []
+            moves: list[Move] = []
+            if not (self.options.hit_lock and player_id in self._locked):
+                moves.append(_DROP)
+            if self._stock:
+                moves.append(_DRAW_STOCK)
+            if self._discards:
+                moves.append(_DRAW_DISCARD)
+            if not self._stock:
+                moves.append(_END_HAND)
+            return moves
+        if phase is Phase.AFTER_DRAW:
+            if player_id != self.to_move:
+                return []
+            hand = self._hands[player_id]
+            possible = spreads_in(hand)
+            moves = [Spread(s) for s in possible]
+            for sp in self._spreads:
+                sid = sp.id
+                moves.extend(Hit(sid, cards) for cards in hits_on(hand, sp.cards))
+            if not (self.options.must_spread and _any_required(possible)):
+                moves.extend(Discard(c) for c in sort_cards(legal_discards(hand, self._taken)))
+            return moves
+        if phase is Phase.HAND_OVER and self.is_seated(player_id):
+            return [_DEAL_NEXT]
+        return []
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, player_id: int, move: Move) -> list[Event]:
+        """Apply ``move`` by ``player_id``; raise ``RuleError`` and change nothing if illegal."""
+        handler = _HANDLERS.get(type(move))
+        if handler is None:
+            raise RuleError("T5", f"{type(move).__name__} is not a Tonk move")
+        if self.phase is Phase.TABLE_CLOSED:
+            raise RuleError("T1", "the table has closed")
+        events = handler(self, player_id, move)
+        if player_id in self._timeouts and type(move) is not Timeout:
+            del self._timeouts[player_id]
+        return events
+
+    def _need_turn(self, player_id: int) -> list[int]:
+        if self.phase is Phase.HAND_OVER:
+            raise RuleError("T5", "no hand is being played; deal the next hand first")
+        if player_id != self.to_move:
+            raise RuleError("T5", "it is not your turn")
+        return self._hands[player_id]
+
+    def _need_after_draw(self, player_id: int, what: str) -> list[int]:
+        hand = self._need_turn(player_id)
+        if self.phase is not Phase.AFTER_DRAW:
+            raise RuleError("T5", f"draw a card before you {what}")
+        return hand
+
+    def _need_start(self, player_id: int, what: str) -> None:
+        self._need_turn(player_id)
+        if self.phase is not Phase.START:
+            raise RuleError("T5", f"you can {what} only at the start of your turn, before drawing")
+
+    def _do_drop(self, player_id: int, move: Drop) -> list[Event]:
+        self._need_start(player_id, "drop")
+        if self.options.hit_lock and player_id in self._locked:
+            raise RuleError("T9", "a spread of yours was hit since your last turn: no drop now")
+        totals = {p: self.total_of(p) for p in self._players}
+        how = drop_outcome(player_id, totals)
+        return [Dropped(player_id), self._end_hand(how, dropper=player_id)]
+
+    def _do_draw_stock(self, player_id: int, move: DrawStock) -> list[Event]:
+        self._need_start(player_id, "draw")
+        if not self._stock:
+            raise RuleError("T8", "the stock is empty: take the discard, drop, or end the hand")
+        return [self._draw_stock(player_id)]
+
+    def _draw_stock(self, player_id: int) -> Event:
+        card = self._stock.pop()
+        self._hands[player_id].append(card)
+        self.phase = Phase.AFTER_DRAW
+        return DrewFromStock(player_id, len(self._stock), card)
+
+    def _do_draw_discard(self, player_id: int, move: DrawDiscard) -> list[Event]:
+        self._need_start(player_id, "draw")
+        if not self._discards:
+            raise RuleError("T5", "the discard pile is empty: draw from the stock")
+        card = self._discards.pop()
+        self._hands[player_id].append(card)
+        self._taken = card
+        self.phase = Phase.AFTER_DRAW
+        return [DrewFromDiscard(player_id, card)]
+
+    def _do_end_hand(self, player_id: int, move: EndHand) -> list[Event]:
+        self._need_start(player_id, "end the hand")
+        if self._stock:
+            raise RuleError("T8", "you can end the hand only when the stock is empty")
+        return self._end_by_empty_stock(player_id)
+
+    def _end_by_empty_stock(self, player_id: int) -> list[Event]:
+        return [EndedHand(player_id), self._end_hand(HandEnd.STOCK_OUT)]
+
+    def _do_spread(self, player_id: int, move: Spread) -> list[Event]:
+        hand = self._need_after_draw(player_id, "lay a spread")
+        cards = move.cards
+        _need_own_cards(hand, cards)
+        if not is_spread(cards):
+            raise RuleError("T6", "a spread is a book (3–4 of a rank) or a run (3+ in a suit, ace "
+                                  "low)")
+        return self._lay(player_id, cards)
+
+    def _lay(self, player_id: int, cards: tuple[int, ...]) -> list[Event]:
+        hand = self._hands[player_id]
+        for c in cards:
+            hand.remove(c)
+        sp = TableSpread(self._next_spread_id, player_id, sort_cards(cards))
+        self._next_spread_id += 1
+        self._spreads.append(sp)
+        self._laid_new = True
+        events: list[Event] = [SpreadLaid(player_id, sp.id, sp.cards)]
+        if not hand:
+            # T7: laying the last cards is a tonk out
+            events.append(self._end_hand(HandEnd.TONK_OUT, winner=player_id))
+        return events
+
+    def _do_hit(self, player_id: int, move: Hit) -> list[Event]:
+        hand = self._need_after_draw(player_id, "hit")
+        cards = move.cards
+        i = next((i for i, sp in enumerate(self._spreads) if sp.id == move.spread_id), None)
+        if i is None:
+            raise RuleError("T6", f"there is no spread S{move.spread_id} on the table")
+        sp = self._spreads[i]
+        _need_own_cards(hand, cards)
+        grown = sp.cards + tuple(cards)
+        if not is_spread(grown):
+            raise RuleError("T6", f"those cards do not fit {sp.label}: a book holds at most four "
+                                  "of a rank, a run grows by consecutive cards of its suit")
+        for c in cards:
+            hand.remove(c)
+        self._spreads[i] = TableSpread(sp.id, sp.owner, sort_cards(grown))
+        if self.options.hit_lock and sp.owner != player_id:
+            # T9: the owner may not drop on their next turn
+            self._locked.add(sp.owner)
+        events: list[Event] = [SpreadHit(player_id, sp.id, sp.owner, sort_cards(cards))]
+        if not hand:
+            events.append(self._end_hand(HandEnd.TONK_OUT, winner=player_id))
+        return events
+
+    def _do_discard(self, player_id: int, move: Discard) -> list[Event]:
+        hand = self._need_after_draw(player_id, "discard")
+        card = move.card
+        if card not in hand:
+            raise RuleError("T5", "you can only discard a card from your hand")
+        if card == self._taken and len(hand) > 1:
+            raise RuleError("T5", "you may not discard the card you just took from the discard "
+                                  "pile (unless it is your last card)")
+        if self.options.must_spread and required_spreads(hand):
+            raise RuleError("T6", "must spread: lay down the complete spread in your hand first "
+                                  "(only three aces may be kept)")
+        return self._discard(player_id, card)
+
+    def _discard(self, player_id: int, card: int) -> list[Event]:
+        hand = self._hands[player_id]
+        hand.remove(card)
+        self._discards.append(card)
+        self.turns += 1
+        self._taken = None
+        self._laid_new = False
+        self._locked.discard(player_id)  # T9: the lock lasts until the end of that turn
+        events: list[Event] = [Discarded(player_id, card)]
+        if not hand:
+            events.append(self._end_hand(HandEnd.OUT_BY_DISCARD, winner=player_id))
+        elif self.turns >= TURN_CAP:
+            events.append(self._end_hand(HandEnd.STOCK_OUT, capped=True))
+        else:
+            players = self._players
+            self.to_move = players[(players.index(player_id) + 1) % len(players)]
+            self.phase = Phase.START
+        return events
+
+    def _do_deal_next(self, player_id: int, move: DealNextHand) -> list[Event]:
+        if self.phase is not Phase.HAND_OVER:
+            raise RuleError("T5", "the hand is still being played")
+        if not self.is_seated(player_id):
+            raise RuleError("T1", "only a player at the table can deal the next hand")
+        assert self.next_dealer is not None
+        return self._deal(self.next_dealer)
+
+    def _do_join(self, player_id: int, move: Join) -> list[Event]:
+        if self.phase is not Phase.HAND_OVER:
+            raise RuleError("T1", "players join between hands")
+        if self.is_seated(player_id):
+            raise RuleError("T1", "you are already at this table")
+        if len(self._seats) >= MAX_PLAYERS:
+            raise RuleError("T1", f"the table is full ({MAX_PLAYERS} players)")
+        name = move.name
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+            raise RuleError("T1", "a player needs a name")
+        # T1: at the right of the next dealer, so the newcomer deals last
+        ids = [s.player_id for s in self._seats]
+        index = ids.index(self.next_dealer) if self.next_dealer in ids else len(ids)
+        self._seats.insert(index, Seat(player_id, name))
+        return [Joined(player_id, name, index)]
+
+    def _do_leave(self, player_id: int, move: Leave) -> list[Event]:
+        if not self.is_seated(player_id):
+            raise RuleError("T1", "you are not at this table")
+        return self._leave(player_id)
+
+    def _leave(self, player_id: int) -> list[Event]:
+        if self.phase is Phase.HAND_OVER:
+            events: list[Event] = [Left(player_id, False)]
+        else:
+            # T11: leaving during a hand forfeits it and throws the hand in
+            events = [Left(player_id, True), self._end_hand(HandEnd.FORFEIT, leaver=player_id)]
+        ids = [s.player_id for s in self._seats]
+        i = ids.index(player_id)
+        if self.next_dealer == player_id:
+            # T1: the deal passes to the next seat clockwise
+            self.next_dealer = ids[(i + 1) % len(ids)] if len(ids) > 1 else None
+        del self._seats[i]
+        self._timeouts.pop(player_id, None)
+        if len(self._seats) < MIN_PLAYERS:
+            self.phase = Phase.TABLE_CLOSED
+            self.next_dealer = None
+            events.append(TableClosed(len(self._seats)))
+        return events
+
+    def _do_timeout(self, player_id: int, move: Timeout) -> list[Event]:
+        if self.phase not in (Phase.START, Phase.AFTER_DRAW) or player_id != self.to_move:
+            raise RuleError("T11", "only the player to move can time out")
+        count = self._timeouts.get(player_id, 0) + 1
+        self._timeouts[player_id] = count
+        events: list[Event] = [TimedOut(player_id, count)]
+        events.extend(self._automatic_turn(player_id))
+        if count >= TIMEOUTS_TO_REMOVE:
+            events.extend(self._leave(player_id))
+        return events
+
+    def _automatic_turn(self, player_id: int) -> list[Event]:
+        # T11: draw from the stock (empty stock: end the hand), lay only what must-spread
+        # requires, largest total first, then discard by T11's order; never drop
+        events: list[Event] = []
+        if self.phase is Phase.START:
+            if not self._stock:
+                return self._end_by_empty_stock(player_id)
+            events.append(self._draw_stock(player_id))
+        hand = self._hands[player_id]
+        if self.options.must_spread:
+            while required := required_spreads(hand):
+                events.extend(self._lay(player_id, largest_spread(required)))
+                if self.phase is not Phase.AFTER_DRAW:
+                    return events
+        events.extend(self._discard(player_id, auto_discard(hand, self._taken)))
+        return events
+
+    # ------------------------------------------------------------------ hand end
+
+    def _end_hand(self, how: HandEnd, *, winner: int | None = None, dropper: int | None = None,
+                  leaver: int | None = None, capped: bool = False) -> HandEnded:
+        players = tuple(self._players)
+        totals = tuple(sum(VALUE[c] for c in self._hands[p]) for p in players)
+        payments = settle(
+            how, players, dict(zip(players, totals, strict=True)), self.options.stake,
+            winner=winner, dropper=dropper, leaver=leaver, laid_new_spread=self._laid_new,
+            double_needs_spread=self.options.double_needs_spread,
+        )
+        assert self.dealer is not None
+        result = HandResult(
+            hand_number=self.hand_number, dealer=self.dealer, how=how, players=players,
+            totals=totals, hands=tuple(tuple(self._hands[p]) for p in players),
+            payments=tuple(payments), winner=winner, dropper=dropper, leaver=leaver,
+            capped=capped,
+        )
+        self.last_hand_result = result
+        self.phase = Phase.HAND_OVER
+        self.to_move = None
+        self._taken = None
+        self._laid_new = False
+        self._locked = set()
+        # T3: the deal moves one seat clockwise, also after a 49/50 draw; worked out while the
+        # dealer is still seated (a forfeiting dealer leaves only after this)
+        ids = [s.player_id for s in self._seats]
+        self.next_dealer = ids[(ids.index(self.dealer) + 1) % len(ids)]
+        return HandEnded(result)
+
+    # ------------------------------------------------------------------ stored form
+
+    def to_stored(self) -> dict[str, Any]:
+        return {
+            "format_version": self.STATE_VERSION,
+            "kind": self.KIND,
+            "options": self.options.model_dump(),
+            "seed": self.seed,
+            "shuffles": self._shuffles,
+            "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "next_dealer": self.next_dealer,
+            "cut": None if self.cut is None else {
+                "rounds": [[[p, c] for p, c in r] for r in self.cut.rounds],
+                "dealer": self.cut.dealer,
+            },
+            "players": list(self._players),
+            "hands": [list(self._hands[p]) for p in self._players],
+            "stock": list(self._stock),
+            "discards": list(self._discards),
+            "spreads": [{"id": s.id, "owner": s.owner, "cards": list(s.cards)}
+                        for s in self._spreads],
+            "next_spread_id": self._next_spread_id,
+            "to_move": self.to_move,
+            "taken_discard": self._taken,
+            "laid_new_spread": self._laid_new,
+            "hit_locked": sorted(self._locked),
+            "turns": self.turns,
+            "timeouts": [[p, n] for p, n in self._timeouts.items()],
+            "last_hand_result": (None if self.last_hand_result is None
+                                 else self.last_hand_result.to_dict()),
+        }
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> Self:
+        from bot.games.tonk.stored import validate_stored
+
+        st, options = validate_stored(data)
+        try:
+            table = cls._from_validated(st, options)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a stored Tonk table: {exc}") from exc
+        problems = check_invariants(table)
+        if problems:
+            raise ValueError("inconsistent Tonk table: " + "; ".join(problems))
+        return table
+
+    @classmethod
+    def _from_validated(cls, st: StoredTonk, options: TonkOptions) -> Self:
+        table = cls(options, st.seed, [Seat(s.player_id, s.name) for s in st.seats])
+        table._shuffles = st.shuffles
+        table.phase = Phase(st.phase)
+        table.hand_number = st.hand_number
+        table.dealer = st.dealer
+        table.next_dealer = st.next_dealer
+        if st.cut is not None:
+            table.cut = CutForDeal(
+                tuple(tuple((p, c) for p, c in r) for r in st.cut.rounds), st.cut.dealer)
+        table._players = list(st.players)
+        table._hands = {p: list(h) for p, h in zip(st.players, st.hands, strict=True)}
+        table._stock = list(st.stock)
+        table._discards = list(st.discards)
+        table._spreads = [TableSpread(s.id, s.owner, tuple(s.cards)) for s in st.spreads]
+        table._next_spread_id = st.next_spread_id
+        table.to_move = st.to_move
+        table._taken = st.taken_discard
+        table._laid_new = st.laid_new_spread
+        table._locked = set(st.hit_locked)
+        table.turns = st.turns
+        table._timeouts = {p: n for p, n in st.timeouts}
+        table.last_hand_result = (None if st.last_hand_result is None
+                                  else HandResult.from_dict(st.last_hand_result))
+        return table
+
+    # ------------------------------------------------------------------ views
+
+    def public_view(self) -> dict[str, Any]:
+        from bot.games.tonk.views import public_view
+
+        return public_view(self)
+
+    def private_view(self, player_id: int) -> dict[str, Any]:
+        from bot.games.tonk.views import private_view
+
+        return private_view(self, player_id)
+
+    def seat_view(self, player_id: int) -> SeatView:
+        from bot.games.tonk.views import seat_view
+
+        return seat_view(self, player_id)
+
+
+def _any_required(spreads: list[tuple[int, ...]]) -> bool:
+    return any(not is_three_aces(s) for s in spreads)
+
+
+def _need_own_cards(hand: list[int], cards: tuple[int, ...]) -> None:
+    if not cards:
+        raise RuleError("T6", "name the cards to lay")
+    if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+        raise RuleError("T6", "you can only lay cards from your own hand, each once")
+
+
+_HANDLERS: dict[type, Any] = {
+    Drop: TonkTable._do_drop,
+    DrawStock: TonkTable._do_draw_stock,
+    DrawDiscard: TonkTable._do_draw_discard,
+    EndHand: TonkTable._do_end_hand,
+    Spread: TonkTable._do_spread,
+    Hit: TonkTable._do_hit,
+    Discard: TonkTable._do_discard,
+    DealNextHand: TonkTable._do_deal_next,
+    Join: TonkTable._do_join,
+    Leave: TonkTable._do_leave,
+    Timeout: TonkTable._do_timeout,
+}
+
+
+def check_invariants(table: TonkTable) -> list[str]:
+    """What must always hold; an empty list when all is well.
+
+    The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
+    is valid (T6); hand sizes stay within what a turn allows; each hand's payments net to zero.
+    """
+    problems: list[str] = []
+    phase = table.phase
+    seat_ids = [s.player_id for s in table._seats]
+    if len(set(seat_ids)) != len(seat_ids):
+        problems.append("a player is seated twice")
+    if phase is not Phase.TABLE_CLOSED and not MIN_PLAYERS <= len(seat_ids) <= MAX_PLAYERS:
+        problems.append(f"{len(seat_ids)} players seated at an open table")
+    if table.hand_number == 0:
+        return problems
+    if set(table._hands) != set(table._players):
+        problems.append("hands do not match the hand's players")
+        return problems
+    cards: list[int] = [*table._stock, *table._discards]
+    for h in table._hands.values():
+        cards.extend(h)
+    for sp in table._spreads:
+        cards.extend(sp.cards)
+        if not is_spread(sp.cards):
+            problems.append(f"spread S{sp.id} is not a valid book or run")
+        if sp.owner not in table._players:
+            problems.append(f"spread S{sp.id} has an owner outside the hand")
+    if len(cards) != len(FULL_DECK) or set(cards) != FULL_DECK:
+        problems.append(f"cards not conserved: {len(cards)} cards, {len(set(cards))} distinct")
+    if len({sp.id for sp in table._spreads}) != len(table._spreads):
+        problems.append("two spreads share an id")
+    if phase in (Phase.START, Phase.AFTER_DRAW):
+        if table.to_move not in table._players or seat_ids != table._players:
+            problems.append("the player to move or the seats do not match the hand")
+        else:
+            limit = HAND_SIZE if phase is Phase.START else HAND_SIZE + 1
+            if any(len(h) > limit for h in table._hands.values()):
+                problems.append("a hand holds more cards than a turn allows")
+            if any(not h for h in table._hands.values()):
+                problems.append("an empty hand while the hand is still being played")
+        if table.turns >= TURN_CAP:
+            problems.append("the turn cap was passed")
+    elif table.to_move is not None:
+        problems.append("a player to move between hands")
+    result = table.last_hand_result
+    if result is not None:
+        for p in result.payments:
+            if p.amount <= 0 or p.payer == p.payee:
+                problems.append("a payment of nothing, or to oneself")
+            if p.payer not in result.players or p.payee not in result.players:
+                problems.append("a payment involving a player outside the hand")
+        if sum(net(result.payments).values()) != 0:
+            problems.append("the hand's payments do not sum to zero")
+    return problems
