@@ -1,0 +1,587 @@
+"""The table service: the one way the cogs open, change and play tables.
+
+Every call that touches a channel's table runs under that channel's ``asyncio.Lock``, so moves in
+one channel apply strictly one after another while different channels never wait for each other
+(they share only SQLite's single writer, for the sub-millisecond commit itself).
+
+Engines live in memory (loaded lazily from their stored form on a channel's first use after a
+restart) and memory never runs ahead of the database: a move is applied to the engine, then
+committed with everything it changes in one transaction; if the engine rejects the move
+(``RuleError``) or the commit fails, the engine is rebuilt from the last committed state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+import weakref
+from asyncio import Lock
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.games.base import Seat
+from bot.service.errors import (
+    AlreadyJoinedError,
+    AlreadySeatedError,
+    ChannelBusyError,
+    GameStartedError,
+    InvalidOptionsError,
+    NoTableError,
+    NotAllowedError,
+    NotEnoughPlayersError,
+    NotHostError,
+    NotPlayingError,
+    NotSeatedError,
+    StaleMoveError,
+    TableFullError,
+)
+from bot.service.kinds import GameKind
+from bot.storage import (
+    ChannelTakenError,
+    DueDeadline,
+    LedgerEntry,
+    MoveCommit,
+    MoveRecord,
+    SeatInfo,
+    SeatTakenError,
+    Standing,
+    StatsRow,
+    Store,
+    TableChangedError,
+    TableRecord,
+)
+
+_log = logging.getLogger("kortbord.tables")
+
+LOBBY_TTL_SECONDS = 15 * 60
+"""Issue 8: a lobby that does not start within 15 minutes closes itself."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _options_error(exc: ValidationError) -> InvalidOptionsError:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "options"
+        parts.append(f"{where}: {err['msg']}")
+    return InvalidOptionsError("Invalid table options: " + "; ".join(parts) + ".")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """A table as it is right after the call that returned it.
+
+    ``engine`` is the live engine object (``None`` in the lobby), shared with the service: read
+    from it synchronously (render without awaiting in between), never call its ``apply``.
+    """
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    kind: str
+    status: str
+    host_id: int
+    options: BaseModel
+    seats: tuple[SeatInfo, ...]
+    message_id: int | None
+    counter: int
+    engine: Any | None
+    turn_seconds: int
+    turn_deadline: float | None
+    lobby_expires_at: float | None
+
+    @property
+    def is_lobby(self) -> bool:
+        return self.status == "lobby"
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == "playing"
+
+    def seat_of(self, player_id: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyResult:
+    """What a change produced: the engine's events (empty for lobby changes and the start), the
+    table after it, and the move counter to attach to the next move's buttons."""
+
+    events: list[Any]
+    snapshot: TableSnapshot
+    counter: int
+
+
+class _Live:
+    """A channel's table in memory: the record as committed, the engine and its committed
+    stored form (to rebuild the engine from when a move does not go through)."""
+
+    __slots__ = ("engine", "options", "record", "state")
+
+    def __init__(self, record: TableRecord, options: BaseModel, engine: Any | None,
+                 state: str | None) -> None:
+        self.record = record
+        self.options = options
+        self.engine = engine
+        self.state = state
+
+    def snapshot(self) -> TableSnapshot:
+        r = self.record
+        return TableSnapshot(
+            table_id=r.id, guild_id=r.guild_id, channel_id=r.channel_id, kind=r.kind,
+            status=r.status, host_id=r.host_id, options=self.options, seats=r.seats,
+            message_id=r.message_id, counter=r.counter, engine=self.engine,
+            turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
+            lobby_expires_at=r.lobby_expires_at,
+        )
+
+
+class TableService:
+    """``TableService(store, kinds)``: ``kinds`` maps a kind name to its ``GameKind``.
+
+    ``clock`` (Unix seconds) drives deadlines and timestamps; ``seed_source`` makes the deal
+    seed of each started game (63 random bits by default).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        kinds: Mapping[str, GameKind],
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        lobby_ttl: float | None = LOBBY_TTL_SECONDS,
+    ) -> None:
+        self._store = store
+        self._kinds = dict(kinds)
+        self._clock = clock
+        self._seed_source = seed_source
+        self._lobby_ttl = lobby_ttl
+        self._cache: dict[int, _Live] = {}
+        # a lock lives as long as someone holds or waits for it, so idle channels cost nothing
+        self._locks: weakref.WeakValueDictionary[int, Lock] = weakref.WeakValueDictionary()
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    def kind(self, kind: str) -> GameKind:
+        try:
+            return self._kinds[kind]
+        except KeyError:
+            raise ValueError(f"unknown game kind {kind!r}") from None
+
+    def _lock(self, channel_id: int) -> Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    async def _load(self, channel_id: int) -> _Live | None:
+        live = self._cache.get(channel_id)
+        if live is not None:
+            return live
+        loaded = await self._store.live_table(channel_id)
+        if loaded is None:
+            return None
+        record = loaded.record
+        kind = self.kind(record.kind)
+        engine = None if loaded.state is None else kind.load_engine(json.loads(loaded.state))
+        live = _Live(record, kind.validate_options(record.options), engine, loaded.state)
+        self._cache[channel_id] = live
+        return live
+
+    async def _require(self, channel_id: int) -> _Live:
+        live = await self._load(channel_id)
+        if live is None:
+            raise NoTableError()
+        return live
+
+    def _evict(self, channel_id: int) -> None:
+        self._cache.pop(channel_id, None)
+
+    def _rebuild_engine(self, live: _Live) -> None:
+        assert live.state is not None
+        live.engine = self.kind(live.record.kind).load_engine(json.loads(live.state))
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        host_id: int,
+        host_name: str,
+        options: BaseModel | Mapping[str, Any] | None = None,
+        *,
+        turn_seconds: int = 0,
+    ) -> TableSnapshot:
+        """A new lobby with the host seated. Raises ``ChannelBusyError`` (with the existing
+        table's message) or ``AlreadySeatedError``, or ``InvalidOptionsError``."""
+        game = self.kind(kind)
+        try:
+            opts = game.validate_options(options)
+        except ValidationError as exc:
+            raise _options_error(exc) from None
+        if turn_seconds < 0:
+            raise InvalidOptionsError("The turn time cannot be negative.")
+        async with self._lock(channel_id):
+            existing = await self._load(channel_id)
+            if existing is not None:
+                raise self._busy(existing.record)
+            now = self._clock()
+            try:
+                record = await self._store.create_lobby(
+                    guild_id=guild_id, channel_id=channel_id, kind=kind,
+                    host=SeatInfo(player_id=host_id, name=host_name,
+                                  is_computer=host_id < 0),
+                    options=opts.model_dump(mode="json"), turn_seconds=turn_seconds,
+                    lobby_expires_at=None if self._lobby_ttl is None else now + self._lobby_ttl,
+                    now=now,
+                )
+            except ChannelTakenError as exc:
+                raise self._busy(exc.existing) from None
+            except SeatTakenError as exc:
+                raise AlreadySeatedError(channel_id=exc.channel_id,
+                                         table_id=exc.table_id) from None
+            live = _Live(record, opts, None, None)
+            self._cache[channel_id] = live
+            _log.info("table %d: %s lobby opened in channel %d", record.id, kind, channel_id)
+            return live.snapshot()
+
+    def _busy(self, record: TableRecord) -> ChannelBusyError:
+        return ChannelBusyError(
+            guild_id=record.guild_id, channel_id=record.channel_id, table_id=record.id,
+            kind_label=self.kind(record.kind).label, status=record.status,
+            message_id=record.message_id,
+        )
+
+    async def join(self, channel_id: int, player_id: int, name: str) -> ApplyResult:
+        """Sit down: in the lobby, or (for games that take players between hands) through the
+        engine's join move. Raises ``AlreadySeatedError``, ``AlreadyJoinedError``,
+        ``TableFullError``, ``GameStartedError``, or the engine's ``RuleError``."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            return await self._join(live, SeatInfo(player_id=player_id, name=name,
+                                                   is_computer=player_id < 0))
+
+    async def add_computer(
+        self, channel_id: int, by_id: int, computer_id: int, name: str
+    ) -> ApplyResult:
+        """The host seats a computer player (negative ``computer_id``; issue 8)."""
+        if computer_id >= 0:
+            raise ValueError("computer players have negative ids")
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            if by_id != live.record.host_id:
+                raise NotHostError("add computer players")
+            return await self._join(live, SeatInfo(player_id=computer_id, name=name,
+                                                   is_computer=True))
+
+    async def _join(self, live: _Live, seat: SeatInfo) -> ApplyResult:
+        record = live.record
+        game = self.kind(record.kind)
+        if any(s.player_id == seat.player_id for s in record.seats):
+            raise AlreadyJoinedError()
+        if record.status == "playing":
+            move = game.join_move(seat.name)
+            if move is None:
+                raise GameStartedError()
+            if not seat.is_computer:
+                claim = await self._store.claim_of(record.guild_id, seat.player_id)
+                if claim is not None:
+                    raise AlreadySeatedError(channel_id=claim.channel_id,
+                                             table_id=claim.table_id)
+            return await self._apply_locked(live, seat.player_id, move)
+        if len(record.seats) >= game.max_players:
+            raise TableFullError(game.max_players)
+        return await self._save_lobby(live, (*record.seats, seat), record.host_id)
+
+    async def leave(self, channel_id: int, player_id: int) -> ApplyResult:
+        """Stand up. In the lobby the host's role passes to the next human; a lobby with no
+        human left is cancelled. In a game this is the engine's leave move."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            record = live.record
+            if all(s.player_id != player_id for s in record.seats):
+                raise NotSeatedError()
+            if record.status == "playing":
+                return await self._apply_locked(live, player_id, self.kind(record.kind)
+                                                .leave_move())
+            seats = tuple(s for s in record.seats if s.player_id != player_id)
+            humans = [s for s in seats if not s.is_computer]
+            if not humans:
+                return await self._cancel(live)
+            host_id = record.host_id if record.host_id != player_id else humans[0].player_id
+            return await self._save_lobby(live, seats, host_id)
+
+    async def _save_lobby(self, live: _Live, seats: Sequence[SeatInfo],
+                          host_id: int) -> ApplyResult:
+        record = live.record
+        try:
+            live.record = await self._store.save_lobby(
+                record.id, seats=seats, host_id=host_id, now=self._clock()
+            )
+        except SeatTakenError as exc:
+            raise AlreadySeatedError(channel_id=exc.channel_id, table_id=exc.table_id) from None
+        except BaseException:
+            self._evict(record.channel_id)
+            raise
+        return ApplyResult([], live.snapshot(), live.record.counter)
+
+    async def cancel(self, channel_id: int, by_id: int, may_manage: bool) -> TableSnapshot:
+        """Close the lobby or game (the host, or a member allowed to manage messages). Hands
+        already paid stay in the ledger; a game cut short records no result."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            if by_id != live.record.host_id and not may_manage:
+                raise NotAllowedError()
+            return (await self._cancel(live)).snapshot
+
+    async def expire_lobby(self, channel_id: int) -> TableSnapshot | None:
+        """Cancel the channel's lobby if its expiry has passed (issue 8); ``None`` otherwise."""
+        async with self._lock(channel_id):
+            live = await self._load(channel_id)
+            if live is None or live.record.status != "lobby":
+                return None
+            expires = live.record.lobby_expires_at
+            if expires is None or expires > self._clock():
+                return None
+            return (await self._cancel(live)).snapshot
+
+    async def _cancel(self, live: _Live) -> ApplyResult:
+        channel_id = live.record.channel_id
+        try:
+            live.record = await self._store.close_table(
+                live.record.id, status="cancelled", now=self._clock()
+            )
+        finally:
+            self._evict(channel_id)
+        _log.info("table %d: %s", live.record.id, live.record.status)
+        return ApplyResult([], live.snapshot(), live.record.counter)
+
+    # -- play ----------------------------------------------------------------------------------
+
+    async def start(self, channel_id: int, by_id: int) -> ApplyResult:
+        """The host starts the game: a fresh seed, the engine built from the lobby's seats and
+        options. Raises ``NotHostError``, ``NotEnoughPlayersError``, ``GameStartedError``,
+        ``InvalidOptionsError`` or the engine's ``RuleError``."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            record = live.record
+            if record.status != "lobby":
+                raise GameStartedError()
+            if by_id != record.host_id:
+                raise NotHostError("start the game")
+            game = self.kind(record.kind)
+            if len(record.seats) < game.min_players:
+                raise NotEnoughPlayersError(game.min_players)
+            if len(record.seats) > game.max_players:
+                raise TableFullError(game.max_players)
+            try:
+                options = game.validate_options(record.options)
+            except ValidationError as exc:
+                raise _options_error(exc) from None
+            seed = self._seed_source()
+            engine = game.new_engine([Seat(s.player_id, s.name) for s in record.seats],
+                                     options, seed)
+            events = game.start_events(engine)
+            state = _dumps(game.store_engine(engine))
+            start_record = {
+                "type": "start",
+                "seed": seed,
+                "options": options.model_dump(mode="json"),
+                "seats": [s.model_dump() for s in record.seats],
+                "events": [game.event_to_dict(e) for e in events],
+            }
+            now = self._clock()
+            try:
+                live.record = await self._store.start_table(
+                    record.id, seats=record.seats, state=state, seed=seed,
+                    start_record=start_record, by_id=by_id,
+                    turn_deadline=self._turn_deadline(record, game, engine, now), now=now,
+                )
+            except BaseException:
+                self._evict(channel_id)
+                raise
+            live.options = options
+            live.engine = engine
+            live.state = state
+            _log.info("table %d: started with %d players", record.id, len(record.seats))
+            return ApplyResult(events, live.snapshot(), 0)
+
+    async def apply(
+        self, channel_id: int, player_id: int, move: Any, expected_counter: int | None = None
+    ) -> ApplyResult:
+        """Apply one move: checked against ``expected_counter`` (the counter the user's button or
+        panel was made for; ``StaleMoveError`` if the table has moved on), applied through the
+        engine (its ``RuleError`` propagates and changes nothing), then state, move log, ledger
+        rows and stats are committed in one transaction."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            if live.record.status != "playing":
+                raise NotPlayingError()
+            if expected_counter is not None and expected_counter != live.record.counter:
+                raise StaleMoveError(expected=expected_counter, actual=live.record.counter)
+            return await self._apply_locked(live, player_id, move)
+
+    async def expire_turn(self, channel_id: int, counter: int) -> ApplyResult | None:
+        """Fire the turn deadline set at move ``counter``: the player to move gets the game's
+        automatic move (issue 8; T11 for Tonk). ``None`` if the table has moved on since."""
+        async with self._lock(channel_id):
+            live = await self._load(channel_id)
+            if live is None or live.record.status != "playing":
+                return None
+            record = live.record
+            if record.counter != counter or record.deadline_counter != counter:
+                return None
+            game = self.kind(record.kind)
+            player = game.to_move(live.engine)
+            if player is None:
+                return None
+            return await self._apply_locked(live, player, game.timeout_move())
+
+    def _turn_deadline(self, record: TableRecord, game: GameKind, engine: Any,
+                       now: float) -> float | None:
+        if record.turn_seconds <= 0 or engine.is_over or game.to_move(engine) is None:
+            return None
+        return now + record.turn_seconds
+
+    def _seats_after(self, live: _Live, game: GameKind) -> tuple[SeatInfo, ...] | None:
+        current = game.seats(live.engine)
+        before = live.record.seats
+        if [s.player_id for s in current] == [s.player_id for s in before]:
+            return None
+        known = {s.player_id: s for s in before}
+        return tuple(
+            known.get(s.player_id) or SeatInfo(player_id=s.player_id, name=s.name,
+                                               is_computer=s.player_id < 0)
+            for s in current
+        )
+
+    async def _apply_locked(self, live: _Live, player_id: int, move: Any) -> ApplyResult:
+        record = live.record
+        game = self.kind(record.kind)
+        engine = live.engine
+        try:
+            events = engine.apply(player_id, move)
+            over = bool(engine.is_over)
+            state = _dumps(game.store_engine(engine))
+            seats = self._seats_after(live, game)
+            now = self._clock()
+            commit = MoveCommit(
+                table_id=record.id,
+                expected_counter=record.counter,
+                player_id=player_id,
+                move=game.move_to_dict(move),
+                events=[game.event_to_dict(e) for e in events],
+                state=state,
+                status="finished" if over else "playing",
+                seats=seats,
+                payments=tuple(game.payments(events)),
+                stat_deltas=tuple(game.stat_deltas(events, engine)),
+                turn_deadline=None if over else self._turn_deadline(record, game, engine, now),
+                now=now,
+            )
+        except BaseException:
+            # a RuleError may come after the engine changed part of its state
+            self._rebuild_engine(live)
+            raise
+        try:
+            await self._store.commit_move(commit)
+        except TableChangedError:
+            self._evict(record.channel_id)
+            raise StaleMoveError(expected=record.counter, actual=None) from None
+        except SeatTakenError as exc:
+            self._evict(record.channel_id)
+            raise AlreadySeatedError(channel_id=exc.channel_id, table_id=exc.table_id) from None
+        except BaseException:
+            # the outcome of the write is unknown (failed, or cancelled while committing): the
+            # next use reloads whatever the database holds
+            self._evict(record.channel_id)
+            raise
+        counter = record.counter + 1
+        update: dict[str, Any] = {
+            "counter": counter, "status": commit.status, "updated_at": now,
+            "turn_deadline": commit.turn_deadline,
+            "deadline_counter": None if commit.turn_deadline is None else counter,
+        }
+        if seats is not None:
+            update["seats"] = seats
+        live.record = record.model_copy(update=update)
+        live.state = state
+        if over:
+            self._evict(record.channel_id)
+            _log.info("table %d: finished after %d moves", record.id, counter)
+        return ApplyResult(events, live.snapshot(), counter)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    async def get(self, channel_id: int) -> TableSnapshot | None:
+        """The channel's lobby or game, or ``None``."""
+        async with self._lock(channel_id):
+            live = await self._load(channel_id)
+            return None if live is None else live.snapshot()
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        """Remember the channel's table message (re-posted tables get a new one)."""
+        async with self._lock(channel_id):
+            live = await self._require(channel_id)
+            await self._store.set_message_id(live.record.id, message_id)
+            live.record = live.record.model_copy(update={"message_id": message_id})
+
+    async def set_deadline(self, channel_id: int, at: float | None) -> bool:
+        """Set or clear the turn deadline for the table's current move; ``False`` if there is no
+        game in progress."""
+        async with self._lock(channel_id):
+            live = await self._load(channel_id)
+            if live is None or live.record.status != "playing":
+                return False
+            counter = live.record.counter
+            if not await self._store.set_deadline(live.record.id, counter=counter, at=at):
+                self._evict(channel_id)
+                return False
+            live.record = live.record.model_copy(update={
+                "turn_deadline": at, "deadline_counter": None if at is None else counter,
+            })
+            return True
+
+    async def unfinished_tables(self) -> list[TableRecord]:
+        """Every lobby and game in progress, without loading an engine (for start-up)."""
+        return await self._store.unfinished_tables()
+
+    async def due_deadlines(self, now: float | None = None) -> list[DueDeadline]:
+        return await self._store.due_deadlines(self._clock() if now is None else now)
+
+    async def next_deadline(self) -> float | None:
+        return await self._store.next_deadline()
+
+    async def table_of_player(self, guild_id: int, player_id: int) -> TableRecord | None:
+        """The live table where the player sits in this server, if any."""
+        claim = await self._store.claim_of(guild_id, player_id)
+        return None if claim is None else await self._store.table(claim.table_id)
+
+    async def moves(self, table_id: int) -> list[MoveRecord]:
+        return await self._store.moves(table_id)
+
+    async def ledger_standings(self, guild_id: int, table_id: int | None = None) -> list[Standing]:
+        return await self._store.ledger_standings(guild_id, table_id=table_id)
+
+    async def ledger_entries(
+        self, guild_id: int, player_id: int | None = None, limit: int | None = 20, *,
+        table_id: int | None = None,
+    ) -> list[LedgerEntry]:
+        return await self._store.ledger_entries(guild_id, player_id=player_id,
+                                                table_id=table_id, limit=limit)
+
+    async def stats(self, guild_id: int, kind: str) -> list[StatsRow]:
+        return await self._store.stats(guild_id, kind)

@@ -1,0 +1,56 @@
+"""Persistence: the one module that talks SQL (SQLite through aiosqlite).
+
+Everything above it (the table service, cogs) works with the pydantic models in
+``bot.storage.models`` and the ``Store`` methods; no other module writes SQL.
+"""
+
+from bot.storage.errors import (
+    ChannelTakenError,
+    LedgerConflictError,
+    SchemaTooNewError,
+    SeatTakenError,
+    StoreError,
+    TableChangedError,
+)
+from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from bot.storage.models import (
+    DueDeadline,
+    LedgerEntry,
+    LoadedTable,
+    MoveCommit,
+    MoveRecord,
+    Payment,
+    SeatClaim,
+    SeatInfo,
+    Standing,
+    StatDelta,
+    StatsRow,
+    TableRecord,
+    TableStatus,
+)
+from bot.storage.store import Store
+
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "ChannelTakenError",
+    "DueDeadline",
+    "LedgerConflictError",
+    "LedgerEntry",
+    "LoadedTable",
+    "MoveCommit",
+    "MoveRecord",
+    "Payment",
+    "SchemaTooNewError",
+    "SeatClaim",
+    "SeatInfo",
+    "SeatTakenError",
+    "Standing",
+    "StatDelta",
+    "StatsRow",
+    "Store",
+    "StoreError",
+    "TableChangedError",
+    "TableRecord",
+    "TableStatus",
+]

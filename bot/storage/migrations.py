@@ -1,0 +1,179 @@
+"""The schema, as an ordered list of migration steps.
+
+The database's schema version is SQLite's ``PRAGMA user_version``: 0 for an empty file, ``n``
+after step ``n``. Steps are append-only: a released step is never edited, a change is a new step.
+Each step runs in its own transaction together with the version bump, so a crash mid-migration
+leaves the previous version intact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.storage.errors import SchemaTooNewError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "tables, move log, seat claims, player names, ledger (T12), stats",
+        (
+            """
+            CREATE TABLE tables (
+                id INTEGER PRIMARY KEY,
+                guild_id INTEGER NOT NULL,
+                channel_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+                host_id INTEGER NOT NULL,
+                options TEXT NOT NULL,
+                seats TEXT NOT NULL,
+                message_id INTEGER,
+                state TEXT,
+                seed INTEGER,
+                counter INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                lobby_expires_at REAL
+            )
+            """,
+            # one lobby or game per channel; also the index start-up scans for live tables
+            """
+            CREATE UNIQUE INDEX tables_live_channel ON tables (channel_id)
+                WHERE status IN ('lobby', 'playing')
+            """,
+            """
+            CREATE INDEX tables_lobby_expiry ON tables (lobby_expires_at)
+                WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL
+            """,
+            """
+            CREATE TABLE moves (
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                seq INTEGER NOT NULL,
+                player_id INTEGER NOT NULL,
+                move TEXT NOT NULL,
+                events TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (table_id, seq)
+            ) WITHOUT ROWID
+            """,
+            # a row exists while a (human) player sits at a live table: the primary key is the
+            # one-table-per-player-per-server rule, enforced even across channels
+            """
+            CREATE TABLE seat_claims (
+                guild_id INTEGER NOT NULL,
+                player_id INTEGER NOT NULL,
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                PRIMARY KEY (guild_id, player_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX seat_claims_table ON seat_claims (table_id)",
+            """
+            CREATE TABLE player_names (
+                guild_id INTEGER NOT NULL,
+                player_id INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                is_computer INTEGER NOT NULL DEFAULT 0,
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (guild_id, player_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE ledger (
+                id INTEGER PRIMARY KEY,
+                guild_id INTEGER NOT NULL,
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                hand_no INTEGER NOT NULL,
+                payer_id INTEGER NOT NULL,
+                payee_id INTEGER NOT NULL,
+                amount INTEGER NOT NULL CHECK (amount > 0),
+                reason TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                CHECK (payer_id <> payee_id),
+                UNIQUE (table_id, hand_no, payer_id, payee_id, reason)
+            )
+            """,
+            "CREATE INDEX ledger_guild_payer ON ledger (guild_id, payer_id, amount)",
+            "CREATE INDEX ledger_guild_payee ON ledger (guild_id, payee_id, amount)",
+            # counters per table so standings can be limited to one table; a server's figures
+            # are the sums over its tables
+            """
+            CREATE TABLE stats (
+                guild_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                player_id INTEGER NOT NULL,
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                counter TEXT NOT NULL,
+                value INTEGER NOT NULL,
+                PRIMARY KEY (guild_id, kind, player_id, table_id, counter)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX stats_table ON stats (table_id)",
+        ),
+    ),
+    Migration(
+        2,
+        "turn timers (issue 8): turn length, stored deadline and the move it was set against",
+        (
+            "ALTER TABLE tables ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tables ADD COLUMN turn_deadline REAL",
+            "ALTER TABLE tables ADD COLUMN deadline_counter INTEGER",
+            """
+            CREATE INDEX tables_turn_deadline ON tables (turn_deadline)
+                WHERE turn_deadline IS NOT NULL
+            """,
+        ),
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The newest schema this code understands."""
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
+
+
+async def migrate(
+    db: aiosqlite.Connection,
+    path: str,
+    *,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    upto: int | None = None,
+) -> int:
+    """Bring the database at ``path`` (open as ``db``, autocommit mode) up to version ``upto``
+    (default: the newest) and return the version it is at. Refuses a database newer than
+    ``migrations`` knows."""
+    newest = len(migrations)
+    target = newest if upto is None else upto
+    found = await schema_version(db)
+    if found > newest:
+        raise SchemaTooNewError(path, found, newest)
+    for step in migrations[found:target]:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            # another process may have migrated while this one waited for the write lock
+            if await schema_version(db) >= step.version:
+                await db.execute("ROLLBACK")
+                continue
+            for statement in step.statements:
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {int(step.version)}")
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+    return await schema_version(db)

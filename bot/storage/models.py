@@ -1,0 +1,178 @@
+"""The rows that cross the storage boundary, as frozen pydantic models.
+
+Times are Unix seconds (``float``) from the caller's clock, so tests can drive them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+LIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+FINAL_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled")
+
+GAMES_PLAYED = "games_played"
+LOSSES = "losses"
+HANDS_PLAYED = "hands_played"
+HANDS_WON = "hands_won"
+TONKS = "tonks"
+WON_BY_PREFIX = "won_by:"
+"""Stat counters named ``won_by:<how>`` count hands won in that way (e.g. ``won_by:tonk_out``)."""
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SeatInfo(_Row):
+    """A seat as the table service tracks it. Computer players have negative ids (a Discord
+    user id is always positive); they never claim a seat in the one-table-per-server rule."""
+
+    player_id: int
+    name: str
+    is_computer: bool = False
+
+
+class TableRecord(_Row):
+    """A table row without its engine state (cheap to list at start-up)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    kind: str
+    status: TableStatus
+    host_id: int
+    options: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+    message_id: int | None
+    seed: int | None
+    counter: int
+    created_at: float
+    updated_at: float
+    lobby_expires_at: float | None
+    turn_seconds: int
+    turn_deadline: float | None
+    deadline_counter: int | None
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in LIVE_STATUSES
+
+
+class LoadedTable(_Row):
+    """A table with its engine state, still as JSON text (the service parses it)."""
+
+    record: TableRecord
+    state: str | None
+
+
+class SeatClaim(_Row):
+    """Where a player sits in a server: at most one live table each."""
+
+    guild_id: int
+    player_id: int
+    table_id: int
+    channel_id: int
+
+
+class Payment(_Row):
+    """One ledger payment of a hand (T12), before it is written."""
+
+    hand_no: int
+    payer_id: int
+    payee_id: int
+    amount: int = Field(gt=0)
+    reason: str
+
+
+class StatDelta(_Row):
+    """Add ``amount`` to one of a player's stat counters."""
+
+    player_id: int
+    counter: str
+    amount: int = 1
+
+
+class MoveCommit(_Row):
+    """Everything one applied move changes, written in one transaction or not at all."""
+
+    table_id: int
+    expected_counter: int
+    player_id: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: str
+    status: Literal["playing", "finished"]
+    seats: tuple[SeatInfo, ...] | None = None
+    """The seating after the move, or ``None`` when it did not change."""
+    payments: tuple[Payment, ...] = ()
+    stat_deltas: tuple[StatDelta, ...] = ()
+    turn_deadline: float | None = None
+    now: float
+
+
+class MoveRecord(_Row):
+    """A row of the move log; ``seq`` 0 is the start record (seats, options, seed)."""
+
+    table_id: int
+    seq: int
+    player_id: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+class LedgerEntry(_Row):
+    id: int
+    guild_id: int
+    table_id: int
+    hand_no: int
+    payer_id: int
+    payer_name: str | None
+    payee_id: int
+    payee_name: str | None
+    amount: int
+    reason: str
+    created_at: float
+
+
+class Standing(_Row):
+    """A player's line in a server's Tonk standings."""
+
+    player_id: int
+    name: str | None
+    is_computer: bool
+    net: int
+    hands_played: int
+    hands_won: int
+    tonks: int
+
+
+class StatsRow(_Row):
+    """A player's statistics for one game kind in one server."""
+
+    guild_id: int
+    kind: str
+    player_id: int
+    name: str | None
+    is_computer: bool
+    games_played: int = 0
+    losses: int = 0
+    hands_played: int = 0
+    hands_won: int = 0
+    tonks: int = 0
+    won_by: dict[str, int] = Field(default_factory=dict)
+
+
+class DueDeadline(_Row):
+    """A deadline that has passed: a turn timer (``counter`` is the move it was set against)
+    or an idle lobby."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    what: Literal["turn", "lobby"]
+    at: float
+    counter: int | None

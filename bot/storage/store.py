@@ -1,0 +1,632 @@
+"""The store: every SQL statement of kortbord (the schema itself is in ``migrations.py``).
+
+Durability. The database runs in WAL mode with ``synchronous=NORMAL`` by default: a commit is
+written to the WAL file (the operating system's page cache) before ``commit`` returns, so it
+survives the bot process being killed (SIGKILL, OOM, crash) at any moment; only a power cut or a
+kernel crash can lose the last few commits, and even then the database stays consistent (WAL
+replays whole transactions only). ``FULL`` adds an fsync per commit for power-loss safety;
+``scripts/bench_store.py`` measures both.
+
+Connections. One writer connection, used only inside ``_transaction`` under an asyncio lock, so
+transactions from different coroutines never interleave on it; a second, read-only connection
+serves queries, which in WAL mode never wait for the writer and never see an uncommitted write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import aiosqlite
+
+from bot.storage.errors import (
+    ChannelTakenError,
+    LedgerConflictError,
+    SeatTakenError,
+    TableChangedError,
+)
+from bot.storage.migrations import migrate, schema_version
+from bot.storage.models import (
+    GAMES_PLAYED,
+    HANDS_PLAYED,
+    HANDS_WON,
+    LOSSES,
+    TONKS,
+    WON_BY_PREFIX,
+    DueDeadline,
+    LedgerEntry,
+    LoadedTable,
+    MoveCommit,
+    MoveRecord,
+    SeatClaim,
+    SeatInfo,
+    Standing,
+    StatsRow,
+    TableRecord,
+    TableStatus,
+)
+
+T = TypeVar("T")
+Synchronous = Literal["NORMAL", "FULL"]
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
+    "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter"
+)
+_LIVE = "status IN ('lobby', 'playing')"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _seats_json(seats: Iterable[SeatInfo]) -> str:
+    return _dumps([s.model_dump() for s in seats])
+
+
+def _record(row: Sequence[Any]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        kind=row[3],
+        status=row[4],
+        host_id=row[5],
+        options=json.loads(row[6]),
+        seats=tuple(SeatInfo(**s) for s in json.loads(row[7])),
+        message_id=row[8],
+        seed=row[9],
+        counter=row[10],
+        created_at=row[11],
+        updated_at=row[12],
+        lobby_expires_at=row[13],
+        turn_seconds=row[14],
+        turn_deadline=row[15],
+        deadline_counter=row[16],
+    )
+
+
+def _consume_result(task: asyncio.Task[Any]) -> None:
+    # a transaction whose caller was cancelled still finishes; its outcome is read here so
+    # asyncio does not report it as never retrieved
+    if not task.cancelled():
+        task.exception()
+
+
+class Store:
+    """Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "NORMAL",
+        busy_timeout_ms: int = 5000,
+    ) -> Store:
+        """Open (creating if needed) and migrate the database; raises ``SchemaTooNewError``
+        for a database written by a newer kortbord."""
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
+        file = Path(path)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(file, isolation_level=None)
+        reader: aiosqlite.Connection | None = None
+        try:
+            await writer.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await writer.execute("PRAGMA journal_mode = WAL")
+            await writer.execute(f"PRAGMA synchronous = {synchronous}")
+            await writer.execute("PRAGMA foreign_keys = ON")
+            await migrate(writer, str(file))
+            reader = await aiosqlite.connect(file, isolation_level=None)
+            await reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            if reader is not None:
+                await reader.close()
+            await writer.close()
+            raise
+        return cls(str(file), writer, reader)
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._reader.close()
+            await self._writer.close()
+
+    async def schema_version(self) -> int:
+        return await schema_version(self._reader)
+
+    async def pragma(self, name: Literal["journal_mode", "synchronous", "busy_timeout",
+                                         "foreign_keys"]) -> Any:
+        """The writer connection's setting ``name`` (for checks and diagnostics)."""
+        rows = list(await self._writer.execute_fetchall(f"PRAGMA {name}"))
+        return rows[0][0]
+
+    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``body`` in one write transaction: committed if it returns, rolled back if it
+        raises. Shielded, so a cancelled caller never leaves a transaction half-done on the
+        shared connection."""
+        task = asyncio.ensure_future(self._run_transaction(body))
+        task.add_done_callback(_consume_result)
+        return await asyncio.shield(task)
+
+    async def _run_transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        async with self._write_lock:
+            db = self._writer
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                result = await body(db)
+                await db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+            return result
+
+    # -- tables --------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        host: SeatInfo,
+        options: dict[str, Any],
+        turn_seconds: int,
+        lobby_expires_at: float | None,
+        now: float,
+    ) -> TableRecord:
+        """A new table in the lobby with its host seated. Raises ``ChannelTakenError`` if the
+        channel has a live table and ``SeatTakenError`` if the host sits at one in this server."""
+        seats = (host,)
+
+        async def body(db: aiosqlite.Connection) -> TableRecord:
+            try:
+                cur = await db.execute(
+                    "INSERT INTO tables (guild_id, channel_id, kind, status, host_id, options, "
+                    "seats, created_at, updated_at, lobby_expires_at, turn_seconds) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, kind, host.player_id, _dumps(options),
+                     _seats_json(seats), now, now, lobby_expires_at, turn_seconds),
+                )
+            except sqlite3.IntegrityError:
+                existing = await self._live_in_channel(db, channel_id)
+                if existing is None:
+                    raise
+                raise ChannelTakenError(existing) from None
+            table_id = cur.lastrowid
+            assert table_id is not None
+            await self._sync_claims(db, guild_id, table_id, seats)
+            await self._save_names(db, guild_id, seats, now)
+            return await self._table(db, table_id)
+
+        return await self._transaction(body)
+
+    async def save_lobby(
+        self, table_id: int, *, seats: Sequence[SeatInfo], host_id: int, now: float
+    ) -> TableRecord:
+        """Replace a lobby's seats (and host). Raises ``TableChangedError`` if the table left the
+        lobby, ``SeatTakenError`` if a new player sits elsewhere in the server."""
+
+        async def body(db: aiosqlite.Connection) -> TableRecord:
+            cur = await db.execute(
+                "UPDATE tables SET seats = ?, host_id = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), host_id, now, table_id),
+            )
+            if cur.rowcount != 1:
+                raise TableChangedError(table_id)
+            guild_id = await self._guild_of(db, table_id)
+            await self._sync_claims(db, guild_id, table_id, seats)
+            await self._save_names(db, guild_id, seats, now)
+            return await self._table(db, table_id)
+
+        return await self._transaction(body)
+
+    async def start_table(
+        self,
+        table_id: int,
+        *,
+        seats: Sequence[SeatInfo],
+        state: str,
+        seed: int,
+        start_record: dict[str, Any],
+        by_id: int,
+        turn_deadline: float | None,
+        now: float,
+    ) -> TableRecord:
+        """Lobby → playing at move 0; ``start_record`` becomes move-log row 0 (what a replay
+        needs besides the moves: seats, options, seed)."""
+
+        async def body(db: aiosqlite.Connection) -> TableRecord:
+            cur = await db.execute(
+                "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
+                "counter = 0, updated_at = ?, lobby_expires_at = NULL, turn_deadline = ?, "
+                "deadline_counter = CASE WHEN ? IS NULL THEN NULL ELSE 0 END "
+                "WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), state, seed, now, turn_deadline, turn_deadline, table_id),
+            )
+            if cur.rowcount != 1:
+                raise TableChangedError(table_id)
+            await db.execute(
+                "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
+                "VALUES (?, 0, ?, ?, '[]', ?)",
+                (table_id, by_id, _dumps(start_record), now),
+            )
+            guild_id = await self._guild_of(db, table_id)
+            await self._sync_claims(db, guild_id, table_id, seats)
+            return await self._table(db, table_id)
+
+        return await self._transaction(body)
+
+    async def commit_move(self, commit: MoveCommit) -> None:
+        """Write one applied move: state, counter, move-log row, ledger rows, stats, seating and
+        deadline, all or nothing. Raises ``TableChangedError`` if the table is not playing at
+        ``expected_counter`` any more and ``LedgerConflictError`` if a payment of this hand is
+        already recorded (T12: never twice)."""
+        c = commit
+        seq = c.expected_counter + 1
+
+        async def body(db: aiosqlite.Connection) -> None:
+            cur = await db.execute(
+                "UPDATE tables SET state = ?, counter = ?, status = ?, updated_at = ?, "
+                "turn_deadline = ?, deadline_counter = ?, seats = COALESCE(?, seats) "
+                "WHERE id = ? AND counter = ? AND status = 'playing'",
+                (c.state, seq, c.status, c.now, c.turn_deadline,
+                 None if c.turn_deadline is None else seq,
+                 None if c.seats is None else _seats_json(c.seats), c.table_id,
+                 c.expected_counter),
+            )
+            if cur.rowcount != 1:
+                raise TableChangedError(c.table_id)
+            await db.execute(
+                "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (c.table_id, seq, c.player_id, _dumps(c.move), _dumps(c.events), c.now),
+            )
+            if c.payments:
+                try:
+                    await db.executemany(
+                        "INSERT INTO ledger (guild_id, table_id, hand_no, payer_id, payee_id, "
+                        "amount, reason, created_at) "
+                        "SELECT guild_id, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
+                        [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, c.now,
+                          c.table_id) for p in c.payments],
+                    )
+                except sqlite3.IntegrityError:
+                    raise LedgerConflictError(c.table_id, c.payments[0].hand_no) from None
+            if c.stat_deltas:
+                await db.executemany(
+                    "INSERT INTO stats (guild_id, kind, player_id, table_id, counter, value) "
+                    "SELECT guild_id, kind, ?, id, ?, ? FROM tables WHERE id = ? "
+                    "ON CONFLICT (guild_id, kind, player_id, table_id, counter) "
+                    "DO UPDATE SET value = value + excluded.value",
+                    [(d.player_id, d.counter, d.amount, c.table_id) for d in c.stat_deltas],
+                )
+            if c.status == "finished":
+                await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (c.table_id,))
+            elif c.seats is not None:
+                guild_id = await self._guild_of(db, c.table_id)
+                await self._sync_claims(db, guild_id, c.table_id, c.seats)
+                await self._save_names(db, guild_id, c.seats, c.now)
+
+        await self._transaction(body)
+
+    async def close_table(
+        self, table_id: int, *, status: Literal["finished", "cancelled"], now: float
+    ) -> TableRecord:
+        """End a live table without a move (cancel, abandoned lobby); frees its seats."""
+
+        async def body(db: aiosqlite.Connection) -> TableRecord:
+            cur = await db.execute(
+                "UPDATE tables SET status = ?, updated_at = ?, turn_deadline = NULL, "
+                f"deadline_counter = NULL, lobby_expires_at = NULL WHERE id = ? AND {_LIVE}",
+                (status, now, table_id),
+            )
+            if cur.rowcount != 1:
+                raise TableChangedError(table_id)
+            await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (table_id,))
+            return await self._table(db, table_id)
+
+        return await self._transaction(body)
+
+    async def set_message_id(self, table_id: int, message_id: int | None) -> None:
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+        await self._transaction(body)
+
+    async def set_deadline(self, table_id: int, *, counter: int, at: float | None) -> bool:
+        """Set (or clear, ``at=None``) the turn deadline of a playing table that is still at move
+        ``counter``; ``False`` if it is not."""
+
+        async def body(db: aiosqlite.Connection) -> bool:
+            cur = await db.execute(
+                "UPDATE tables SET turn_deadline = ?, deadline_counter = ? "
+                "WHERE id = ? AND status = 'playing' AND counter = ?",
+                (at, None if at is None else counter, table_id, counter),
+            )
+            return cur.rowcount == 1
+
+        return await self._transaction(body)
+
+    async def _sync_claims(
+        self, db: aiosqlite.Connection, guild_id: int, table_id: int, seats: Iterable[SeatInfo]
+    ) -> None:
+        want = {s.player_id for s in seats if not s.is_computer}
+        rows = await db.execute_fetchall(
+            "SELECT player_id FROM seat_claims WHERE table_id = ?", (table_id,)
+        )
+        have = {r[0] for r in rows}
+        if have - want:
+            await db.executemany(
+                "DELETE FROM seat_claims WHERE guild_id = ? AND player_id = ? AND table_id = ?",
+                [(guild_id, p, table_id) for p in sorted(have - want)],
+            )
+        for player_id in sorted(want - have):
+            try:
+                await db.execute(
+                    "INSERT INTO seat_claims (guild_id, player_id, table_id) VALUES (?, ?, ?)",
+                    (guild_id, player_id, table_id),
+                )
+            except sqlite3.IntegrityError:
+                claim = await self._claim(db, guild_id, player_id)
+                if claim is None:
+                    raise
+                raise SeatTakenError(player_id, claim.table_id, claim.channel_id) from None
+
+    async def _save_names(
+        self, db: aiosqlite.Connection, guild_id: int, seats: Iterable[SeatInfo], now: float
+    ) -> None:
+        await db.executemany(
+            "INSERT INTO player_names (guild_id, player_id, name, is_computer, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_id) DO UPDATE SET "
+            "name = excluded.name, is_computer = excluded.is_computer, "
+            "updated_at = excluded.updated_at",
+            [(guild_id, s.player_id, s.name, int(s.is_computer), now) for s in seats],
+        )
+
+    @staticmethod
+    async def _guild_of(db: aiosqlite.Connection, table_id: int) -> int:
+        rows = list(
+            await db.execute_fetchall("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+        )
+        return int(rows[0][0])
+
+    @staticmethod
+    async def _table(db: aiosqlite.Connection, table_id: int) -> TableRecord:
+        rows = list(await db.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        ))
+        return _record(rows[0])
+
+    @staticmethod
+    async def _live_in_channel(db: aiosqlite.Connection, channel_id: int) -> TableRecord | None:
+        rows = list(await db.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND {_LIVE}",
+            (channel_id,),
+        ))
+        return _record(rows[0]) if rows else None
+
+    @staticmethod
+    async def _claim(db: aiosqlite.Connection, guild_id: int, player_id: int) -> SeatClaim | None:
+        rows = list(await db.execute_fetchall(
+            "SELECT c.guild_id, c.player_id, c.table_id, t.channel_id "
+            "FROM seat_claims c JOIN tables t ON t.id = c.table_id "
+            "WHERE c.guild_id = ? AND c.player_id = ?",
+            (guild_id, player_id),
+        ))
+        if not rows:
+            return None
+        g, p, t, ch = rows[0]
+        return SeatClaim(guild_id=g, player_id=p, table_id=t, channel_id=ch)
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    async def live_table(self, channel_id: int) -> LoadedTable | None:
+        """The channel's lobby or game, with its engine state (JSON text, ``None`` in a lobby)."""
+        rows = list(await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS}, state FROM tables WHERE channel_id = ? AND {_LIVE}",
+            (channel_id,),
+        ))
+        if not rows:
+            return None
+        return LoadedTable(record=_record(rows[0]), state=rows[0][-1])
+
+    async def table(self, table_id: int) -> TableRecord | None:
+        rows = list(await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        ))
+        return _record(rows[0]) if rows else None
+
+    async def table_state(self, table_id: int) -> str | None:
+        rows = list(await self._reader.execute_fetchall(
+            "SELECT state FROM tables WHERE id = ?", (table_id,)
+        ))
+        return rows[0][0] if rows else None
+
+    async def unfinished_tables(self) -> list[TableRecord]:
+        """Every lobby and game in progress, without engine state (start-up reads these to make
+        table messages live again; engines load lazily on first use)."""
+        rows = await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_LIVE} ORDER BY id"
+        )
+        return [_record(r) for r in rows]
+
+    async def tables_of_guild(
+        self, guild_id: int, *, statuses: Sequence[TableStatus] | None = None
+    ) -> list[TableRecord]:
+        """A server's tables, newest first (optionally only those in ``statuses``)."""
+        sql = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if statuses:
+            sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
+            params += list(statuses)
+        rows = await self._reader.execute_fetchall(sql + " ORDER BY id DESC", params)
+        return [_record(r) for r in rows]
+
+    async def claim_of(self, guild_id: int, player_id: int) -> SeatClaim | None:
+        """The live table where the player sits in this server, if any."""
+        return await self._claim(self._reader, guild_id, player_id)
+
+    async def due_deadlines(self, now: float) -> list[DueDeadline]:
+        """Turn deadlines and lobby expiries at or before ``now``, earliest first."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT id, guild_id, channel_id, 'turn', turn_deadline, deadline_counter "
+            "FROM tables WHERE turn_deadline IS NOT NULL AND turn_deadline <= ? "
+            "AND status = 'playing' "
+            "UNION ALL "
+            "SELECT id, guild_id, channel_id, 'lobby', lobby_expires_at, NULL FROM tables "
+            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ? "
+            "ORDER BY 5, 1",
+            (now, now),
+        )
+        return [
+            DueDeadline(table_id=r[0], guild_id=r[1], channel_id=r[2], what=r[3], at=r[4],
+                        counter=r[5])
+            for r in rows
+        ]
+
+    async def next_deadline(self) -> float | None:
+        """The earliest pending turn deadline or lobby expiry (for a scheduler to sleep until)."""
+        rows = list(await self._reader.execute_fetchall(
+            "SELECT min(at) FROM ("
+            "SELECT min(turn_deadline) AS at FROM tables "
+            "WHERE turn_deadline IS NOT NULL AND status = 'playing' "
+            "UNION ALL SELECT min(lobby_expires_at) FROM tables "
+            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL)"
+        ))
+        return rows[0][0]
+
+    async def moves(self, table_id: int, *, after: int = -1) -> list[MoveRecord]:
+        """The move log of a table in order (row 0 is the start record)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT table_id, seq, player_id, move, events, created_at FROM moves "
+            "WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table_id, after),
+        )
+        return [
+            MoveRecord(table_id=r[0], seq=r[1], player_id=r[2], move=json.loads(r[3]),
+                       events=json.loads(r[4]), created_at=r[5])
+            for r in rows
+        ]
+
+    # -- ledger and stats ----------------------------------------------------------------------
+
+    async def ledger_entries(
+        self,
+        guild_id: int,
+        *,
+        player_id: int | None = None,
+        table_id: int | None = None,
+        limit: int | None = None,
+    ) -> list[LedgerEntry]:
+        """A server's ledger rows, newest first; optionally one player's (as payer or payee)
+        and/or one table's."""
+        sql = (
+            "SELECT l.id, l.guild_id, l.table_id, l.hand_no, l.payer_id, pa.name, l.payee_id, "
+            "pe.name, l.amount, l.reason, l.created_at FROM ledger l "
+            "LEFT JOIN player_names pa ON pa.guild_id = l.guild_id AND pa.player_id = l.payer_id "
+            "LEFT JOIN player_names pe ON pe.guild_id = l.guild_id AND pe.player_id = l.payee_id "
+            "WHERE l.guild_id = ?"
+        )
+        params: list[Any] = [guild_id]
+        if player_id is not None:
+            sql += " AND (l.payer_id = ? OR l.payee_id = ?)"
+            params += [player_id, player_id]
+        if table_id is not None:
+            sql += " AND l.table_id = ?"
+            params.append(table_id)
+        sql += " ORDER BY l.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        rows = await self._reader.execute_fetchall(sql, params)
+        return [
+            LedgerEntry(id=r[0], guild_id=r[1], table_id=r[2], hand_no=r[3], payer_id=r[4],
+                        payer_name=r[5], payee_id=r[6], payee_name=r[7], amount=r[8],
+                        reason=r[9], created_at=r[10])
+            for r in rows
+        ]
+
+    async def ledger_standings(
+        self, guild_id: int, *, table_id: int | None = None
+    ) -> list[Standing]:
+        """Everyone who played Tonk in the server (or at one table): net chips from the ledger,
+        hands played/won and tonks from the stats; best net first."""
+        table_filter = "" if table_id is None else " AND table_id = :table"
+        sql = f"""
+            WITH money AS (
+                SELECT payee_id AS player_id, amount AS delta FROM ledger
+                    WHERE guild_id = :guild{table_filter}
+                UNION ALL
+                SELECT payer_id, -amount FROM ledger WHERE guild_id = :guild{table_filter}
+            ),
+            net AS (SELECT player_id, sum(delta) AS net FROM money GROUP BY player_id),
+            counts AS (
+                SELECT player_id,
+                    sum(CASE counter WHEN '{HANDS_PLAYED}' THEN value ELSE 0 END) AS played,
+                    sum(CASE counter WHEN '{HANDS_WON}' THEN value ELSE 0 END) AS won,
+                    sum(CASE counter WHEN '{TONKS}' THEN value ELSE 0 END) AS tonks
+                FROM stats WHERE guild_id = :guild AND kind = 'tonk'{table_filter}
+                GROUP BY player_id
+            ),
+            players AS (SELECT player_id FROM net UNION SELECT player_id FROM counts)
+            SELECT p.player_id, n.name, coalesce(n.is_computer, 0), coalesce(m.net, 0),
+                coalesce(c.played, 0), coalesce(c.won, 0), coalesce(c.tonks, 0)
+            FROM players p
+            LEFT JOIN net m ON m.player_id = p.player_id
+            LEFT JOIN counts c ON c.player_id = p.player_id
+            LEFT JOIN player_names n ON n.guild_id = :guild AND n.player_id = p.player_id
+            ORDER BY 4 DESC, 6 DESC, 2, 1
+        """
+        rows = await self._reader.execute_fetchall(sql, {"guild": guild_id, "table": table_id})
+        return [
+            Standing(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=r[3],
+                     hands_played=r[4], hands_won=r[5], tonks=r[6])
+            for r in rows
+        ]
+
+    async def stats(
+        self, guild_id: int, kind: str, *, table_id: int | None = None
+    ) -> list[StatsRow]:
+        """Every player's counters for one game kind in the server (or at one table), most
+        games/hands played first."""
+        sql = (
+            "SELECT s.player_id, n.name, coalesce(n.is_computer, 0), s.counter, sum(s.value) "
+            "FROM stats s LEFT JOIN player_names n "
+            "ON n.guild_id = s.guild_id AND n.player_id = s.player_id "
+            "WHERE s.guild_id = ? AND s.kind = ?"
+        )
+        params: list[Any] = [guild_id, kind]
+        if table_id is not None:
+            sql += " AND s.table_id = ?"
+            params.append(table_id)
+        sql += " GROUP BY s.player_id, s.counter"
+        rows = await self._reader.execute_fetchall(sql, params)
+        by_player: dict[int, dict[str, Any]] = {}
+        for player_id, name, is_computer, counter, value in rows:
+            entry = by_player.setdefault(player_id, {
+                "guild_id": guild_id, "kind": kind, "player_id": player_id, "name": name,
+                "is_computer": bool(is_computer), "won_by": {},
+            })
+            if counter.startswith(WON_BY_PREFIX):
+                entry["won_by"][counter.removeprefix(WON_BY_PREFIX)] = value
+            elif counter in (GAMES_PLAYED, LOSSES, HANDS_PLAYED, HANDS_WON, TONKS):
+                entry[counter] = value
+        result = [StatsRow(**e) for e in by_player.values()]
+        result.sort(key=lambda s: (-(s.games_played + s.hands_played), s.name or "", s.player_id))
+        return result

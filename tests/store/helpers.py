@@ -1,0 +1,71 @@
+"""Shared steps for the store tests: seat a table, play it, check it against its move log."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from bot.service import TableService
+from bot.storage import Store
+from tests.store.toy import Add, HandEnded, ToyKind, replay
+
+GUILD = 1000
+
+
+async def started_table(
+    service: TableService,
+    channel_id: int,
+    players: tuple[int, ...] = (1, 2, 3),
+    *,
+    guild_id: int = GUILD,
+    options: dict[str, Any] | None = None,
+    turn_seconds: int = 0,
+) -> int:
+    """Open, fill and start a toy table; returns its id."""
+    host, *others = players
+    snap = await service.open_lobby(guild_id, channel_id, "toy", host, f"P{host}",
+                                    options or {}, turn_seconds=turn_seconds)
+    for p in others:
+        await service.join(channel_id, p, f"P{p}")
+    await service.start(channel_id, host)
+    return snap.table_id
+
+
+async def play_to_end(service: TableService, channel_id: int, rng: random.Random) -> int:
+    """Play random legal adds until the game is over; returns the number of moves made."""
+    moves = 0
+    while True:
+        snap = await service.get(channel_id)
+        if snap is None:
+            return moves
+        player = snap.engine.to_move
+        await service.apply(channel_id, player, Add(rng.randint(1, 3)), snap.counter)
+        moves += 1
+
+
+async def check_against_log(store: Store, table_id: int) -> None:
+    """The stored state is exactly the replay of the move log, and the ledger holds exactly the
+    payments of the logged events (T12: once each, each hand summing to zero)."""
+    kind = ToyKind()
+    log = await store.moves(table_id)
+    assert [m.seq for m in log] == list(range(len(log)))
+    assert log[0].move["type"] == "start"
+    engine = replay(kind, log[0].move, [(m.player_id, m.move) for m in log[1:]])
+    record = await store.table(table_id)
+    assert record is not None
+    assert record.counter == len(log) - 1
+    state = await store.table_state(table_id)
+    assert state is not None
+    assert json.loads(state) == engine.to_stored()
+    logged = Counter(
+        (e["hand_no"], payer, payee, amount, reason)
+        for m in log for e in m.events if e["type"] == HandEnded.__name__
+        for payer, payee, amount, reason in e["payments"]
+    )
+    entries = await store.ledger_entries(record.guild_id, table_id=table_id)
+    written = Counter((e.hand_no, e.payer_id, e.payee_id, e.amount, e.reason) for e in entries)
+    assert written == logged
+    standings = await store.ledger_standings(record.guild_id, table_id=table_id)
+    assert sum(s.net for s in standings) == 0
