@@ -1,0 +1,53 @@
+"""The Tonk simulator: clean runs for every player count, variation and strategy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.games.tonk import TonkOptions
+from bot.sim.tonk import main, run
+
+VARIATIONS = [
+    TonkOptions(),
+    TonkOptions(upcard=False),
+    TonkOptions(must_spread=True),
+    TonkOptions(double_needs_spread=True),
+    TonkOptions(hit_lock=True, stake=3),
+]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+@pytest.mark.parametrize("options", VARIATIONS)
+def test_sim_runs_clean(players: int, strategy: str, options: TonkOptions) -> None:
+    report = run(60, players, 7, [strategy] * players, options)
+    assert report["hands"] == 60
+    assert report["invariant_violations"] == 0
+    assert report["cap_hits"] == 0
+    assert report["ledger_sum"] == 0
+    assert sum(report["ended"].values()) == 60
+
+
+def test_sim_main_prints_json_and_succeeds(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--hands", "30", "--players", "3", "--seed", "1", "--strategy",
+                 "greedy,random,random", "--hit-lock", "--must-spread", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for key in ("hands", "moves", "seconds", "moves_per_second", "cap_hits",
+                "invariant_violations", "ledger_sum", "ended"):
+        assert key in report
+    assert report["options"]["hit_lock"] and report["options"]["must_spread"]
+
+
+def test_sim_is_reproducible() -> None:
+    a = run(40, 3, 5, ["greedy"] * 3, TonkOptions())
+    b = run(40, 3, 5, ["greedy"] * 3, TonkOptions())
+    assert (a["moves"], a["ended"], a["balances"]) == (b["moves"], b["ended"], b["balances"])
+
+
+@pytest.mark.parametrize("argv", [["--players", "5"], ["--strategy", "smart"],
+                                  ["--stake", "0"], ["--hands", "0"]])
+def test_sim_rejects_bad_arguments(argv: list[str]) -> None:
+    assert main(argv) == 2
