@@ -13,8 +13,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from bot.games import tonk
 from bot.games.base import Seat
-from bot.storage.models import Payment, StatDelta
+from bot.storage.models import (
+    HANDS_PLAYED,
+    HANDS_WON,
+    TONKS,
+    WON_BY_PREFIX,
+    Payment,
+    StatDelta,
+)
 
 
 class GameKind(ABC):
@@ -82,3 +90,92 @@ class GameKind(ABC):
     def stat_deltas(self, events: Sequence[Any], engine: Any) -> list[StatDelta]:
         """The stat counters one move's events change."""
         return []
+
+
+class TonkKind(GameKind):
+    """Tonk tables play hand after hand; every ``HandEnded`` carries the hand's payments (T12)."""
+
+    kind = "tonk"
+    label = "Tonk"
+    min_players = tonk.MIN_PLAYERS
+    max_players = tonk.MAX_PLAYERS
+    options_model = tonk.TonkOptions
+
+    def new_engine(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tonk.TonkTable:
+        assert isinstance(options, tonk.TonkOptions)
+        return tonk.TonkTable.new(list(seats), options, seed)
+
+    def load_engine(self, stored: dict[str, Any]) -> tonk.TonkTable:
+        return tonk.TonkTable.from_stored(stored)
+
+    def start_events(self, engine: Any) -> list[Any]:
+        # T3/T4: the cut and the first deal happen in ``new``; a tonk on that deal ends hand 1
+        return list(engine.opening_events)
+
+    def move_to_dict(self, move: Any) -> dict[str, Any]:
+        return tonk.move_to_dict(move)
+
+    def move_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return tonk.move_from_dict(data)
+
+    def event_to_dict(self, event: Any) -> dict[str, Any]:
+        return tonk.event_to_dict(event)
+
+    def to_move(self, engine: Any) -> int | None:
+        return engine.to_move  # type: ignore[no-any-return]
+
+    def seats(self, engine: Any) -> list[Seat]:
+        return list(engine.seats)
+
+    def join_move(self, name: str) -> Any | None:
+        return tonk.Join(name)
+
+    def leave_move(self) -> Any:
+        return tonk.Leave()
+
+    def timeout_move(self) -> Any:
+        return tonk.Timeout()
+
+    def payments(self, events: Sequence[Any]) -> list[Payment]:
+        return [
+            Payment(hand_no=e.result.hand_number, payer_id=p.payer, payee_id=p.payee,
+                    amount=p.amount, reason=p.reason.value)
+            for e in events if isinstance(e, tonk.HandEnded)
+            for p in e.result.payments
+        ]
+
+    def stat_deltas(self, events: Sequence[Any], engine: Any) -> list[StatDelta]:
+        deltas: list[StatDelta] = []
+        for e in events:
+            if not isinstance(e, tonk.HandEnded):
+                continue
+            result = e.result
+            # every hand that ends counts as played by everyone dealt into it, draws and
+            # forfeits included
+            deltas += [StatDelta(player_id=p, counter=HANDS_PLAYED) for p in result.players]
+            how = result.how
+            for winner in _tonk_winners(result):
+                deltas.append(StatDelta(player_id=winner, counter=HANDS_WON))
+                deltas.append(StatDelta(player_id=winner, counter=WON_BY_PREFIX + how.value))
+                if how in (tonk.HandEnd.TONK_ON_DEAL, tonk.HandEnd.TONK_OUT):
+                    deltas.append(StatDelta(player_id=winner, counter=TONKS))
+        return deltas
+
+
+def _tonk_winners(result: tonk.HandResult) -> list[int]:
+    """Who won a Tonk hand: the player who went out or held 49/50 (T4, T7), the dropper who
+    was lowest, after a caught drop the other player(s) holding the lowest total (T10), after a
+    stock-out everyone tied for lowest (T8); nobody after a draw on the deal or a forfeit."""
+    how = result.how
+    if how in (tonk.HandEnd.TONK_ON_DEAL, tonk.HandEnd.TONK_OUT, tonk.HandEnd.OUT_BY_DISCARD):
+        return [] if result.winner is None else [result.winner]
+    if how is tonk.HandEnd.DROP_WON:
+        return [] if result.dropper is None else [result.dropper]
+    if how is tonk.HandEnd.DROP_CAUGHT:
+        others = [p for p in result.players if p != result.dropper]
+        low = min(result.total_of(p) for p in others)
+        return [p for p in others if result.total_of(p) == low]
+    if how is tonk.HandEnd.STOCK_OUT:
+        low = min(result.totals)
+        return [p for p in result.players if result.total_of(p) == low]
+    return []

@@ -401,13 +401,15 @@ class TableService:
                 "seed": seed,
                 "options": options.model_dump(mode="json"),
                 "seats": [s.model_dump() for s in record.seats],
-                "events": [game.event_to_dict(e) for e in events],
             }
             now = self._clock()
             try:
                 live.record = await self._store.start_table(
                     record.id, seats=record.seats, state=state, seed=seed,
-                    start_record=start_record, by_id=by_id,
+                    start_record=start_record,
+                    events=[game.event_to_dict(e) for e in events], by_id=by_id,
+                    payments=game.payments(events),
+                    stat_deltas=game.stat_deltas(events, engine),
                     turn_deadline=self._turn_deadline(record, game, engine, now), now=now,
                 )
             except BaseException:

@@ -42,9 +42,11 @@ from bot.storage.models import (
     LoadedTable,
     MoveCommit,
     MoveRecord,
+    Payment,
     SeatClaim,
     SeatInfo,
     Standing,
+    StatDelta,
     StatsRow,
     TableRecord,
     TableStatus,
@@ -242,12 +244,16 @@ class Store:
         state: str,
         seed: int,
         start_record: dict[str, Any],
+        events: Sequence[dict[str, Any]] = (),
         by_id: int,
+        payments: Sequence[Payment] = (),
+        stat_deltas: Sequence[StatDelta] = (),
         turn_deadline: float | None,
         now: float,
     ) -> TableRecord:
-        """Lobby → playing at move 0; ``start_record`` becomes move-log row 0 (what a replay
-        needs besides the moves: seats, options, seed)."""
+        """Lobby → playing at move 0; ``start_record`` (what a replay needs besides the moves:
+        seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
+        its hand at once (Tonk T4), so the start may carry ledger rows and stats too."""
 
         async def body(db: aiosqlite.Connection) -> TableRecord:
             cur = await db.execute(
@@ -261,9 +267,10 @@ class Store:
                 raise TableChangedError(table_id)
             await db.execute(
                 "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
-                "VALUES (?, 0, ?, ?, '[]', ?)",
-                (table_id, by_id, _dumps(start_record), now),
+                "VALUES (?, 0, ?, ?, ?, ?)",
+                (table_id, by_id, _dumps(start_record), _dumps(list(events)), now),
             )
+            await self._record_results(db, table_id, payments, stat_deltas, now)
             guild_id = await self._guild_of(db, table_id)
             await self._sync_claims(db, guild_id, table_id, seats)
             return await self._table(db, table_id)
@@ -295,25 +302,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (c.table_id, seq, c.player_id, _dumps(c.move), _dumps(c.events), c.now),
             )
-            if c.payments:
-                try:
-                    await db.executemany(
-                        "INSERT INTO ledger (guild_id, table_id, hand_no, payer_id, payee_id, "
-                        "amount, reason, created_at) "
-                        "SELECT guild_id, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
-                        [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, c.now,
-                          c.table_id) for p in c.payments],
-                    )
-                except sqlite3.IntegrityError:
-                    raise LedgerConflictError(c.table_id, c.payments[0].hand_no) from None
-            if c.stat_deltas:
-                await db.executemany(
-                    "INSERT INTO stats (guild_id, kind, player_id, table_id, counter, value) "
-                    "SELECT guild_id, kind, ?, id, ?, ? FROM tables WHERE id = ? "
-                    "ON CONFLICT (guild_id, kind, player_id, table_id, counter) "
-                    "DO UPDATE SET value = value + excluded.value",
-                    [(d.player_id, d.counter, d.amount, c.table_id) for d in c.stat_deltas],
-                )
+            await self._record_results(db, c.table_id, c.payments, c.stat_deltas, c.now)
             if c.status == "finished":
                 await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (c.table_id,))
             elif c.seats is not None:
@@ -362,6 +351,36 @@ class Store:
             return cur.rowcount == 1
 
         return await self._transaction(body)
+
+    @staticmethod
+    async def _record_results(
+        db: aiosqlite.Connection,
+        table_id: int,
+        payments: Sequence[Payment],
+        stat_deltas: Sequence[StatDelta],
+        now: float,
+    ) -> None:
+        # guild and kind come from the table row itself, so a server's ledger can only ever
+        # hold rows of its own tables
+        if payments:
+            try:
+                await db.executemany(
+                    "INSERT INTO ledger (guild_id, table_id, hand_no, payer_id, payee_id, "
+                    "amount, reason, created_at) "
+                    "SELECT guild_id, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
+                    [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, now, table_id)
+                     for p in payments],
+                )
+            except sqlite3.IntegrityError:
+                raise LedgerConflictError(table_id, payments[0].hand_no) from None
+        if stat_deltas:
+            await db.executemany(
+                "INSERT INTO stats (guild_id, kind, player_id, table_id, counter, value) "
+                "SELECT guild_id, kind, ?, id, ?, ? FROM tables WHERE id = ? "
+                "ON CONFLICT (guild_id, kind, player_id, table_id, counter) "
+                "DO UPDATE SET value = value + excluded.value",
+                [(d.player_id, d.counter, d.amount, table_id) for d in stat_deltas],
+            )
 
     async def _sync_claims(
         self, db: aiosqlite.Connection, guild_id: int, table_id: int, seats: Iterable[SeatInfo]
