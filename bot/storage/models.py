@@ -5,9 +5,9 @@ Times are Unix seconds (``float``) from the caller's clock, so tests can drive t
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 LIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
@@ -85,6 +85,12 @@ class Payment(_Row):
     payee_id: int
     amount: int = Field(gt=0)
     reason: str
+
+    @model_validator(mode="after")
+    def _two_players(self) -> Self:
+        if self.payer_id == self.payee_id:
+            raise ValueError("a payment needs two different players")
+        return self
 
 
 class StatDelta(_Row):

@@ -371,7 +371,9 @@ class Store:
                     [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, now, table_id)
                      for p in payments],
                 )
-            except sqlite3.IntegrityError:
+            except sqlite3.IntegrityError as exc:
+                if "UNIQUE" not in str(exc):
+                    raise
                 raise LedgerConflictError(table_id, payments[0].hand_no) from None
         if stat_deltas:
             await db.executemany(

@@ -1,0 +1,164 @@
+"""The store's own guarantees: one transaction per move, the T12 ledger key, seat claims,
+deadlines and queries."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from bot.storage import (
+    ChannelTakenError,
+    LedgerConflictError,
+    MoveCommit,
+    Payment,
+    SeatInfo,
+    SeatTakenError,
+    StatDelta,
+    Store,
+    TableChangedError,
+)
+from tests.store.helpers import GUILD
+
+NOW = 1_700_000_000.0
+
+
+async def playing_table(store: Store, channel: int = 10, players: tuple[int, ...] = (1, 2, 3),
+                        *, guild: int = GUILD) -> int:
+    record = await store.create_lobby(
+        guild_id=guild, channel_id=channel, kind="toy",
+        host=SeatInfo(player_id=players[0], name=f"P{players[0]}"), options={},
+        turn_seconds=0, lobby_expires_at=None, now=NOW,
+    )
+    seats = [SeatInfo(player_id=p, name=f"P{p}") for p in players]
+    await store.save_lobby(record.id, seats=seats, host_id=players[0], now=NOW)
+    await store.start_table(record.id, seats=seats, state="{}", seed=1,
+                            start_record={"type": "start"}, by_id=players[0],
+                            turn_deadline=None, now=NOW)
+    return record.id
+
+
+def hand_end(table_id: int, counter: int, hand_no: int, winner: int = 1,
+             losers: tuple[int, ...] = (2, 3)) -> MoveCommit:
+    return MoveCommit(
+        table_id=table_id, expected_counter=counter, player_id=winner,
+        move={"type": "add", "n": 1}, events=[{"type": "HandEnded", "hand_no": hand_no}],
+        state=f'{{"counter": {counter + 1}}}', status="playing",
+        payments=tuple(Payment(hand_no=hand_no, payer_id=p, payee_id=winner, amount=5,
+                               reason="won") for p in losers),
+        stat_deltas=(StatDelta(player_id=winner, counter="hands_won"),),
+        now=NOW + counter,
+    )
+
+
+async def test_a_retried_hand_end_is_never_written_twice(store: Store) -> None:
+    """T12: the retry of a committed hand end is refused by the counter; the same hand's
+    payments under a later counter hit the ledger's unique key and the whole transaction (state,
+    move row, stats) rolls back."""
+    table_id = await playing_table(store)
+    await store.commit_move(hand_end(table_id, 0, hand_no=1))
+    with pytest.raises(TableChangedError):
+        await store.commit_move(hand_end(table_id, 0, hand_no=1))
+    with pytest.raises(LedgerConflictError) as err:
+        await store.commit_move(hand_end(table_id, 1, hand_no=1))
+    assert err.value.hand_no == 1
+    record = await store.table(table_id)
+    assert record is not None and record.counter == 1
+    assert await store.table_state(table_id) == '{"counter": 1}'
+    assert [m.seq for m in await store.moves(table_id)] == [0, 1]
+    entries = await store.ledger_entries(GUILD)
+    assert sorted((e.hand_no, e.payer_id, e.payee_id, e.amount) for e in entries) == [
+        (1, 2, 1, 5), (1, 3, 1, 5)]
+    stats = await store.stats(GUILD, "toy")
+    assert [(s.player_id, s.hands_won) for s in stats] == [(1, 1)]
+    # the next hand goes through
+    await store.commit_move(hand_end(table_id, 1, hand_no=2, winner=2, losers=(1, 3)))
+    standings = await store.ledger_standings(GUILD)
+    assert [(s.player_id, s.net) for s in standings] == [(1, 5), (2, 5), (3, -10)]
+    assert sum(s.net for s in standings) == 0
+
+
+def test_a_payment_moves_chips_between_two_players() -> None:
+    with pytest.raises(ValidationError):
+        Payment(hand_no=1, payer_id=1, payee_id=1, amount=1, reason="won")
+    with pytest.raises(ValidationError):
+        Payment(hand_no=1, payer_id=1, payee_id=2, amount=0, reason="won")
+
+
+async def test_moves_on_a_closed_table_are_refused(store: Store) -> None:
+    table_id = await playing_table(store)
+    closed = await store.close_table(table_id, status="cancelled", now=NOW)
+    assert closed.status == "cancelled"
+    with pytest.raises(TableChangedError):
+        await store.commit_move(hand_end(table_id, 0, hand_no=1))
+    with pytest.raises(TableChangedError):
+        await store.close_table(table_id, status="cancelled", now=NOW)
+    assert await store.ledger_entries(GUILD) == []
+
+
+async def test_one_live_table_per_channel(store: Store) -> None:
+    table_id = await playing_table(store)
+    with pytest.raises(ChannelTakenError) as err:
+        await playing_table(store, players=(7, 8))
+    assert err.value.existing.id == table_id
+    await store.close_table(table_id, status="finished", now=NOW)
+    assert await playing_table(store, players=(7, 8)) != table_id
+
+
+async def test_seat_claims_span_channels_not_servers(store: Store) -> None:
+    await playing_table(store, 10, (1, 2))
+    with pytest.raises(SeatTakenError) as err:
+        await playing_table(store, 11, (3, 2))
+    assert (err.value.player_id, err.value.channel_id) == (2, 10)
+    # the refused seat change left the lobby as it was
+    lobby = await store.live_table(11)
+    assert lobby is not None and lobby.record.status == "lobby"
+    assert [s.player_id for s in lobby.record.seats] == [3]
+    claim = await store.claim_of(GUILD, 2)
+    assert claim is not None and claim.channel_id == 10
+    await playing_table(store, 12, (1, 2), guild=GUILD + 1)
+    computer = SeatInfo(player_id=-1, name="🤖 Astrid", is_computer=True)
+    for channel, host in ((13, 4), (14, 5)):
+        record = await store.create_lobby(
+            guild_id=GUILD, channel_id=channel, kind="toy",
+            host=SeatInfo(player_id=host, name="H"), options={}, turn_seconds=0,
+            lobby_expires_at=None, now=NOW)
+        await store.save_lobby(record.id, seats=[SeatInfo(player_id=host, name="H"), computer],
+                               host_id=host, now=NOW)
+    assert await store.claim_of(GUILD, -1) is None
+
+
+async def test_names_outlive_the_seat(store: Store) -> None:
+    """The ledger shows a player's latest name even after they left every table."""
+    table_id = await playing_table(store)
+    await store.commit_move(hand_end(table_id, 0, hand_no=1))
+    await store.close_table(table_id, status="finished", now=NOW)
+    other = await store.create_lobby(
+        guild_id=GUILD, channel_id=11, kind="toy", host=SeatInfo(player_id=2, name="Bo 2.0"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW)
+    await store.close_table(other.id, status="cancelled", now=NOW)
+    entries = await store.ledger_entries(GUILD, player_id=2)
+    assert [(e.payer_name, e.payee_name) for e in entries] == [("Bo 2.0", "P1")]
+    standings = {s.player_id: s.name for s in await store.ledger_standings(GUILD)}
+    assert standings == {1: "P1", 2: "Bo 2.0", 3: "P3"}
+
+
+async def test_deadlines(store: Store) -> None:
+    first = await playing_table(store, 10, (1, 2))
+    second = await playing_table(store, 11, (3, 4))
+    lobby = await store.create_lobby(
+        guild_id=GUILD, channel_id=12, kind="toy", host=SeatInfo(player_id=5, name="E"),
+        options={}, turn_seconds=0, lobby_expires_at=NOW + 50, now=NOW)
+    assert await store.set_deadline(first, counter=0, at=NOW + 30)
+    assert await store.set_deadline(second, counter=0, at=NOW + 10)
+    assert not await store.set_deadline(second, counter=3, at=NOW + 10)
+    assert await store.next_deadline() == NOW + 10
+    assert await store.due_deadlines(NOW + 9) == []
+    due = await store.due_deadlines(NOW + 60)
+    assert [(d.table_id, d.what, d.at, d.counter) for d in due] == [
+        (second, "turn", NOW + 10, 0), (first, "turn", NOW + 30, 0),
+        (lobby.id, "lobby", NOW + 50, None)]
+    await store.commit_move(hand_end(second, 0, hand_no=1, winner=3, losers=(4,)))
+    assert [d.table_id for d in await store.due_deadlines(NOW + 60)] == [first, lobby.id]
+    await store.close_table(lobby.id, status="cancelled", now=NOW)
+    assert await store.set_deadline(first, counter=0, at=None)
+    assert await store.next_deadline() is None
