@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from bot.cards import new_deck
 from bot.games.base import RuleError, Seat
 from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
 from bot.games.tonk.events import (
@@ -52,6 +51,7 @@ from bot.games.tonk.moves import (
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.settlement import HandEnd, HandResult, drop_outcome, net, settle
 from bot.games.tonk.spreads import (
+    DECK_ORDER,
     FULL_DECK,
     TONK_RANK,
     VALUE,
@@ -161,7 +161,7 @@ class TonkTable:
         contenders = [s.player_id for s in self._seats]
         rounds: list[tuple[tuple[int, int], ...]] = []
         while True:
-            deck = new_deck()
+            deck = list(DECK_ORDER)
             self._rng().shuffle(deck)
             cut = tuple((p, deck[i]) for i, p in enumerate(contenders))
             rounds.append(cut)
@@ -178,7 +178,7 @@ class TonkTable:
         self._players = ids
         d = ids.index(dealer)
         order = ids[d + 1:] + ids[:d + 1]
-        deck = new_deck()
+        deck = list(DECK_ORDER)
         self._rng().shuffle(deck)
         hands: dict[int, list[int]] = {p: [] for p in ids}
         for _ in range(HAND_SIZE):
@@ -685,7 +685,8 @@ def check_invariants(table: TonkTable) -> list[str]:
     """What must always hold; an empty list when all is well.
 
     The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
-    is valid (T6); hand sizes stay within what a turn allows; each hand's payments net to zero.
+    is valid (T6); hand sizes stay within what a turn allows; between hands, the last hand's
+    payments net to zero.
     """
     problems: list[str] = []
     phase = table.phase
@@ -726,7 +727,7 @@ def check_invariants(table: TonkTable) -> list[str]:
     elif table.to_move is not None:
         problems.append("a player to move between hands")
     result = table.last_hand_result
-    if result is not None:
+    if result is not None and phase in (Phase.HAND_OVER, Phase.TABLE_CLOSED):
         for p in result.payments:
             if p.amount <= 0 or p.payer == p.payee:
                 problems.append("a payment of nothing, or to oneself")

@@ -31,8 +31,10 @@ VALUE: tuple[int, ...] = tuple(min(TONK_RANK[c], 10) for c in _CODES)
 SORT_KEY: tuple[int, ...] = tuple(TONK_RANK[c] * 4 + ((c >> 4) & 3) for c in _CODES)
 """Tonk order: by Tonk rank (ace low), then suit ♠ ♥ ♦ ♣."""
 
-FULL_DECK: frozenset[int] = frozenset(new_deck())
-"""The 52 cards of the one pack, no jokers (part A)."""
+DECK_ORDER: tuple[int, ...] = tuple(new_deck())
+"""The 52 cards of the one pack, no jokers (part A), in ``bot.cards``' fixed order."""
+
+FULL_DECK: frozenset[int] = frozenset(DECK_ORDER)
 
 
 def is_card(card: object) -> bool:

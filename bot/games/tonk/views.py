@@ -88,20 +88,26 @@ class SeatView:
 
 
 def seat_view(table: TonkTable, player_id: int) -> SeatView:
-    players = table.hand_players
-    i = players.index(player_id) if player_id in players else 0
-    others = players[i + 1:] + players[:i]
+    # reads the table's internals directly: the simulator builds one of these per move
+    players = table._players
+    hands = table._hands
+    if player_id in hands:
+        i = players.index(player_id)
+        others = players[i + 1:] + players[:i]
+    else:
+        others = players
+    discards = table._discards
     return SeatView(
-        player_id=player_id,
-        phase=table.phase,
-        options=table.options,
-        hand=table.hand_of(player_id),
-        legal=tuple(table.legal_moves(player_id)),
-        spreads=table.spreads,
-        discard_top=table.discard_top,
-        stock_size=table.stock_size,
-        hand_sizes=tuple((p, table.hand_size(p)) for p in others if p != player_id),
-        taken_discard=table.taken_discard if table.to_move == player_id else None,
-        hit_locked=player_id in table.hit_locked,
-        turns=table.turns,
+        player_id,
+        table.phase,
+        table.options,
+        tuple(hands.get(player_id, ())),
+        tuple(table.legal_moves(player_id)),
+        tuple(table._spreads),
+        discards[-1] if discards else None,
+        len(table._stock),
+        tuple((p, len(hands[p])) for p in others),
+        table._taken if table.to_move == player_id else None,
+        player_id in table._locked,
+        table.turns,
     )
