@@ -656,6 +656,7 @@ def test_cut_for_deal_ties_cut_again_and_highest_deals_t3() -> None:
     winner = max(last, key=lambda pc: tonk_rank(pc[1]))
     assert tied.cut.dealer == winner[0] == tied.dealer
     assert isinstance(tied.opening_events[0], CutForDeal)
+    assert tied.public_view()["cut"]["rounds"] == [[list(pc) for pc in r] for r in rounds]
 
 
 def test_cut_counts_the_ace_low_t3(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 def public_view(table: TonkTable) -> dict[str, Any]:
     """Spreads with owners and ids, discard top, stock size, hand sizes, whose turn, phase,
-    dealer, stake, hand number, hit-lock status; the last finished hand with every total and
-    hand revealed."""
+    dealer, stake, hand number, hit-lock status, the cut for deal (T3); the last finished hand
+    with every total and hand revealed."""
     in_hand = set(table.hand_players) if table.phase in (Phase.START, Phase.AFTER_DRAW) else set()
     locked = table.hit_locked
     result = table.last_hand_result
@@ -50,6 +50,10 @@ def public_view(table: TonkTable) -> dict[str, Any]:
         "turn_cap": TURN_CAP,
         "hit_lock": table.options.hit_lock,
         "hit_locked": sorted(locked),
+        "cut": None if table.cut is None else {
+            "rounds": [[[p, card] for p, card in r] for r in table.cut.rounds],
+            "dealer": table.cut.dealer,
+        },
         "last_hand_result": None if result is None else result.to_dict(),
     }
 
