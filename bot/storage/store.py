@@ -154,6 +154,11 @@ class Store:
         rows = list(await self._writer.execute_fetchall(f"PRAGMA {name}"))
         return rows[0][0]
 
+    async def integrity_check(self) -> list[str]:
+        """SQLite's own consistency check: ``["ok"]`` for a sound file."""
+        rows = await self._reader.execute_fetchall("PRAGMA integrity_check")
+        return [str(r[0]) for r in rows]
+
     async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed if it returns, rolled back if it
         raises. Shielded, so a cancelled caller never leaves a transaction half-done on the

@@ -7,7 +7,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from bot.service import TableService
+from bot.service import GameKind, TableService
+from bot.service.kinds import TonkKind
 from bot.storage import Store
 from tests.store.toy import Add, HandEnded, ToyKind, replay
 
@@ -45,27 +46,48 @@ async def play_to_end(service: TableService, channel_id: int, rng: random.Random
         moves += 1
 
 
-async def check_against_log(store: Store, table_id: int) -> None:
+KINDS: dict[str, GameKind] = {"toy": ToyKind(), "tonk": TonkKind()}
+
+
+def logged_payments(kind: str, events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The payments a move's logged events announce, as (hand, payer, payee, amount, reason)."""
+    if kind == "toy":
+        return [(e["hand_no"], *p) for e in events if e["type"] == HandEnded.__name__
+                for p in e["payments"]]
+    if kind == "tonk":
+        return [(e["hand_number"], p["payer"], p["payee"], p["amount"], p["reason"])
+                for e in events if e["type"] == "hand_ended" for p in e["payments"]]
+    return []
+
+
+async def check_table(store: Store, table_id: int) -> int:
     """The stored state is exactly the replay of the move log, and the ledger holds exactly the
-    payments of the logged events (T12: once each, each hand summing to zero)."""
-    kind = ToyKind()
+    payments of the logged events (T12: once each, each table's nets summing to zero). Returns
+    the number of logged moves after the start."""
+    record = await store.table(table_id)
+    assert record is not None
+    kind = KINDS[record.kind]
     log = await store.moves(table_id)
+    if record.status == "lobby" or (record.status == "cancelled" and not log):
+        assert log == []
+        return 0
     assert [m.seq for m in log] == list(range(len(log)))
     assert log[0].move["type"] == "start"
     engine = replay(kind, log[0].move, [(m.player_id, m.move) for m in log[1:]])
-    record = await store.table(table_id)
-    assert record is not None
     assert record.counter == len(log) - 1
     state = await store.table_state(table_id)
     assert state is not None
     assert json.loads(state) == engine.to_stored()
-    logged = Counter(
-        (e["hand_no"], payer, payee, amount, reason)
-        for m in log for e in m.events if e["type"] == HandEnded.__name__
-        for payer, payee, amount, reason in e["payments"]
-    )
+    if record.status != "cancelled":
+        assert (record.status == "finished") == engine.is_over
+    logged = Counter(p for m in log for p in logged_payments(record.kind, m.events))
     entries = await store.ledger_entries(record.guild_id, table_id=table_id)
     written = Counter((e.hand_no, e.payer_id, e.payee_id, e.amount, e.reason) for e in entries)
     assert written == logged
     standings = await store.ledger_standings(record.guild_id, table_id=table_id)
     assert sum(s.net for s in standings) == 0
+    return len(log) - 1
+
+
+async def check_against_log(store: Store, table_id: int) -> None:
+    await check_table(store, table_id)
