@@ -91,14 +91,13 @@ def _turn_order_problem(
     to_move = game.to_move
     assert to_move is not None
     s, t = ids.index(mover), ids.index(to_move)
-    aces_again = game.hand_size(mover) > 0 and any(
-        isinstance(e, Played) and e.player == mover and e.rank == ACE for e in events
-    )
-    if aces_again:
+    if game.hand_size(mover) and any(
+        type(e) is Played and e.player == mover and e.rank == ACE for e in events
+    ):
         return None if t == s else "the turn left the player who played aces (D7)"
-    between = [(s + i) % n for i in range(1, (t - s) % n or n)]
-    if any(game.hand_size(ids[i]) for i in between):
-        return f"the turn went from seat {s} to seat {t}, skipping a seat holding cards"
+    for i in range(1, (t - s) % n or n):
+        if game.hand_size(ids[(s + i) % n]):
+            return f"the turn went from seat {s} to seat {t}, skipping a seat holding cards"
     return None
 
 
@@ -111,8 +110,8 @@ def run(
     master = random.Random(seed)
     start = time.perf_counter()
     for game_no in range(games):
-        game = DubbGame.new(seats, options, master.getrandbits(64))
-        play_game(game, strategy, random.Random(master.getrandbits(64)), stats, game_no, checks)
+        game = DubbGame.new(seats, options, master.getrandbits(63))
+        play_game(game, strategy, random.Random(master.getrandbits(63)), stats, game_no, checks)
     stats.seconds = time.perf_counter() - start
     return stats
 

@@ -852,30 +852,45 @@ class DubbGame:
         D6/D7 settled before the player to move acts, and a consistent end."""
         problems: list[str] = []
         pile = self._pile
-        all_cards = [c for h in self._hands for c in h] + self._draw
-        all_cards += [c for p in pile for c in p[2]]
+        hands = self._hands
+        all_cards = [c for h in hands for c in h]
+        all_cards += self._draw
+        for play in pile:
+            all_cards += play[2]
         distinct = set(all_cards)
         if len(distinct) != len(all_cards):
             problems.append("a card is in two places")
         if full_deck and distinct != _deck_set(self._options.decks, self._options.jokers):
             problems.append("the cards in play are not exactly the packs")
-        if self._streak != _streak_length(pile):
+        streak = self._streak
+        if streak != _streak_length(pile):
             problems.append("streak length out of date")
+        in_streak = {p[0] for p in pile[len(pile) - streak:]} if pile else set()
         if pile and pile[-1][1] == ACE:
             problems.append("aces on top of the pile (D7)")
-        in_streak = {p[0] for p in pile[len(pile) - self._streak:]}
+        over = self._to_move < 0
+        outs: list[int] = []
+        lefts: list[int] = []
         for i, st in enumerate(self._status):
-            size = len(self._hands[i])
-            # the last move of a game may leave its loser empty-handed but not yet pending
-            if (st == ACTIVE) != (size > 0) and self._to_move >= 0:
+            size = len(hands[i])
+            if st == ACTIVE:
+                # the last move of a game may leave its loser empty-handed but not yet pending
+                if not size and not over:
+                    problems.append(f"seat {i} is active with no cards")
+            elif size:
                 problems.append(f"seat {i} is {_STATUS_NAMES[st]} with {size} cards")
-            if st == PENDING and i not in in_streak:
-                problems.append(f"seat {i} is pending without a play in the streak (D10)")
+            elif st == PENDING:
+                if i not in in_streak:
+                    problems.append(f"seat {i} is pending without a play in the streak (D10)")
+            elif st == OUT:
+                outs.append(i)
+            else:
+                lefts.append(i)
             if size > self._limit:
                 problems.append(f"seat {i} holds {size} cards, over the hand limit")
-        if sorted(self._out_order) != [i for i, st in enumerate(self._status) if st == OUT]:
+        if sorted(self._out_order) != outs:
             problems.append("finishing order does not match the statuses")
-        if sorted(self._left_order) != [i for i, st in enumerate(self._status) if st == LEFT]:
+        if sorted(self._left_order) != lefts:
             problems.append("leaving order does not match the statuses")
         remaining = self._n - len(self._out_order) - len(self._left_order)
         t = self._to_move
