@@ -1,7 +1,10 @@
 """``python -m bot.sim tonk``: play many Tonk hands with computer players, checking invariants.
 
 Reports hands, moves, speed, cap hits (T8), invariant violations, the ledger sum and how the
-hands ended. ``--no-checks`` leaves out the per-move invariant check to measure the engine alone.
+hands ended. ``moves_per_second`` divides by the process's CPU time (one core's throughput, not
+skewed by other load on the machine); ``moves_per_second_wall`` by wall-clock time. Every applied
+move counts, ``DealNextHand`` included. ``--no-checks`` leaves out the per-move invariant check
+to measure the engine alone.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def run(hands: int, players: int, seed: int, strategies: list[str], options: Ton
     """Play ``hands`` hands at one table and return the report."""
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(players)]
     start = time.perf_counter()
+    cpu_start = time.process_time()
     table = TonkTable.new(seats, options, seed)
     players_by_id: dict[int, Strategy] = {
         s.player_id: make_strategy(strategies[i], random.Random(seed * 7919 + i))
@@ -104,10 +108,13 @@ def run(hands: int, players: int, seed: int, strategies: list[str], options: Ton
         if checks:
             check()
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     return {
         **report,
         "seconds": round(seconds, 3),
-        "moves_per_second": round(report["moves"] / seconds) if seconds else 0,
+        "cpu_seconds": round(cpu_seconds, 3),
+        "moves_per_second": round(report["moves"] / cpu_seconds) if cpu_seconds else 0,
+        "moves_per_second_wall": round(report["moves"] / seconds) if seconds else 0,
         "ledger_sum": sum(balances.values()),
         "ended": dict(sorted(ended.items())),
         "balances": {f"P{pid}:{players_by_id[pid].name}": b for pid, b in balances.items()},

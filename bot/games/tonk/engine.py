@@ -700,27 +700,29 @@ def check_invariants(table: TonkTable) -> list[str]:
     if set(table._hands) != set(table._players):
         problems.append("hands do not match the hand's players")
         return problems
-    cards: list[int] = [*table._stock, *table._discards]
+    cards = table._stock + table._discards
     for h in table._hands.values():
-        cards.extend(h)
+        cards += h
+    players = table._players
     for sp in table._spreads:
-        cards.extend(sp.cards)
+        cards += sp.cards
         if not is_spread(sp.cards):
             problems.append(f"spread S{sp.id} is not a valid book or run")
-        if sp.owner not in table._players:
+        if sp.owner not in players:
             problems.append(f"spread S{sp.id} has an owner outside the hand")
     if len(cards) != len(FULL_DECK) or set(cards) != FULL_DECK:
         problems.append(f"cards not conserved: {len(cards)} cards, {len(set(cards))} distinct")
     if len({sp.id for sp in table._spreads}) != len(table._spreads):
         problems.append("two spreads share an id")
-    if phase in (Phase.START, Phase.AFTER_DRAW):
-        if table.to_move not in table._players or seat_ids != table._players:
+    if phase is Phase.START or phase is Phase.AFTER_DRAW:
+        if table.to_move not in players or seat_ids != players:
             problems.append("the player to move or the seats do not match the hand")
         else:
             limit = HAND_SIZE if phase is Phase.START else HAND_SIZE + 1
-            if any(len(h) > limit for h in table._hands.values()):
+            sizes = [len(h) for h in table._hands.values()]
+            if max(sizes) > limit:
                 problems.append("a hand holds more cards than a turn allows")
-            if any(not h for h in table._hands.values()):
+            if min(sizes) == 0:
                 problems.append("an empty hand while the hand is still being played")
         if table.turns >= TURN_CAP:
             problems.append("the turn cap was passed")
