@@ -1,0 +1,310 @@
+"""End-to-end fixtures: the fake Discord, a driver over it, and the real bot against it.
+
+``fake`` and ``driver`` need no bot. ``bot`` starts ``KortbordBot`` in-process (commands synced
+globally) once ``world`` exists; ``bot_runner`` starts, restarts and stops it by hand (and with
+dev guilds); ``start_subprocess_bot`` runs ``python -m bot`` against the fake. At teardown a
+test fails if any interaction failed, the bot sent a request Discord would reject (400/401) or
+one the fake does not model, or anything logged an error — unless the test opted out
+(``driver.allow_failed_interactions()``, ``driver.allow_rest_errors()``,
+``bot_errors.expect()``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.client import KortbordBot
+from bot.config import Settings
+from bot.discord_api import point_discord_at
+from tests.fakediscord import Channel, Driver, FakeDiscord, Guild, User
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TEST_TOKEN = "kortbord-test-token"
+BOOT_TIMEOUT = 30.0
+
+
+class ErrorLog(logging.Handler):
+    """Collects every record at ERROR or above while a test runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+        self.expected = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def expect(self) -> None:
+        self.expected = True
+
+    def report(self) -> list[str]:
+        if self.expected:
+            return []
+        return [f"logged {r.levelname} from {r.name}: {r.getMessage()}" for r in self.records]
+
+
+@pytest.fixture
+def bot_errors() -> Iterator[ErrorLog]:
+    handler = ErrorLog()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield handler
+    root.removeHandler(handler)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+
+
+@pytest.fixture
+def driver(fake: FakeDiscord, bot_errors: ErrorLog) -> Iterator[Driver]:
+    test_driver = Driver(fake)
+    yield test_driver
+    problems = test_driver.problems() + bot_errors.report()
+    if problems:
+        pytest.fail("end-to-end check failed:\n  " + "\n  ".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def discord_redirect(fake: FakeDiscord) -> Iterator[None]:
+    """Point this process's discord.py at the fake (``bot.discord_api``), then restore it."""
+    saved_base, saved_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    point_discord_at(fake.api_base)
+    yield
+    Route.BASE = saved_base
+    DiscordWebSocket.DEFAULT_GATEWAY = saved_gateway
+
+
+@dataclass
+class World:
+    guild: Guild
+    channel: Channel
+    anna: User
+    bo: User
+    cem: User
+    mod: User
+
+
+@pytest.fixture
+def world(driver: Driver) -> World:
+    """One server with #general, three players and a moderator (Manage Messages)."""
+    guild = driver.add_guild("Kortbord Test")
+    channel = driver.add_channel(guild, "general")
+    return World(
+        guild=guild,
+        channel=channel,
+        anna=driver.add_user("Anna"),
+        bo=driver.add_user("Bo"),
+        cem=driver.add_user("Cem"),
+        mod=driver.add_user("Moderator Maja", manage_messages=True),
+    )
+
+
+class BotRunner:
+    """Starts the real ``KortbordBot`` in this event loop against the fake; restarts keep the
+    database and the fake's state, as a process restart would."""
+
+    def __init__(self, fake: FakeDiscord, driver: Driver, database_path: Path) -> None:
+        self.fake = fake
+        self.driver = driver
+        self.database_path = database_path
+        self.bot: KortbordBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._dev_guild_ids: list[int] = []
+
+    async def start(self, *, dev_guild_ids: Sequence[int] = ()) -> KortbordBot:
+        self._dev_guild_ids = list(dev_guild_ids)
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            discord_token=TEST_TOKEN,
+            database_path=self.database_path,
+            discord_api_base=self.fake.api_base,
+            discord_gateway_url=self.fake.gateway_url,
+            dev_guild_ids=self._dev_guild_ids,
+            log_level="INFO",
+        )
+        bot = KortbordBot(settings)
+        before = self.fake.gateway.identify_count
+        task = asyncio.create_task(bot.start(TEST_TOKEN))
+        ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
+        done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            ready.cancel()
+            await task
+            raise AssertionError("the bot stopped before it connected")
+        await ready
+        self.bot, self._task = bot, task
+        return bot
+
+    async def stop(self) -> None:
+        bot, task = self.bot, self._task
+        self.bot, self._task = None, None
+        if bot is None or task is None:
+            return
+        await bot.close()
+        await task
+
+    async def restart(self) -> KortbordBot:
+        await self.stop()
+        return await self.start(dev_guild_ids=self._dev_guild_ids)
+
+
+@pytest.fixture
+async def bot_runner(
+    fake: FakeDiscord, driver: Driver, discord_redirect: None, tmp_path: Path
+) -> AsyncIterator[BotRunner]:
+    runner = BotRunner(fake, driver, tmp_path / "kortbord.sqlite3")
+    yield runner
+    await runner.stop()
+
+
+@pytest.fixture
+async def bot(world: World, bot_runner: BotRunner) -> BotRunner:
+    """The bot, running, with its commands synced globally."""
+    await bot_runner.start()
+    return bot_runner
+
+
+class SubprocessBot:
+    """``python -m bot`` with ``DISCORD_API_BASE`` pointing at the fake."""
+
+    def __init__(self, fake: FakeDiscord, driver: Driver, workdir: Path) -> None:
+        self.fake = fake
+        self.driver = driver
+        self.workdir = workdir
+        self.log_path = workdir / "bot.log"
+        self.process: asyncio.subprocess.Process | None = None
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    async def start(self, *, dev_guild_ids: Sequence[int] = ()) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
+        env.update(
+            DISCORD_TOKEN=TEST_TOKEN,
+            DISCORD_API_BASE=self.fake.api_base,
+            DATABASE_PATH=str(self.workdir / "kortbord.sqlite3"),
+            LOG_LEVEL="INFO",
+            PYTHONPATH=os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]),
+        )
+        if dev_guild_ids:
+            env["DEV_GUILD_IDS"] = ",".join(str(g) for g in dev_guild_ids)
+        before = self.fake.gateway.identify_count
+        # cwd is the test's own folder, so a developer's .env cannot leak into the run
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=self.workdir,
+                env=env,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        exited = asyncio.create_task(self.process.wait())
+        ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
+        done, _ = await asyncio.wait({exited, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if exited in done:
+            ready.cancel()
+            raise AssertionError(
+                f"python -m bot exited with {self.process.returncode}:\n{self.output()}"
+            )
+        exited.cancel()
+        try:
+            await ready
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nbot output:\n{self.output()}") from None
+
+    async def stop(self) -> int | None:
+        """SIGTERM, as a container runtime would; returns the exit status."""
+        process, self.process = self.process, None
+        if process is None or process.returncode is not None:
+            return process.returncode if process is not None else None
+        process.send_signal(signal.SIGTERM)
+        try:
+            async with asyncio.timeout(BOOT_TIMEOUT):
+                return await process.wait()
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            raise AssertionError(f"python -m bot ignored SIGTERM:\n{self.output()}") from None
+
+
+@pytest.fixture
+async def subprocess_bot(
+    fake: FakeDiscord, driver: Driver, tmp_path: Path
+) -> AsyncIterator[SubprocessBot]:
+    runner = SubprocessBot(fake, driver, tmp_path)
+    yield runner
+    with contextlib.suppress(AssertionError):
+        await runner.stop()
+
+
+class BareClients:
+    """Plain ``discord.Client``s with a command tree: the fake tested without kortbord's code."""
+
+    def __init__(self, fake: FakeDiscord, driver: Driver) -> None:
+        self.fake = fake
+        self.driver = driver
+        self.running: list[tuple[discord.Client, asyncio.Task[None]]] = []
+
+    async def start(
+        self,
+        tree_setup: Callable[[app_commands.CommandTree], None] | None = None,
+        *,
+        intents: discord.Intents | None = None,
+        token: str = TEST_TOKEN,
+        sync: bool = True,
+    ) -> tuple[discord.Client, app_commands.CommandTree]:
+        client = discord.Client(intents=intents or discord.Intents.default())
+        tree = app_commands.CommandTree(client)
+        if tree_setup is not None:
+            tree_setup(tree)
+
+        async def setup_hook() -> None:
+            if sync:
+                await tree.sync()
+
+        client.setup_hook = setup_hook  # type: ignore[method-assign]
+        before = self.fake.gateway.identify_count
+        task = asyncio.create_task(client.start(token))
+        self.running.append((client, task))
+        ready = asyncio.create_task(self.driver.wait_bot_ready(after=before))
+        done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            ready.cancel()
+            await task
+            raise AssertionError("the client stopped before it connected")
+        await ready
+        return client, tree
+
+    async def close_all(self) -> None:
+        for client, task in self.running:
+            await client.close()
+            with contextlib.suppress(Exception):
+                await task
+
+
+@pytest.fixture
+async def bare_clients(
+    fake: FakeDiscord, driver: Driver, discord_redirect: None
+) -> AsyncIterator[BareClients]:
+    clients = BareClients(fake, driver)
+    yield clients
+    await clients.close_all()

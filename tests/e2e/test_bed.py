@@ -1,0 +1,105 @@
+"""The test bed proven with the real bot: ``/kortbord`` in-process and as ``python -m bot``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import BotRunner, SubprocessBot, World
+from tests.fakediscord import Driver, FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+def _shape(options: list[dict[str, Any]]) -> list[tuple[str, int, Any]]:
+    return [(o["name"], o["type"], _shape(o.get("options") or [])) for o in options]
+
+
+async def test_ping_answers_ephemerally_and_only_the_asker_sees_it(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    result = await driver.slash(world.anna, world.channel, "kortbord ping")
+
+    assert result.type == 4 and result.ephemeral
+    assert result.content.startswith("Pong!")
+    assert [m.id for m in driver.visible_to(world.anna, world.channel)] == [result.message.id]  # type: ignore[union-attr]
+    assert driver.visible_to(world.bo, world.channel) == []
+    assert driver.channel_messages(world.channel) == []
+    assert all(entry.audience == world.anna.id for entry in driver.log)
+
+
+async def test_ping_again_edits_the_ephemeral_message_in_place(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    pong = await driver.slash(world.anna, world.channel, "kortbord ping")
+    assert pong.message is not None
+
+    again = await driver.click(world.anna, pong.message, "Ping again")
+    third = await driver.click(world.anna, pong.message, "Ping again")
+
+    assert (again.type, third.type) == (7, 7)
+    assert third.message is pong.message and pong.message.ephemeral
+    assert pong.message.content == "Pong! (3)"
+    assert driver.ephemerals(world.anna) == [pong.message]
+    assert [(e.action, e.content) for e in driver.log] == [
+        ("create", "Pong! (1)"),
+        ("edit", "Pong! (2)"),
+        ("edit", "Pong! (3)"),
+    ]
+
+
+async def test_help_is_ephemeral(bot: BotRunner, driver: Driver, world: World) -> None:
+    result = await driver.slash(world.bo, world.channel, "kortbord help")
+
+    assert result.ephemeral and "/dubb start" in result.content
+    assert driver.visible_to(world.anna, world.channel) == []
+
+
+async def test_the_synced_commands_match_the_command_tree(
+    bot: BotRunner, fake: FakeDiscord, world: World
+) -> None:
+    assert bot.bot is not None
+    tree = bot.bot.tree
+    expected = {c.name: c.to_dict(tree) for c in tree.get_commands()}
+
+    synced = {name: command for (_, name), command in fake.global_commands.items()}
+
+    assert set(synced) == set(expected) and "kortbord" in synced
+    for name, command in synced.items():
+        assert command["description"] == expected[name]["description"]
+        assert _shape(command.get("options") or []) == _shape(expected[name]["options"])
+    assert fake.guild_commands == {}
+
+
+async def test_dev_guild_sync_and_a_restart_keep_the_old_button_working(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await bot_runner.start(dev_guild_ids=[world.guild.id])
+    assert set(fake.guild_commands[world.guild.id]) == {(1, "kortbord")}
+    pong = await driver.slash(world.anna, world.channel, "kortbord ping")
+    assert pong.record.data["guild_id"] == str(world.guild.id)
+    assert pong.message is not None
+
+    await bot_runner.restart()
+    again = await driver.click(world.anna, pong.message, "Ping again")
+
+    assert again.type == 7 and pong.message.content == "Pong! (2)"
+    assert fake.gateway.identify_count == 2
+
+
+async def test_python_m_bot_against_the_fake(
+    subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await subprocess_bot.start()
+    assert (1, "kortbord") in fake.global_commands
+
+    pong = await driver.slash(world.cem, world.channel, "kortbord ping")
+    assert pong.message is not None
+    again = await driver.click(world.cem, pong.message, "Ping again")
+    status = await subprocess_bot.stop()
+
+    assert pong.ephemeral and again.message is pong.message
+    assert pong.message.content == "Pong! (2)"
+    assert driver.visible_to(world.anna, world.channel) == []
+    assert status == 0, subprocess_bot.output()

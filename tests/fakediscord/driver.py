@@ -1,0 +1,849 @@
+"""The test driver: simulated users acting through the fake Discord, and what they see.
+
+Every action builds the interaction payload Discord's client would send (from the commands the
+bot *synced*, and from the message as it stands) and returns once the bot has answered, or
+raises ``InteractionFailed`` with the reason. Waits are event-driven; the timeouts are only
+guards against a hung bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from tests.fakediscord.model import (
+    ADMINISTRATOR,
+    Channel,
+    Guild,
+    Role,
+    StoredMessage,
+    User,
+)
+from tests.fakediscord.records import (
+    CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    INTERACTION_APPLICATION_COMMAND,
+    INTERACTION_AUTOCOMPLETE,
+    INTERACTION_MESSAGE_COMPONENT,
+    INTERACTION_MODAL_SUBMIT,
+    InteractionRecord,
+    LogEntry,
+    Ping,
+)
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.validation import (
+    COMPONENT_BUTTON,
+    COMPONENT_CHANNEL_SELECT,
+    COMPONENT_MENTIONABLE_SELECT,
+    COMPONENT_ROLE_SELECT,
+    COMPONENT_STRING_SELECT,
+    COMPONENT_USER_SELECT,
+    OPTION_ATTACHMENT,
+    OPTION_BOOLEAN,
+    OPTION_CHANNEL,
+    OPTION_INTEGER,
+    OPTION_MENTIONABLE,
+    OPTION_NUMBER,
+    OPTION_ROLE,
+    OPTION_STRING,
+    OPTION_SUB_COMMAND,
+    OPTION_SUB_COMMAND_GROUP,
+    OPTION_USER,
+)
+
+T = TypeVar("T")
+
+GUARD_TIMEOUT = 10.0
+MessageRef = StoredMessage | int
+
+
+class DriverError(AssertionError):
+    """The test asked for something a Discord user could not do (unknown command, no such
+    button, a message the user cannot see, ...)."""
+
+
+class InteractionFailed(AssertionError):
+    """Discord would show "This interaction failed": the bot did not answer in time."""
+
+
+@dataclass
+class InteractionResult:
+    """The bot's answer to one interaction; properties read the fake's live state."""
+
+    record: InteractionRecord
+    fake: FakeDiscord
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def type(self) -> int | None:
+        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 8, 9)."""
+        return self.record.callback_type
+
+    @property
+    def failed(self) -> bool:
+        return self.record.failed
+
+    @property
+    def message(self) -> StoredMessage | None:
+        """The response message: the new one (4/5) or the updated component message (6/7)."""
+        if self.record.original_id is None:
+            return None
+        return self.fake.messages[self.record.original_id]
+
+    @property
+    def content(self) -> str:
+        message = self.message
+        return message.content if message is not None else ""
+
+    @property
+    def ephemeral(self) -> bool:
+        message = self.message
+        return message is not None and message.ephemeral
+
+    @property
+    def followups(self) -> list[StoredMessage]:
+        return [self.fake.messages[i] for i in self.record.followup_ids]
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return list(self.record.choices or [])
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.record.modal
+
+    async def wait_followups(
+        self, count: int = 1, within: float = GUARD_TIMEOUT
+    ) -> list[StoredMessage]:
+        await self.fake.wait_for(
+            lambda: len(self.record.followup_ids) >= count,
+            within,
+            f"{count} follow-up(s) to {self.record.describe()}",
+        )
+        return self.followups
+
+    async def wait_edited(self, within: float = GUARD_TIMEOUT) -> StoredMessage:
+        """Wait until the response message changes from the version seen now."""
+        message = self.message
+        if message is None:
+            raise DriverError(f"{self.record.describe()} has no response message")
+        version = message.version
+        await self.fake.wait_for(
+            lambda: message.version > version, within, f"an edit of message {message.id}"
+        )
+        return message
+
+
+class Driver:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self._allow_failed = False
+        self._allow_rest_errors = False
+
+    # -- the world ----------------------------------------------------------------------------
+
+    def add_guild(
+        self,
+        name: str = "Kortbord Test",
+        *,
+        bot_permissions: int | None = None,
+        everyone_permissions: int | None = None,
+    ) -> Guild:
+        """A server with @everyone, a Moderator role (Manage Messages) and the bot's role."""
+        options: dict[str, int] = {}
+        if bot_permissions is not None:
+            options["bot_permissions"] = bot_permissions
+        if everyone_permissions is not None:
+            options["everyone_permissions"] = everyone_permissions
+        return self.fake.add_guild(name, **options)
+
+    def add_channel(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        thread: bool = False,
+        parent: Channel | None = None,
+    ) -> Channel:
+        return self.fake.add_channel(guild, name, thread=thread, parent=parent)
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        manage_messages: bool = False,
+        admin: bool = False,
+        guilds: Iterable[Guild] | None = None,
+    ) -> User:
+        """A user who joins ``guilds`` (default: every guild there is now)."""
+        user = self.fake.add_user(name)
+        for guild in list(guilds) if guilds is not None else list(self.fake.guilds.values()):
+            self.fake.add_member(guild, user, manage_messages=manage_messages, admin=admin)
+        return user
+
+    def join(self, user: User, guild: Guild, *, manage_messages: bool = False) -> None:
+        self.fake.add_member(guild, user, manage_messages=manage_messages)
+
+    # -- the bot's connection -----------------------------------------------------------------
+
+    async def wait_bot_ready(self, *, after: int = 0, within: float = GUARD_TIMEOUT) -> None:
+        """Wait until more than ``after`` IDENTIFYs happened and a session has had its READY
+        and GUILD_CREATEs queued (what Discord sends before any interaction)."""
+        gateway = self.fake.gateway
+        await self.fake.wait_for(
+            lambda: gateway.identify_count > after and gateway.live_sessions(),
+            within,
+            "the bot to connect to the gateway",
+        )
+
+    # -- slash commands and autocomplete --------------------------------------------------------
+
+    def command(self, channel: Channel, name: str) -> dict[str, Any]:
+        """The synced chat-input command ``name`` as a user in ``channel`` would see it."""
+        command = self.fake.synced_command(channel.guild_id, name)
+        if command is None:
+            known = sorted(
+                {n for (_, n) in self.fake.global_commands}
+                | {n for (_, n) in self.fake.guild_commands.get(channel.guild_id, {})}
+            )
+            raise DriverError(f"/{name} was not synced by the bot; synced: {known}")
+        return command
+
+    def _command_data(
+        self,
+        user: User,
+        channel: Channel,
+        command_line: str,
+        options: Mapping[str, Any],
+        focused: str | None,
+    ) -> tuple[dict[str, Any], int | None]:
+        parts = command_line.strip().lstrip("/").split()
+        if not parts:
+            raise DriverError("empty command")
+        command = self.command(channel, parts[0])
+        self._check_command_permission(user, channel, command)
+        resolved: dict[str, dict[str, Any]] = {}
+        leaf_options, nesting = _walk_subcommands(command, parts)
+        built, focused_type = self._build_options(
+            command_line, leaf_options, dict(options), focused, resolved, channel
+        )
+        top: list[dict[str, Any]] = built
+        for option in reversed(nesting):
+            top = [{"name": option["name"], "type": option["type"], "options": top}]
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+        }
+        if top:
+            data["options"] = top
+        if "guild_id" in command:
+            data["guild_id"] = command["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data, focused_type
+
+    def _check_command_permission(
+        self, user: User, channel: Channel, command: dict[str, Any]
+    ) -> None:
+        needed = command.get("default_member_permissions")
+        if needed is None:
+            return
+        guild = self.fake.guilds[channel.guild_id]
+        have = guild.permissions_of(user.id)
+        if not have & ADMINISTRATOR and int(needed) & ~have:
+            raise DriverError(
+                f"Discord does not offer /{command['name']} to {user.username}: "
+                f"it needs permissions {needed}"
+            )
+
+    def _build_options(
+        self,
+        command_line: str,
+        definitions: list[dict[str, Any]],
+        given: dict[str, Any],
+        focused: str | None,
+        resolved: dict[str, dict[str, Any]],
+        channel: Channel,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        by_name = {d["name"]: d for d in definitions}
+        unknown = [name for name in given if name not in by_name]
+        if unknown:
+            raise DriverError(f"/{command_line} has no option {unknown}; it has {list(by_name)}")
+        if focused is not None and focused not in by_name:
+            raise DriverError(f"/{command_line} has no option {focused!r} to focus")
+        built: list[dict[str, Any]] = []
+        focused_type: int | None = None
+        for definition in definitions:
+            name = definition["name"]
+            kind = definition["type"]
+            if name == focused:
+                focused_type = kind
+                if not definition.get("autocomplete"):
+                    raise DriverError(f"option {name!r} of /{command_line} has no autocomplete")
+                built.append(
+                    {
+                        "name": name,
+                        "type": kind,
+                        "value": str(given.get(name, "")),
+                        "focused": True,
+                    }
+                )
+                continue
+            if name not in given:
+                if definition.get("required") and focused is None:
+                    raise DriverError(f"/{command_line} needs option {name!r}")
+                continue
+            value = self._option_value(
+                command_line,
+                definition,
+                given[name],
+                resolved,
+                channel,
+                check_choices=focused is None,
+            )
+            built.append({"name": name, "type": kind, "value": value})
+        return built, focused_type
+
+    def _option_value(
+        self,
+        command_line: str,
+        definition: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        channel: Channel,
+        *,
+        check_choices: bool,
+    ) -> Any:
+        kind = definition["type"]
+        name = definition["name"]
+        where = f"option {name!r} of /{command_line}"
+        guild = self.fake.guilds[channel.guild_id]
+        if kind == OPTION_STRING:
+            if not isinstance(value, str):
+                raise DriverError(f"{where} takes text, not {value!r}")
+            low = definition.get("min_length", 0)
+            high = definition.get("max_length", 6000)
+            if not low <= len(value) <= high:
+                raise DriverError(f"{where} must be {low}..{high} characters")
+        elif kind == OPTION_INTEGER:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise DriverError(f"{where} takes a whole number, not {value!r}")
+            _check_range(where, definition, value)
+        elif kind == OPTION_NUMBER:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise DriverError(f"{where} takes a number, not {value!r}")
+            _check_range(where, definition, value)
+        elif kind == OPTION_BOOLEAN:
+            if not isinstance(value, bool):
+                raise DriverError(f"{where} takes True/False, not {value!r}")
+        elif kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, User):
+            member = guild.members.get(value.id)
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            if member is not None:
+                resolved.setdefault("members", {})[str(value.id)] = {
+                    **member.payload(with_user=False),
+                    "permissions": str(guild.permissions_of(value.id)),
+                }
+            return str(value.id)
+        elif kind in (OPTION_ROLE, OPTION_MENTIONABLE) and isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return str(value.id)
+        elif kind == OPTION_CHANNEL and isinstance(value, Channel):
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                **value.payload(),
+                "permissions": str(guild.permissions_of(self.fake.bot_user.id)),
+            }
+            return str(value.id)
+        elif kind == OPTION_ATTACHMENT:
+            raise DriverError(f"{where}: attachment options are not supported by the driver")
+        else:
+            raise DriverError(f"{where} (type {kind}) cannot take {value!r}")
+        choices = definition.get("choices")
+        if check_choices and choices and value not in [c["value"] for c in choices]:
+            raise DriverError(
+                f"{where} must be one of {[c['value'] for c in choices]}, not {value!r}"
+            )
+        return value
+
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        wait: bool = True,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``."""
+        data, _ = self._command_data(user, channel, command, options or {}, None)
+        record = self.fake.create_interaction(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        return await self._finish(record, wait=wait, within=within)
+
+    async def autocomplete_result(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        focused: str,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        data, focused_type = self._command_data(user, channel, command, options or {}, focused)
+        record = self.fake.create_interaction(
+            INTERACTION_AUTOCOMPLETE, user, channel, data, focused_type=focused_type
+        )
+        return await self._finish(record, wait=True, within=within)
+
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        focused: str,
+        within: float = GUARD_TIMEOUT,
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``user`` types into option ``focused``."""
+        result = await self.autocomplete_result(
+            user, channel, command, options, focused=focused, within=within
+        )
+        return result.choices
+
+    # -- components ---------------------------------------------------------------------------
+
+    def _message(self, ref: MessageRef) -> StoredMessage:
+        message_id = ref if isinstance(ref, int) else ref.id
+        message = self.fake.messages.get(message_id)
+        if message is None:
+            raise DriverError(f"no message {message_id}")
+        return message
+
+    def _visible_message(self, user: User, ref: MessageRef) -> StoredMessage:
+        message = self._message(ref)
+        if message.deleted:
+            raise DriverError(f"message {message.id} was deleted")
+        if not message.visible_to(user.id):
+            raise DriverError(f"{user.username} cannot see message {message.id} (ephemeral)")
+        return message
+
+    def _find_component(
+        self,
+        message: StoredMessage,
+        label_or_custom_id: str,
+        *,
+        allow_stale: bool,
+        types: Sequence[int],
+    ) -> dict[str, Any]:
+        def match(component: dict[str, Any]) -> bool:
+            return component.get("type") in types and label_or_custom_id in (
+                component.get("label"),
+                component.get("custom_id"),
+                component.get("placeholder"),
+            )
+
+        for component in message.interactive_components():
+            if match(component):
+                return component
+        if allow_stale:
+            # a client that has not yet received the latest edit still shows older versions
+            for entry in reversed([e for e in self.fake.log if e.message_id == message.id]):
+                for component in _iter_components(entry.components):
+                    if match(component):
+                        return component
+        available = [
+            c.get("label") or c.get("placeholder") or c.get("custom_id")
+            for c in message.interactive_components()
+        ]
+        raise DriverError(
+            f"no component {label_or_custom_id!r} on message {message.id}; it has {available}"
+        )
+
+    async def click(
+        self,
+        user: User,
+        message: MessageRef,
+        label_or_custom_id: str,
+        *,
+        wait: bool = True,
+        allow_stale: bool = False,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """Press the button labelled (or with custom id) ``label_or_custom_id``."""
+        record = self._click_record(user, message, label_or_custom_id, allow_stale=allow_stale)
+        return await self._finish(record, wait=wait, within=within)
+
+    def _click_record(
+        self, user: User, ref: MessageRef, label_or_custom_id: str, *, allow_stale: bool
+    ) -> InteractionRecord:
+        message = self._visible_message(user, ref)
+        button = self._find_component(
+            message, label_or_custom_id, allow_stale=allow_stale, types=(COMPONENT_BUTTON,)
+        )
+        if button.get("disabled"):
+            raise DriverError(f"button {label_or_custom_id!r} is disabled")
+        if button.get("style") in (5, 6):
+            raise DriverError(f"button {label_or_custom_id!r} is a link/premium button")
+        data: dict[str, Any] = {
+            "custom_id": button["custom_id"],
+            "component_type": COMPONENT_BUTTON,
+        }
+        if "id" in button:
+            data["id"] = button["id"]
+        channel = self.fake.channels[message.channel_id]
+        return self.fake.create_interaction(
+            INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=message
+        )
+
+    async def double_click(
+        self,
+        user: User,
+        message: MessageRef,
+        label_or_custom_id: str,
+        *,
+        within: float = GUARD_TIMEOUT,
+    ) -> tuple[InteractionResult, InteractionResult]:
+        """Two presses of one button sent back to back, before the bot answered either."""
+        first = self._click_record(user, message, label_or_custom_id, allow_stale=False)
+        second = self._click_record(user, message, label_or_custom_id, allow_stale=False)
+        results = await asyncio.gather(
+            self._finish(first, wait=True, within=within),
+            self._finish(second, wait=True, within=within),
+        )
+        return results[0], results[1]
+
+    async def select(
+        self,
+        user: User,
+        message: MessageRef,
+        values: Sequence[str | User | Role | Channel],
+        custom_id: str | None = None,
+        *,
+        wait: bool = True,
+        allow_stale: bool = False,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """Choose ``values`` in the select ``custom_id`` (or placeholder; or the only select)."""
+        stored = self._visible_message(user, message)
+        types = (
+            COMPONENT_STRING_SELECT,
+            COMPONENT_USER_SELECT,
+            COMPONENT_ROLE_SELECT,
+            COMPONENT_MENTIONABLE_SELECT,
+            COMPONENT_CHANNEL_SELECT,
+        )
+        if custom_id is None:
+            selects = stored.selects()
+            if len(selects) != 1:
+                raise DriverError(
+                    f"message {stored.id} has {len(selects)} selects; pass custom_id= one of "
+                    f"{[s.get('custom_id') for s in selects]}"
+                )
+            select = selects[0]
+        else:
+            select = self._find_component(stored, custom_id, allow_stale=allow_stale, types=types)
+        if select.get("disabled"):
+            raise DriverError(f"select {select.get('custom_id')!r} is disabled")
+        low, high = select.get("min_values", 1), select.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise DriverError(f"select {select['custom_id']!r} takes {low}..{high} values")
+        data: dict[str, Any] = {
+            "custom_id": select["custom_id"],
+            "component_type": select["type"],
+            "values": self._select_values(select, values, stored),
+        }
+        if "id" in select:
+            data["id"] = select["id"]
+        resolved = self._select_resolved(select, values, stored)
+        if resolved:
+            data["resolved"] = resolved
+        channel = self.fake.channels[stored.channel_id]
+        record = self.fake.create_interaction(
+            INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored
+        )
+        return await self._finish(record, wait=wait, within=within)
+
+    def _select_values(
+        self, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
+    ) -> list[str]:
+        if select["type"] == COMPONENT_STRING_SELECT:
+            offered = [o["value"] for o in select.get("options") or []]
+            by_label = {o["label"]: o["value"] for o in select.get("options") or []}
+            chosen = []
+            for value in values:
+                if value in offered:
+                    chosen.append(value)
+                elif value in by_label:
+                    chosen.append(by_label[value])
+                else:
+                    raise DriverError(
+                        f"select {select['custom_id']!r} on message {message.id} offers "
+                        f"{offered}, not {value!r}"
+                    )
+            return chosen
+        return [str(v.id) if hasattr(v, "id") else str(v) for v in values]
+
+    def _select_resolved(
+        self, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
+    ) -> dict[str, Any]:
+        if select["type"] == COMPONENT_STRING_SELECT:
+            return {}
+        guild = self.fake.guilds[message.guild_id] if message.guild_id else None
+        resolved: dict[str, dict[str, Any]] = {}
+        for value in values:
+            if isinstance(value, User):
+                resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                if guild is not None and value.id in guild.members:
+                    resolved.setdefault("members", {})[str(value.id)] = {
+                        **guild.members[value.id].payload(with_user=False),
+                        "permissions": str(guild.permissions_of(value.id)),
+                    }
+            elif isinstance(value, Role):
+                resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            elif isinstance(value, Channel):
+                resolved.setdefault("channels", {})[str(value.id)] = value.payload()
+        return resolved
+
+    async def submit_modal(
+        self,
+        user: User,
+        result: InteractionResult,
+        values: Mapping[str, str],
+        *,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot opened in answer to ``result``."""
+        modal = result.modal
+        if modal is None:
+            raise DriverError(f"{result.record.describe()} did not open a modal")
+        rows = []
+        inputs = [c for c in _iter_all(modal.get("components") or []) if c.get("type") == 4]
+        for text_input in inputs:
+            value = values.get(text_input["custom_id"], text_input.get("value", ""))
+            if text_input.get("required", True) and not value:
+                raise DriverError(f"modal field {text_input['custom_id']!r} is required")
+            rows.append(
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 4, "custom_id": text_input["custom_id"], "value": value}
+                    ],
+                }
+            )
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        channel = self.fake.channels[result.record.channel_id]
+        message = None
+        if result.record.component_message_id is not None:
+            message = self.fake.messages[result.record.component_message_id]
+        record = self.fake.create_interaction(
+            INTERACTION_MODAL_SUBMIT, user, channel, data, message=message
+        )
+        return await self._finish(record, wait=True, within=within)
+
+    # -- plain messages -----------------------------------------------------------------------
+
+    def say(self, user: User, channel: Channel, content: str) -> StoredMessage:
+        """``user`` types a message in ``channel``."""
+        return self.fake.user_says(user, channel, content)
+
+    # -- waiting for the answer ---------------------------------------------------------------
+
+    async def _finish(
+        self,
+        record: InteractionRecord,
+        *,
+        wait: bool,
+        within: float,
+    ) -> InteractionResult:
+        result = InteractionResult(record, self.fake)
+        if not wait:
+            return result
+        try:
+            async with asyncio.timeout(within):
+                await record.acknowledged
+        except TimeoutError:
+            raise InteractionFailed(f"{record.describe()}: no answer within {within:g}s") from None
+        if record.failed:
+            raise InteractionFailed(f"{record.describe()} failed: {record.failure}")
+        if record.callback_type == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
+            # "thinking…" until the bot edits @original or sends its first follow-up
+            original = self.fake.messages[record.original_id] if record.original_id else None
+            await self.fake.wait_for(
+                lambda: original is None or not original.loading,
+                within,
+                f"the deferred answer to {record.describe()}",
+            )
+        return result
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], T],
+        within: float = GUARD_TIMEOUT,
+        what: str = "condition",
+    ) -> T:
+        return await self.fake.wait_for(predicate, within, what)
+
+    async def wait_for_message(
+        self,
+        channel: Channel,
+        predicate: Callable[[StoredMessage], bool],
+        *,
+        user: User | None = None,
+        within: float = GUARD_TIMEOUT,
+    ) -> StoredMessage:
+        """The newest message in ``channel`` (visible to ``user``, or public) matching
+        ``predicate``, waiting for it to appear or be edited into shape."""
+
+        def find() -> StoredMessage | None:
+            pool = self.visible_to(user, channel) if user else self.channel_messages(channel)
+            for message in reversed(pool):
+                if predicate(message):
+                    return message
+            return None
+
+        return await self.fake.wait_for(find, within, f"a matching message in #{channel.name}")
+
+    # -- what users see -----------------------------------------------------------------------
+
+    def channel_messages(self, channel: Channel) -> list[StoredMessage]:
+        """Public messages in ``channel``, oldest first, as they stand now."""
+        return self.fake.channel_messages(channel.id)
+
+    def visible_to(self, user: User, channel: Channel) -> list[StoredMessage]:
+        """What ``user`` sees in ``channel``: public messages and their own ephemerals."""
+        return sorted(
+            (
+                m
+                for m in self.fake.messages.values()
+                if m.channel_id == channel.id and m.visible_to(user.id)
+            ),
+            key=lambda m: m.id,
+        )
+
+    def ephemerals(self, user: User, channel: Channel | None = None) -> list[StoredMessage]:
+        return sorted(
+            (
+                m
+                for m in self.fake.messages.values()
+                if m.ephemeral_for == user.id
+                and not m.deleted
+                and (channel is None or m.channel_id == channel.id)
+            ),
+            key=lambda m: m.id,
+        )
+
+    def latest(self, channel: Channel, user: User | None = None) -> StoredMessage | None:
+        pool = self.visible_to(user, channel) if user else self.channel_messages(channel)
+        return pool[-1] if pool else None
+
+    def pings(self, user: User | None = None, channel: Channel | None = None) -> list[Ping]:
+        return [
+            p
+            for p in self.fake.pings
+            if (user is None or p.user_id == user.id)
+            and (channel is None or p.channel_id == channel.id)
+        ]
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every version of every message ever sent, edited or deleted, with its audience."""
+        return list(self.fake.log)
+
+    def log_visible_to(self, user: User, channel: Channel | None = None) -> list[LogEntry]:
+        return [
+            e
+            for e in self.fake.log
+            if e.visible_to(user.id) and (channel is None or e.channel_id == channel.id)
+        ]
+
+    def interactions(self) -> list[InteractionRecord]:
+        return list(self.fake.interactions.values())
+
+    # -- end-of-test checks -------------------------------------------------------------------
+
+    def allow_failed_interactions(self) -> None:
+        self._allow_failed = True
+
+    def allow_rest_errors(self) -> None:
+        self._allow_rest_errors = True
+
+    def problems(self) -> list[str]:
+        """What a finished test must not leave behind."""
+        found: list[str] = []
+        if not self._allow_failed:
+            found += [
+                f"{r.describe()}: This interaction failed ({r.failure})"
+                for r in self.fake.interactions.values()
+                if r.failed
+            ]
+        for call in self.fake.rest_calls:
+            if call.unmodelled:
+                found.append(
+                    f"the bot called {call.method} {call.path}, which the fake does not model"
+                )
+            elif not self._allow_rest_errors and not call.injected and call.status in (400, 401):
+                found.append(f"{call.method} {call.path} was rejected: {call.status} {call.error}")
+        return found
+
+
+def _walk_subcommands(
+    command: dict[str, Any], parts: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Follow "dubb start" into the definition: the leaf's option list and the path there."""
+    options: list[dict[str, Any]] = command.get("options") or []
+    nesting: list[dict[str, Any]] = []
+    for part in parts[1:]:
+        sub = next(
+            (
+                o
+                for o in options
+                if o["name"] == part and o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
+            ),
+            None,
+        )
+        if sub is None:
+            names = [
+                o["name"]
+                for o in options
+                if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
+            ]
+            where = " ".join([command["name"], *[n["name"] for n in nesting]])
+            raise DriverError(f"/{where} has no subcommand {part!r}; it has {names}")
+        nesting.append(sub)
+        options = sub.get("options") or []
+    pending = [
+        o["name"] for o in options if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
+    ]
+    if pending:
+        where = " ".join(parts)
+        raise DriverError(f"/{where} needs a subcommand: {pending}")
+    return options, nesting
+
+
+def _check_range(where: str, definition: dict[str, Any], value: float) -> None:
+    low = definition.get("min_value")
+    high = definition.get("max_value")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise DriverError(f"{where} must be within {low}..{high}, not {value}")
+
+
+def _iter_all(components: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _iter_all(component.get("components") or [])
+        for key in ("accessory", "component"):
+            if isinstance(component.get(key), dict):
+                yield from _iter_all([component[key]])
+
+
+def _iter_components(components: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    for component in _iter_all(components):
+        if component.get("type") != 1:
+            yield component

@@ -1,0 +1,420 @@
+"""The gateway websocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, dispatches.
+
+Transport compression follows the connect URL's query (``compress=zlib-stream``: one zlib
+stream per connection, each payload ended with ``Z_SYNC_FLUSH``; ``zstd-stream`` when the
+``zstandard`` module is importable). Sessions outlive their connection: a dropped bot can RESUME
+and gets the events it missed replayed; a clean close (1000/1001) ends the session, as on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import zlib
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from tests.fakediscord.model import Guild, StoredMessage
+    from tests.fakediscord.server import FakeDiscord
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
+ALL_INTENTS = (1 << 26) - 1
+
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_PRESENCE_UPDATE = 3
+OP_VOICE_STATE_UPDATE = 4
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_GUILD_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+HEARTBEAT_INTERVAL_MS = 41250
+SUPPORTED_VERSIONS = ("9", "10")
+BUFFER_SIZE = 5000
+
+
+class _Compressor:
+    def __init__(self, kind: str | None) -> None:
+        self.kind = kind
+        self._zlib = zlib.compressobj() if kind == "zlib-stream" else None
+        self._zstd: Any = None
+        if kind == "zstd-stream":
+            import zstandard  # type: ignore[import-not-found]
+
+            self._zstd = zstandard.ZstdCompressor().compressobj()
+            self._zstd_flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
+
+    def pack(self, text: str) -> bytes | str:
+        raw = text.encode()
+        if self._zlib is not None:
+            return self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+        if self._zstd is not None:
+            return self._zstd.compress(raw) + self._zstd.flush(self._zstd_flush)
+        return text
+
+
+class Connection:
+    """One websocket. Payloads are queued and written in order by a single writer task."""
+
+    def __init__(self, ws: web.WebSocketResponse, compression: str | None) -> None:
+        self.ws = ws
+        self.compression = compression
+        self._compressor = _Compressor(compression)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+        self.session: Session | None = None
+        self.closing = False
+
+    def send(self, payload: dict[str, Any]) -> None:
+        if not self.closing:
+            self._queue.put_nowait(json.dumps(payload, separators=(",", ":")))
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            packed = self._compressor.pack(text)
+            try:
+                if isinstance(packed, bytes):
+                    await self.ws.send_bytes(packed)
+                else:
+                    await self.ws.send_str(packed)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def close(self, code: int, message: str = "") -> None:
+        """Flush what is queued, then close with ``code``."""
+        if self.closing:
+            return
+        self.closing = True
+        self._queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await self._writer
+        await self.ws.close(code=code, message=message.encode())
+
+    async def shutdown(self) -> None:
+        self.closing = True
+        self._writer.cancel()
+        with contextlib.suppress(BaseException):
+            await self._writer
+
+
+class Session:
+    def __init__(self, intents: int, shard: list[int] | None) -> None:
+        self.id = secrets.token_hex(16)
+        self.intents = intents
+        self.shard = shard
+        self.seq = 0
+        self.buffer: deque[dict[str, Any]] = deque(maxlen=BUFFER_SIZE)
+        self.connection: Connection | None = None
+        self.compression: str | None = None
+        self.ready = False
+        self.invalidated = False
+
+    def wants(self, intent: int | None) -> bool:
+        return intent is None or bool(self.intents & intent)
+
+    def dispatch(self, event: str, data: Any, *, buffered: bool = True) -> None:
+        self.seq += 1
+        payload = {"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data}
+        if buffered:
+            self.buffer.append(payload)
+        if self.connection is not None:
+            self.connection.send(payload)
+
+
+def _envelope(op: int, data: Any) -> dict[str, Any]:
+    return {"op": op, "d": data, "s": None, "t": None}
+
+
+class Gateway:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.sessions: dict[str, Session] = {}
+        self.connections: set[Connection] = set()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.presence_updates: list[dict[str, Any]] = []
+
+    # -- state for tests ----------------------------------------------------------------------
+
+    def live_sessions(self) -> list[Session]:
+        return [
+            s
+            for s in self.sessions.values()
+            if s.connection is not None and s.ready and not s.invalidated
+        ]
+
+    # -- dispatching --------------------------------------------------------------------------
+
+    def _targets(self, intent: int | None) -> list[Session]:
+        return [s for s in self.sessions.values() if not s.invalidated and s.wants(intent)]
+
+    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None) -> None:
+        for session in self._targets(intent):
+            session.dispatch(event, data)
+
+    def dispatch_message(self, event: str, message: StoredMessage) -> None:
+        for session in self._targets(INTENT_GUILD_MESSAGES):
+            session.dispatch(event, self.message_payload(message, session))
+
+    def message_payload(self, message: StoredMessage, session: Session) -> dict[str, Any]:
+        data = message.payload()
+        if message.guild_id is not None:
+            data["guild_id"] = str(message.guild_id)
+            if message.author_member is not None:
+                data["member"] = message.author_member.payload(with_user=False)
+        bot_id = self.fake.bot_user.id
+        mentions_bot = any(u.id == bot_id for u in message.mentions)
+        if (
+            message.author.id != bot_id
+            and not mentions_bot
+            and not session.intents & INTENT_MESSAGE_CONTENT
+        ):
+            # Without the MESSAGE_CONTENT intent these fields arrive empty (Discord docs).
+            data.update(content="", embeds=[], attachments=[], components=[])
+        return data
+
+    def guild_create_payload(self, guild: Guild, session: Session) -> dict[str, Any]:
+        bot_member = guild.members[self.fake.bot_user.id]
+        if session.intents & INTENT_GUILD_PRESENCES:
+            members = list(guild.members.values())
+        else:
+            # Without GUILD_PRESENCES Discord sends only the bot (and voice members).
+            members = [bot_member]
+        data = guild.base_payload(self.fake.application.id)
+        data.update(
+            {
+                "joined_at": bot_member.joined_at,
+                "large": len(guild.members) > 250,
+                "unavailable": False,
+                "member_count": len(guild.members),
+                "voice_states": [],
+                "members": [m.payload() for m in members],
+                "channels": [
+                    {k: v for k, v in c.payload().items() if k != "guild_id"}
+                    for c in guild.text_channels()
+                ],
+                "threads": [t.payload() for t in guild.threads()],
+                "presences": [],
+                "stage_instances": [],
+                "guild_scheduled_events": [],
+                "soundboard_sounds": [],
+            }
+        )
+        return data
+
+    def guild_available(self, guild: Guild) -> None:
+        for session in self._targets(INTENT_GUILDS):
+            session.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session))
+
+    # -- control from tests -------------------------------------------------------------------
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every connection with ``code``; 4000 leaves the sessions resumable."""
+        for connection in list(self.connections):
+            await connection.close(code, "dropped by the fake")
+
+    def request_reconnect(self) -> None:
+        for connection in list(self.connections):
+            connection.send(_envelope(OP_RECONNECT, None))
+
+    def invalidate_sessions(self, *, resumable: bool = False) -> None:
+        for connection in list(self.connections):
+            if connection.session is not None and not resumable:
+                connection.session.invalidated = True
+            connection.send(_envelope(OP_INVALID_SESSION, resumable))
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            with contextlib.suppress(Exception):
+                await connection.close(1001, "server shutting down")
+            await connection.shutdown()
+
+    # -- the websocket ------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        version = request.query.get("v", "10")
+        encoding = request.query.get("encoding", "json")
+        compression = request.query.get("compress")
+        if compression not in (None, "zlib-stream", "zstd-stream"):
+            raise web.HTTPBadRequest(text="unsupported compress")
+        if compression == "zstd-stream":
+            try:
+                import zstandard  # type: ignore[import-not-found]  # noqa: F401
+            except ImportError:
+                raise web.HTTPBadRequest(text="zstd-stream needs zstandard") from None
+        ws = web.WebSocketResponse(max_msg_size=4096 * 1024, autoping=True)
+        await ws.prepare(request)
+        connection = Connection(ws, compression)
+        self.connections.add(connection)
+        try:
+            if version not in SUPPORTED_VERSIONS:
+                await connection.close(4012, "Invalid API version")
+                return ws
+            if encoding != "json":
+                await connection.close(4002, "Decode error")
+                return ws
+            connection.send(_envelope(OP_HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}))
+            async for message in ws:
+                if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break
+                await self._on_payload(connection, message.data)
+                if connection.closing:
+                    break
+        finally:
+            self.connections.discard(connection)
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+                # A client that closes with 1000/1001 ends its session (Discord docs, "Resuming").
+                if not connection.closing and ws.close_code in (1000, 1001):
+                    session.invalidated = True
+            await connection.shutdown()
+            self.fake.changed()
+        return ws
+
+    async def _on_payload(self, connection: Connection, raw: str | bytes) -> None:
+        try:
+            payload = json.loads(raw)
+            op = payload["op"]
+            data = payload.get("d")
+        except (ValueError, KeyError, TypeError):
+            await connection.close(4002, "Decode error")
+            return
+        if op == OP_HEARTBEAT:
+            connection.send(_envelope(OP_HEARTBEAT_ACK, None))
+        elif op == OP_IDENTIFY:
+            await self._identify(connection, data)
+        elif op == OP_RESUME:
+            await self._resume(connection, data)
+        elif connection.session is None:
+            await connection.close(4003, "Not authenticated")
+        elif op == OP_PRESENCE_UPDATE:
+            self.presence_updates.append(data)
+        elif op == OP_REQUEST_GUILD_MEMBERS:
+            self._member_chunk(connection.session, data)
+        elif op == OP_VOICE_STATE_UPDATE:
+            return
+        else:
+            await connection.close(4001, "Unknown opcode")
+
+    async def _identify(self, connection: Connection, data: Any) -> None:
+        if connection.session is not None:
+            await connection.close(4005, "Already authenticated")
+            return
+        if not isinstance(data, dict) or not self.fake.token_ok(data.get("token")):
+            await connection.close(4004, "Authentication failed")
+            return
+        intents = data.get("intents")
+        if not isinstance(intents, int) or isinstance(intents, bool) or intents & ~ALL_INTENTS:
+            await connection.close(4013, "Invalid intent(s)")
+            return
+        requested = intents & PRIVILEGED_INTENTS
+        if requested & ~self.fake.application.privileged_intents:
+            await connection.close(4014, "Disallowed intent(s)")
+            return
+        shard = data.get("shard")
+        if shard is not None and (
+            not isinstance(shard, list) or len(shard) != 2 or not 0 <= shard[0] < shard[1]
+        ):
+            await connection.close(4010, "Invalid shard")
+            return
+        session = Session(intents, shard)
+        self.sessions[session.id] = session
+        session.connection = connection
+        session.compression = connection.compression
+        connection.session = session
+        self.identify_count += 1
+        guilds = [g for g in self.fake.guilds.values() if self.fake.bot_user.id in g.members]
+        user = self.fake.bot_user.payload()
+        user.update({"verified": True, "mfa_enabled": False, "email": None})
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": user,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
+            "resume_gateway_url": f"ws://{self.fake.host}:{self.fake.port}",
+            "application": {
+                "id": str(self.fake.application.id),
+                "flags": self.fake.application.flags,
+            },
+        }
+        if shard is not None:
+            ready["shard"] = shard
+        session.dispatch("READY", ready)
+        if session.wants(INTENT_GUILDS):
+            for guild in guilds:
+                session.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session))
+        session.ready = True
+        self.fake.changed()
+
+    async def _resume(self, connection: Connection, data: Any) -> None:
+        if not isinstance(data, dict) or not self.fake.token_ok(data.get("token")):
+            await connection.close(4004, "Authentication failed")
+            return
+        session = self.sessions.get(str(data.get("session_id")))
+        seq = data.get("seq") or 0
+        oldest = session.buffer[0]["s"] if session is not None and session.buffer else 1
+        if session is None or session.invalidated or seq + 1 < oldest:
+            connection.send(_envelope(OP_INVALID_SESSION, False))
+            return
+        if seq > session.seq:
+            await connection.close(4007, "Invalid seq")
+            return
+        previous = session.connection
+        if previous is not None and previous is not connection:
+            await previous.close(4000, "session resumed elsewhere")
+        session.connection = connection
+        session.compression = connection.compression
+        connection.session = session
+        for payload in session.buffer:
+            if payload["s"] > seq:
+                connection.send(payload)
+        session.dispatch("RESUMED", {}, buffered=False)
+        session.ready = True
+        self.resume_count += 1
+        self.fake.changed()
+
+    def _member_chunk(self, session: Session, data: Any) -> None:
+        guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None:
+            return
+        user_ids = [int(u) for u in data.get("user_ids") or []]
+        query = (data.get("query") or "").lower()
+        if user_ids:
+            members = [guild.members[u] for u in user_ids if u in guild.members]
+            not_found = [str(u) for u in user_ids if u not in guild.members]
+        else:
+            members = [
+                m for m in guild.members.values() if m.user.username.lower().startswith(query)
+            ]
+            not_found = []
+            limit = data.get("limit") or 0
+            if limit:
+                members = members[:limit]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": [m.payload() for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": not_found,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        session.dispatch("GUILD_MEMBERS_CHUNK", chunk)

@@ -1,0 +1,515 @@
+"""The fake's world: users, guilds, roles, members, channels (threads too), messages.
+
+Each entity renders itself as the Discord API v10 object (``payload()``), with the fields
+discord.py reads and the ones Discord documents as always present.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakediscord.snowflake import iso_from_snowflake
+from tests.fakediscord.validation import (
+    COMPONENT_BUTTON,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    SELECT_TYPES,
+)
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions)
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+CONNECT = 1 << 20
+SPEAK = 1 << 21
+CHANGE_NICKNAME = 1 << 26
+USE_APPLICATION_COMMANDS = 1 << 31
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 51) - 1
+
+EVERYONE_DEFAULT = (
+    CREATE_INSTANT_INVITE
+    | ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_EXTERNAL_EMOJIS
+    | CONNECT
+    | SPEAK
+    | CHANGE_NICKNAME
+    | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
+)
+# What the README asks the inviter to grant (View Channels, Send Messages [in Threads],
+# Embed Links, Read Message History).
+BOT_DEFAULT = (
+    VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | EMBED_LINKS | READ_MESSAGE_HISTORY
+)
+
+CHANNEL_GUILD_TEXT = 0
+CHANNEL_GUILD_CATEGORY = 4
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+THREAD_TYPES = (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+
+MESSAGE_DEFAULT = 0
+MESSAGE_CHAT_INPUT_COMMAND = 20
+
+_USER_MENTION = re.compile(r"<@!?(\d{15,21})>")
+_ROLE_MENTION = re.compile(r"<@&(\d{15,21})>")
+
+
+@dataclass
+class User:
+    id: int
+    username: str
+    global_name: str | None
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "avatar_decoration_data": None,
+            "banner": None,
+            "accent_color": None,
+            "public_flags": 0,
+            "flags": 0,
+            "collectibles": None,
+            "primary_guild": None,
+        }
+        if self.bot:
+            data["bot"] = True
+            data["global_name"] = None
+        return data
+
+    @property
+    def display_name(self) -> str:
+        return self.global_name or self.username
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+    bot_id: int | None = None
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+        if self.bot_id is not None:
+            data["tags"] = {"bot_id": str(self.bot_id)}
+        return data
+
+
+@dataclass
+class Member:
+    user: User
+    guild_id: int
+    role_ids: list[int]
+    joined_at: str
+    nick: str | None = None
+
+    def payload(self, *, with_user: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "nick": self.nick,
+            "avatar": None,
+            "banner": None,
+            "roles": [str(r) for r in self.role_ids],
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        return data
+
+
+@dataclass
+class Channel:
+    id: int
+    guild_id: int
+    name: str
+    type: int = CHANNEL_GUILD_TEXT
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    topic: str | None = None
+    last_message_id: int | None = None
+    message_count: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+            "last_message_id": str(self.last_message_id) if self.last_message_id else None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if self.is_thread:
+            data.update(
+                {
+                    "owner_id": str(self.owner_id) if self.owner_id else None,
+                    "message_count": self.message_count,
+                    "member_count": 1,
+                    "total_message_sent": self.message_count,
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 1440,
+                        "archive_timestamp": iso_from_snowflake(self.id),
+                        "locked": False,
+                        "create_timestamp": iso_from_snowflake(self.id),
+                    },
+                }
+            )
+            if self.type == CHANNEL_PRIVATE_THREAD:
+                data["thread_metadata"]["invitable"] = True
+        else:
+            data.update(
+                {
+                    "position": self.position,
+                    "permission_overwrites": [],
+                    "topic": self.topic,
+                    "nsfw": False,
+                    "default_auto_archive_duration": 1440,
+                    "default_thread_rate_limit_per_user": 0,
+                    "last_pin_timestamp": None,
+                }
+            )
+        return data
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    moderator_role_id: int | None = None
+    bot_role_id: int | None = None
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[self.id]
+
+    def permissions_of(self, user_id: int) -> int:
+        """Guild-level permissions; channel overwrites are not modelled (none are set)."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user_id)
+        if member is None:
+            return 0
+        value = self.everyone.permissions
+        for role_id in member.role_ids:
+            role = self.roles.get(role_id)
+            if role is not None:
+                value |= role.permissions
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return value
+
+    def text_channels(self) -> list[Channel]:
+        return [c for c in self.channels.values() if not c.is_thread]
+
+    def threads(self) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread]
+
+    def base_payload(self, application_id: int) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "icon_hash": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "widget_enabled": False,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in self.roles.values()],
+            "emojis": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "max_presences": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50,
+            "nsfw_level": 0,
+            "stickers": [],
+            "premium_progress_bar_enabled": False,
+            "safety_alerts_channel_id": None,
+            "incidents_data": None,
+        }
+
+
+@dataclass
+class StoredMessage:
+    """A message as the fake stores it. Live: it always shows the latest edit."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    type: int = MESSAGE_DEFAULT
+    tts: bool = False
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    legacy_interaction: dict[str, Any] | None = None
+    ephemeral_for: int | None = None
+    mentions: list[User] = field(default_factory=list)
+    mention_role_ids: list[int] = field(default_factory=list)
+    mention_everyone: bool = False
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    version: int = 1
+    nonce: str | int | None = None
+    author_member: Member | None = None
+
+    def __repr__(self) -> str:
+        audience = "public" if self.ephemeral_for is None else f"only {self.ephemeral_for}"
+        state = " deleted" if self.deleted else ""
+        return (
+            f"<StoredMessage {self.id} in {self.channel_id} ({audience}{state}) "
+            f"v{self.version} {self.content[:60]!r} buttons={len(self.buttons())}>"
+        )
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & FLAG_LOADING)
+
+    def visible_to(self, user_id: int) -> bool:
+        if self.deleted:
+            return False
+        return self.ephemeral_for is None or self.ephemeral_for == user_id
+
+    def payload(self) -> dict[str, Any]:
+        """The REST shape (no ``guild_id``/``member``; the gateway adds those)."""
+        data: dict[str, Any] = {
+            "type": self.type,
+            "content": self.content,
+            "mentions": [u.payload() for u in self.mentions],
+            "mention_roles": [str(r) for r in self.mention_role_ids],
+            "attachments": copy.deepcopy(self.attachments),
+            "embeds": copy.deepcopy(self.embeds),
+            "timestamp": iso_from_snowflake(self.id),
+            "edited_timestamp": self.edited_timestamp,
+            "flags": self.flags,
+            "components": copy.deepcopy(self.components),
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": self.author.payload(),
+            "pinned": False,
+            "mention_everyone": self.mention_everyone,
+            "tts": self.tts,
+        }
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+        if self.legacy_interaction is not None:
+            data["interaction"] = copy.deepcopy(self.legacy_interaction)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
+        return data
+
+    # -- helpers for tests -------------------------------------------------------------------
+
+    def interactive_components(self) -> list[dict[str, Any]]:
+        """Buttons and selects in display order, wherever they sit (rows, sections, containers)."""
+        return list(iter_interactive(self.components))
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.interactive_components() if c.get("type") == COMPONENT_BUTTON]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.interactive_components() if c.get("type") in SELECT_TYPES]
+
+    def button(self, label_or_custom_id: str) -> dict[str, Any]:
+        for button in self.buttons():
+            if label_or_custom_id in (button.get("label"), button.get("custom_id")):
+                return button
+        raise LookupError(
+            f"no button {label_or_custom_id!r} on message {self.id}; "
+            f"buttons: {[b.get('label') or b.get('custom_id') for b in self.buttons()]}"
+        )
+
+    def select(self, custom_id: str | None = None) -> dict[str, Any]:
+        selects = self.selects()
+        if custom_id is None:
+            if len(selects) != 1:
+                raise LookupError(
+                    f"message {self.id} has {len(selects)} selects; name one by custom_id: "
+                    f"{[s.get('custom_id') for s in selects]}"
+                )
+            return selects[0]
+        for select in selects:
+            if select.get("custom_id") == custom_id:
+                return select
+        raise LookupError(f"no select {custom_id!r} on message {self.id}")
+
+    @property
+    def text(self) -> str:
+        return message_text(self.content, self.embeds, self.components)
+
+
+def iter_interactive(components: list[dict[str, Any]]) -> Any:
+    for component in components:
+        kind = component.get("type")
+        if kind == COMPONENT_BUTTON or kind in SELECT_TYPES:
+            yield component
+        yield from iter_interactive(component.get("components") or [])
+        accessory = component.get("accessory")
+        if accessory is not None:
+            yield from iter_interactive([accessory])
+        inner = component.get("component")
+        if inner is not None:
+            yield from iter_interactive([inner])
+
+
+def message_text(
+    content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]
+) -> str:
+    """Every piece of text a reader could see: content, embeds, component labels and options."""
+    parts = [content]
+    for embed in embeds:
+        parts.append(embed.get("title") or "")
+        parts.append(embed.get("description") or "")
+        parts.append((embed.get("author") or {}).get("name") or "")
+        parts.append((embed.get("footer") or {}).get("text") or "")
+        for f in embed.get("fields") or []:
+            parts.append(f.get("name") or "")
+            parts.append(f.get("value") or "")
+    _component_text(components, parts)
+    return "\n".join(p for p in parts if p)
+
+
+def _component_text(components: list[dict[str, Any]], parts: list[str]) -> None:
+    for component in components:
+        for key in ("label", "placeholder", "content", "title"):
+            if component.get(key):
+                parts.append(str(component[key]))
+        emoji = component.get("emoji")
+        if isinstance(emoji, dict) and emoji.get("name"):
+            parts.append(str(emoji["name"]))
+        for option in component.get("options") or []:
+            parts.append(option.get("label") or "")
+            parts.append(option.get("description") or "")
+        _component_text(component.get("components") or [], parts)
+        for key in ("accessory", "component"):
+            if isinstance(component.get(key), dict):
+                _component_text([component[key]], parts)
+
+
+def mentioned_user_ids(content: str) -> list[int]:
+    seen: list[int] = []
+    for match in _USER_MENTION.finditer(content):
+        value = int(match.group(1))
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def mentioned_role_ids(content: str) -> list[int]:
+    return [int(m.group(1)) for m in _ROLE_MENTION.finditer(content)]
+
+
+def resolve_mentions(
+    content: str,
+    allowed: dict[str, Any] | None,
+    default_allowed: dict[str, Any] | None = None,
+) -> tuple[list[int], list[int], bool]:
+    """Which users and roles a message pings, and whether @everyone pings.
+
+    Without ``allowed_mentions`` Discord parses everything; with it, only the listed kinds and
+    ids ping. Discord's ``mentions`` array lists the users actually pinged.
+    """
+    rules = allowed if allowed is not None else default_allowed
+    users = mentioned_user_ids(content)
+    roles = mentioned_role_ids(content)
+    everyone = "@everyone" in content or "@here" in content
+    if rules is None:
+        return users, roles, everyone
+    parse = rules.get("parse") or []
+    allowed_users = {int(u) for u in rules.get("users") or []}
+    allowed_roles = {int(r) for r in rules.get("roles") or []}
+    users = [u for u in users if "users" in parse or u in allowed_users]
+    roles = [r for r in roles if "roles" in parse or r in allowed_roles]
+    return users, roles, everyone and "everyone" in parse

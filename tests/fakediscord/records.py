@@ -1,0 +1,144 @@
+"""What the fake remembers for tests: interactions, the message log, pings, REST calls."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakediscord.errors import DiscordHTTPError
+from tests.fakediscord.model import User, message_text
+
+INTERACTION_PING = 1
+INTERACTION_APPLICATION_COMMAND = 2
+INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
+
+CALLBACK_CHANNEL_MESSAGE = 4
+CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
+CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE_RESULT = 8
+CALLBACK_MODAL = 9
+
+ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
+    INTERACTION_APPLICATION_COMMAND: (4, 5, 9),
+    INTERACTION_MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+    INTERACTION_AUTOCOMPLETE: (8,),
+    INTERACTION_MODAL_SUBMIT: (4, 5, 6, 7),
+}
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction from creation to its callback (or its failure at the deadline)."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    guild_id: int | None
+    channel_id: int
+    payload: dict[str, Any]
+    created_at: float
+    acknowledged: asyncio.Future[None]
+    focused_type: int | None = None
+    component_message_id: int | None = None
+    callback_type: int | None = None
+    callback_at: float | None = None
+    failed: bool = False
+    failure: str | None = None
+    rejected: list[DiscordHTTPError] = field(default_factory=list)
+    original_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    deferred_followup_pending: bool = False
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    deadline_handle: asyncio.TimerHandle | None = None
+
+    def __repr__(self) -> str:
+        state = "failed" if self.failed else f"callback {self.callback_type}"
+        return f"<InteractionRecord {self.describe()}: {state}>"
+
+    @property
+    def answered(self) -> bool:
+        return self.callback_type is not None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.payload.get("data") or {}
+
+    def describe(self) -> str:
+        data = self.data
+        what = data.get("custom_id") or command_path(data) or "?"
+        return f"interaction {self.id} (type {self.type}, {what}) by {self.user.username}"
+
+
+def command_path(data: dict[str, Any]) -> str:
+    parts = [data.get("name") or ""]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        parts.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(p for p in parts if p) if parts[0] else ""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One version of one message as an audience saw it. ``audience`` None means everyone."""
+
+    seq: int
+    action: str
+    message_id: int
+    channel_id: int
+    audience: int | None
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+    author_id: int
+
+    @property
+    def text(self) -> str:
+        return message_text(self.content, self.embeds, self.components)
+
+    def visible_to(self, user_id: int) -> bool:
+        return self.audience is None or self.audience == user_id
+
+    @classmethod
+    def of(cls, seq: int, action: str, message: Any) -> LogEntry:
+        return cls(
+            seq=seq,
+            action=action,
+            message_id=message.id,
+            channel_id=message.channel_id,
+            audience=message.ephemeral_for,
+            content=message.content,
+            embeds=copy.deepcopy(message.embeds),
+            components=copy.deepcopy(message.components),
+            flags=message.flags,
+            author_id=message.author.id,
+        )
+
+
+@dataclass(frozen=True)
+class Ping:
+    """A mention that notified ``user_id`` (message creation only: edits never notify)."""
+
+    seq: int
+    user_id: int
+    message_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class RestCall:
+    method: str
+    route: str
+    path: str
+    status: int
+    injected: bool
+    error: dict[str, Any] | None
+    unmodelled: bool = False

@@ -1,0 +1,607 @@
+"""The REST API under ``/api/v10`` (and ``/api/v9``): routing, auth, rate-limit headers, faults.
+
+Handlers are thin: they parse the request (JSON or multipart with ``payload_json`` and
+``files[n]``) and call ``FakeDiscord``. Every response carries Discord's rate-limit headers and
+``Via`` (discord.py treats a 429 without ``Via`` as a Cloudflare ban, as Discord's edge sends it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.fakediscord import errors
+from tests.fakediscord.errors import DiscordHTTPError
+from tests.fakediscord.records import RestCall
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Files = list[tuple[str, str, bytes]]
+
+FAKE_KEY = web.AppKey("fake", object)
+LIMITER_KEY = web.AppKey("limiter", object)
+API_PREFIXES = ("/api/v10", "/api/v9")
+# Routes authenticated by the interaction/webhook token in the URL, not by the bot token.
+TOKEN_ROUTES = ("/interactions/", "/webhooks/")
+MAJOR_PARAMETERS = (
+    "channel_id",
+    "guild_id",
+    "webhook_id",
+    "webhook_token",
+    "interaction_id",
+    "interaction_token",
+)
+
+
+@dataclass
+class _Window:
+    started: float
+    count: int
+
+
+class RateLimiter:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.windows: dict[tuple[str, str], _Window] = {}
+
+    def hit(self, route: str, major: str) -> tuple[dict[str, str], float | None]:
+        """Count one request; return the headers and, if over the limit, the retry delay."""
+        config = self.fake.rate_limits
+        limit, window = config.routes.get(route, (config.limit, config.window))
+        bucket = hashlib.sha1(route.encode()).hexdigest()[:32]
+        now = time.time()
+        current = self.windows.get((bucket, major))
+        if current is None or now >= current.started + window:
+            current = _Window(now, 0)
+            self.windows[(bucket, major)] = current
+        current.count += 1
+        reset = current.started + window
+        headers = rate_limit_headers(limit, max(0, limit - current.count), reset, now, bucket)
+        if current.count > limit:
+            return headers, reset - now
+        return headers, None
+
+
+def rate_limit_headers(
+    limit: int, remaining: int, reset: float, now: float, bucket: str
+) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{reset:.3f}",
+        "X-RateLimit-Reset-After": f"{max(0.0, reset - now):.3f}",
+        "X-RateLimit-Bucket": bucket,
+        "Via": "1.1 google",
+    }
+
+
+def _too_many(
+    headers: dict[str, str], retry_after: float, *, scope: str, is_global: bool
+) -> web.Response:
+    headers = dict(headers)
+    headers["X-RateLimit-Remaining"] = "0"
+    headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    headers["X-RateLimit-Scope"] = scope
+    if is_global:
+        headers["X-RateLimit-Global"] = "true"
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    return json_response(body, status=429, headers=headers)
+
+
+def json_response(
+    data: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # exactly "application/json", no charset: discord.py only parses that content type
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
+    )
+
+
+def _fake(request: web.Request) -> FakeDiscord:
+    return request.app[FAKE_KEY]  # type: ignore[return-value]
+
+
+def _api_path(path: str) -> str:
+    for prefix in API_PREFIXES:
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+    return path
+
+
+@web.middleware
+async def discord_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    fake = _fake(request)
+    path = request.path
+    if not path.startswith("/api/"):
+        return await handler(request)
+    match = request.match_info
+    resource = match.route.resource
+    unmodelled = resource is None
+    route = _api_path(resource.canonical if resource is not None else path)
+    api_path = _api_path(path)
+    major = "+".join(match.get(k, "") for k in MAJOR_PARAMETERS if k in match)
+    limiter: RateLimiter = request.app[LIMITER_KEY]  # type: ignore[assignment]
+    headers, retry_after = limiter.hit(f"{request.method} {route}", major)
+    injected = False
+    try:
+        if match.http_exception is not None:
+            if isinstance(match.http_exception, web.HTTPMethodNotAllowed):
+                raise errors.method_not_allowed()
+            raise errors.not_found()
+        if not api_path.startswith(TOKEN_ROUTES):
+            auth = request.headers.get("Authorization", "")
+            if not auth.startswith("Bot ") or not fake.token_ok(auth[4:]):
+                raise errors.unauthorized()
+        rule = fake.pick_fault(request.method, route)
+        if retry_after is not None:
+            response: web.StreamResponse = _too_many(
+                headers, retry_after, scope="user", is_global=False
+            )
+        elif rule is not None:
+            injected = True
+            if rule.status == 429:
+                response = _too_many(
+                    headers, rule.retry_after, scope=rule.scope, is_global=rule.is_global
+                )
+            else:
+                response = json_response(
+                    {"message": f"{rule.status}: Internal Server Error", "code": 0},
+                    status=rule.status,
+                    headers=headers,
+                )
+        else:
+            response = await handler(request)
+            response.headers.update(headers)
+    except DiscordHTTPError as exc:
+        response = json_response(exc.body(), status=exc.status, headers=headers)
+    error = None
+    if response.status >= 400 and isinstance(response, web.Response) and response.body:
+        try:
+            error = json.loads(response.body)  # type: ignore[arg-type]
+        except ValueError:
+            error = None
+    fake.record_call(
+        RestCall(request.method, route, api_path, response.status, injected, error, unmodelled)
+    )
+    return response
+
+
+async def _body(request: web.Request) -> tuple[Any, Files]:
+    """The JSON body, or ``payload_json`` plus the uploaded ``files[n]`` of a multipart body."""
+    if request.content_type == "multipart/form-data":
+        form = await request.post()
+        files: Files = []
+        payload: Any = {}
+        for name, value in form.items():
+            if name == "payload_json":
+                try:
+                    payload = json.loads(str(value))
+                except ValueError:
+                    raise errors.bad_json() from None
+            elif isinstance(value, web.FileField):
+                files.append(
+                    (
+                        value.filename,
+                        value.content_type or "application/octet-stream",
+                        value.file.read(),
+                    )
+                )
+        return payload, files
+    raw = await request.read()
+    if not raw:
+        return {}, []
+    try:
+        return json.loads(raw), []
+    except ValueError:
+        raise errors.bad_json() from None
+
+
+def _int(request: web.Request, key: str) -> int:
+    try:
+        return int(request.match_info[key])
+    except ValueError:
+        raise errors.invalid_form_body(
+            {
+                key: {
+                    "_errors": [
+                        {"code": "NUMBER_TYPE_COERCE", "message": "Value is not snowflake."}
+                    ]
+                }
+            }
+        ) from None
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return json_response(data, status=status)
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").lower() in ("1", "true")
+
+
+# -- users, gateway, application ---------------------------------------------------------------
+
+
+async def get_me(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    user = fake.bot_user.payload()
+    user.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"})
+    return _json(user)
+
+
+async def get_user(request: web.Request) -> web.Response:
+    user = _fake(request).users.get(_int(request, "user_id"))
+    if user is None:
+        raise errors.unknown_user()
+    return _json(user.payload())
+
+
+async def get_gateway(request: web.Request) -> web.Response:
+    return _json({"url": _fake(request).gateway_url.rstrip("/")})
+
+
+async def get_gateway_bot(request: web.Request) -> web.Response:
+    return _json(
+        {
+            "url": _fake(request).gateway_url.rstrip("/"),
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 86_400_000,
+                "max_concurrency": 1,
+            },
+        }
+    )
+
+
+async def get_application(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    return _json(fake.application.payload(fake.bot_user))
+
+
+# -- application commands ----------------------------------------------------------------------
+
+
+def _scope_guild(request: web.Request) -> int | None:
+    fake = _fake(request)
+    if _int(request, "application_id") != fake.application.id:
+        raise errors.DiscordHTTPError(403, 50001, "Missing Access")
+    if "guild_id" not in request.match_info:
+        return None
+    guild_id = _int(request, "guild_id")
+    if guild_id not in fake.guilds or fake.bot_user.id not in fake.guilds[guild_id].members:
+        raise errors.missing_access()
+    return guild_id
+
+
+async def list_commands(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    return _json(list(fake.command_scope(_scope_guild(request)).values()))
+
+
+async def put_commands(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    guild_id = _scope_guild(request)
+    body, _ = await _body(request)
+    return _json(fake.put_commands(guild_id, body))
+
+
+async def post_command(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    guild_id = _scope_guild(request)
+    body, _ = await _body(request)
+    command, created = fake.upsert_command(guild_id, body)
+    return _json(command, status=201 if created else 200)
+
+
+async def get_command(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    return _json(fake.find_command(_scope_guild(request), _int(request, "command_id")))
+
+
+async def patch_command(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    guild_id = _scope_guild(request)
+    current = fake.find_command(guild_id, _int(request, "command_id"))
+    body, _ = await _body(request)
+    merged = {**current, **body}
+    if merged["name"] != current["name"]:
+        fake.delete_command(guild_id, int(current["id"]))
+    command, _ = fake.upsert_command(guild_id, merged)
+    return _json(command)
+
+
+async def delete_command(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    fake.delete_command(_scope_guild(request), _int(request, "command_id"))
+    return _no_content()
+
+
+async def command_permissions(request: web.Request) -> web.Response:
+    _scope_guild(request)
+    return _json([])
+
+
+# -- guilds and channels -----------------------------------------------------------------------
+
+
+async def get_guild(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    guild = fake.guild(_int(request, "guild_id"))
+    data = guild.base_payload(fake.application.id)
+    if _truthy(request.query.get("with_counts")):
+        data["approximate_member_count"] = len(guild.members)
+        data["approximate_presence_count"] = len(guild.members)
+    return _json(data)
+
+
+async def get_guild_channels(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    guild = fake.guild(_int(request, "guild_id"))
+    return _json([c.payload() for c in guild.text_channels()])
+
+
+async def get_guild_roles(request: web.Request) -> web.Response:
+    guild = _fake(request).guild(_int(request, "guild_id"))
+    return _json([r.payload() for r in guild.roles.values()])
+
+
+async def get_member(request: web.Request) -> web.Response:
+    guild = _fake(request).guild(_int(request, "guild_id"))
+    member = guild.members.get(_int(request, "user_id"))
+    if member is None:
+        raise errors.unknown_member()
+    return _json(member.payload())
+
+
+async def list_members(request: web.Request) -> web.Response:
+    guild = _fake(request).guild(_int(request, "guild_id"))
+    limit = int(request.query.get("limit", "1"))
+    after = int(request.query.get("after", "0"))
+    members = sorted(
+        (m for m in guild.members.values() if m.user.id > after), key=lambda m: m.user.id
+    )
+    return _json([m.payload() for m in members[: max(1, min(limit, 1000))]])
+
+
+async def get_channel(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    return _json(channel.payload())
+
+
+async def trigger_typing(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    fake.require_bot_permissions(fake.channel(_int(request, "channel_id")), send=True)
+    return _no_content()
+
+
+# -- channel messages --------------------------------------------------------------------------
+
+
+async def create_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel, send=True)
+    body, files = await _body(request)
+    message = fake.create_message(channel, fake.bot_user, body, files=files)
+    return _json(message.payload())
+
+
+async def list_messages(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    try:
+        limit = int(request.query.get("limit", "50"))
+    except ValueError:
+        limit = 0
+    if not 1 <= limit <= 100:
+        raise errors.invalid_form_body(
+            {
+                "limit": {
+                    "_errors": [
+                        {
+                            "code": "NUMBER_TYPE_MAX",
+                            "message": "int value should be less than or equal to 100.",
+                        }
+                    ]
+                }
+            }
+        )
+    messages = fake.channel_messages(channel.id)
+    if "before" in request.query:
+        before = int(request.query["before"])
+        messages = [m for m in messages if m.id < before][-limit:]
+    elif "after" in request.query:
+        after = int(request.query["after"])
+        messages = [m for m in messages if m.id > after][:limit]
+    elif "around" in request.query:
+        around = int(request.query["around"])
+        older = [m for m in messages if m.id <= around][-(limit - limit // 2) :]
+        newer = [m for m in messages if m.id > around][: limit // 2]
+        messages = older + newer
+    else:
+        messages = messages[-limit:]
+    return _json([m.payload() for m in reversed(messages)])
+
+
+async def get_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    return _json(fake.public_message(channel.id, _int(request, "message_id")).payload())
+
+
+async def edit_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    message = fake.public_message(channel.id, _int(request, "message_id"))
+    if message.author.id != fake.bot_user.id:
+        raise errors.cannot_edit_others_message()
+    body, files = await _body(request)
+    return _json(fake.edit_message(message, body, files=files).payload())
+
+
+async def delete_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    message = fake.public_message(channel.id, _int(request, "message_id"))
+    if message.author.id != fake.bot_user.id and not (
+        fake.bot_permissions(channel.guild_id) & (1 << 13)
+    ):
+        raise errors.missing_permissions()
+    fake.delete_message(message)
+    return _no_content()
+
+
+# -- interactions ------------------------------------------------------------------------------
+
+
+async def interaction_callback(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    body, files = await _body(request)
+    record, message = fake.interaction_callback(
+        _int(request, "interaction_id"), request.match_info["interaction_token"], body, files
+    )
+    if _truthy(request.query.get("with_response")):
+        return _json(fake.callback_response(record, message))
+    return _no_content()
+
+
+def _record(request: web.Request) -> Any:
+    fake = _fake(request)
+    return fake.webhook_record(_int(request, "webhook_id"), request.match_info["webhook_token"])
+
+
+async def execute_webhook(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    record = _record(request)
+    body, files = await _body(request)
+    message = fake.execute_followup(record, body, files)
+    if _truthy(request.query.get("wait")):
+        return _json(message.payload())
+    return _no_content()
+
+
+async def get_webhook_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    return _json(fake.webhook_message(_record(request), request.match_info["message_id"]).payload())
+
+
+async def edit_webhook_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    record = _record(request)
+    body, files = await _body(request)
+    message = fake.edit_webhook_message(record, request.match_info["message_id"], body, files)
+    return _json(message.payload())
+
+
+async def delete_webhook_message(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    message = fake.webhook_message(_record(request), request.match_info["message_id"])
+    fake.delete_message(message)
+    return _no_content()
+
+
+# -- not part of Discord's API: attachments are served from the fake's own host -----------------
+
+
+async def get_attachment(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    found = fake.attachments.get(int(request.match_info["attachment_id"]))
+    if found is None:
+        raise web.HTTPNotFound()
+    _, content_type, blob = found
+    return web.Response(body=blob, content_type=content_type)
+
+
+ROUTES: list[tuple[str, str, Handler]] = [
+    ("GET", "/users/@me", get_me),
+    ("GET", "/users/{user_id}", get_user),
+    ("GET", "/gateway", get_gateway),
+    ("GET", "/gateway/bot", get_gateway_bot),
+    ("GET", "/oauth2/applications/@me", get_application),
+    ("GET", "/applications/@me", get_application),
+    ("GET", "/applications/{application_id}/commands", list_commands),
+    ("PUT", "/applications/{application_id}/commands", put_commands),
+    ("POST", "/applications/{application_id}/commands", post_command),
+    ("GET", "/applications/{application_id}/commands/{command_id}", get_command),
+    ("PATCH", "/applications/{application_id}/commands/{command_id}", patch_command),
+    ("DELETE", "/applications/{application_id}/commands/{command_id}", delete_command),
+    (
+        "GET",
+        "/applications/{application_id}/guilds/{guild_id}/commands/permissions",
+        command_permissions,
+    ),
+    ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", list_commands),
+    ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", put_commands),
+    ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", post_command),
+    ("GET", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}", get_command),
+    (
+        "PATCH",
+        "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+        patch_command,
+    ),
+    (
+        "DELETE",
+        "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+        delete_command,
+    ),
+    ("GET", "/guilds/{guild_id}", get_guild),
+    ("GET", "/guilds/{guild_id}/channels", get_guild_channels),
+    ("GET", "/guilds/{guild_id}/roles", get_guild_roles),
+    ("GET", "/guilds/{guild_id}/members", list_members),
+    ("GET", "/guilds/{guild_id}/members/{user_id}", get_member),
+    ("GET", "/channels/{channel_id}", get_channel),
+    ("POST", "/channels/{channel_id}/typing", trigger_typing),
+    ("GET", "/channels/{channel_id}/messages", list_messages),
+    ("POST", "/channels/{channel_id}/messages", create_message),
+    ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_message),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_message),
+    ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", interaction_callback),
+    ("POST", "/webhooks/{webhook_id}/{webhook_token}", execute_webhook),
+    ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", get_webhook_message),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", edit_webhook_message),
+    (
+        "DELETE",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+        delete_webhook_message,
+    ),
+]
+
+
+def build_app(fake: FakeDiscord) -> web.Application:
+    app = web.Application(middlewares=[discord_middleware], client_max_size=32 * 1024 * 1024)
+    app[FAKE_KEY] = fake
+    app[LIMITER_KEY] = RateLimiter(fake)
+    for prefix in API_PREFIXES:
+        for method, path, handler in ROUTES:
+            app.router.add_route(method, prefix + path, handler)
+    app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", get_attachment)
+    app.router.add_get("/", fake.gateway.handle)
+    return app

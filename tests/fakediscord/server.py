@@ -1,0 +1,1149 @@
+"""``FakeDiscord``: the state and rules of the fake, and the aiohttp server that exposes them.
+
+The server runs in the caller's event loop on 127.0.0.1 (a free port by default), so an
+in-process bot, a bot subprocess and the test driver all see one consistent state. Every
+state change wakes ``wait_for`` waiters: tests wait on events, never on sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakediscord import errors
+from tests.fakediscord.errors import DiscordHTTPError, FormErrors
+from tests.fakediscord.gateway import (
+    INTENT_GUILD_MEMBERS,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILDS,
+    Gateway,
+)
+from tests.fakediscord.model import (
+    ADMINISTRATOR,
+    BOT_DEFAULT,
+    CHANNEL_GUILD_TEXT,
+    CHANNEL_PRIVATE_THREAD,
+    CHANNEL_PUBLIC_THREAD,
+    EVERYONE_DEFAULT,
+    MANAGE_MESSAGES,
+    MESSAGE_CHAT_INPUT_COMMAND,
+    MESSAGE_DEFAULT,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+    Guild,
+    Member,
+    Role,
+    StoredMessage,
+    User,
+    resolve_mentions,
+)
+from tests.fakediscord.records import (
+    ALLOWED_CALLBACKS,
+    CALLBACK_AUTOCOMPLETE_RESULT,
+    CALLBACK_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_UPDATE_MESSAGE,
+    CALLBACK_MODAL,
+    CALLBACK_UPDATE_MESSAGE,
+    INTERACTION_APPLICATION_COMMAND,
+    InteractionRecord,
+    LogEntry,
+    Ping,
+    RestCall,
+    command_path,
+)
+from tests.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
+from tests.fakediscord.validation import (
+    FLAG_EPHEMERAL,
+    FLAG_IS_COMPONENTS_V2,
+    FLAG_LOADING,
+    FLAG_SUPPRESS_EMBEDS,
+    FLAG_SUPPRESS_NOTIFICATIONS,
+    validate_autocomplete_choices,
+    validate_commands,
+    validate_message_body,
+    validate_modal,
+)
+
+T = TypeVar("T")
+
+WEBHOOK_TOKEN_LIFETIME = 15 * 60
+INTERACTION_DEADLINE = 3.0
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+# Interactions and webhooks parse only user mentions unless told otherwise (Discord docs,
+# "Allowed mentions"); plain channel messages parse everything.
+WEBHOOK_DEFAULT_MENTIONS: dict[str, Any] = {"parse": ["users"]}
+_CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_IS_COMPONENTS_V2
+_USERNAME_CHARS = re.compile(r"[^a-z0-9_.]")
+
+
+@dataclass
+class RateLimitConfig:
+    """Per-route buckets like Discord's: ``limit`` requests per ``window`` seconds for each
+    route and major parameter (channel, guild, webhook). Generous by default so tests are not
+    slowed; ``routes`` overrides by route, e.g. ``{"POST /channels/{channel_id}/messages":
+    (5, 5.0)}``."""
+
+    limit: int = 50
+    window: float = 1.0
+    routes: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+
+@dataclass
+class FaultRule:
+    """Answers matching requests with ``status`` instead of handling them (before any effect)."""
+
+    status: int
+    rate: float = 1.0
+    remaining: int | None = None
+    retry_after: float = 0.05
+    scope: str = "user"
+    is_global: bool = False
+    match: Callable[[str, str], bool] | None = None
+
+
+@dataclass
+class Application:
+    id: int
+    name: str
+    owner: User
+    verify_key: str
+    privileged_intents: int
+
+    @property
+    def flags(self) -> int:
+        # The *_LIMITED flags are what a bot in under 100 servers has once the intent is
+        # switched on in the developer portal.
+        value = 1 << 23  # APPLICATION_COMMAND_BADGE
+        if self.privileged_intents & (1 << 8):
+            value |= 1 << 13
+        if self.privileged_intents & INTENT_GUILD_MEMBERS:
+            value |= 1 << 15
+        if self.privileged_intents & (1 << 15):
+            value |= 1 << 19
+        return value
+
+    def payload(self, bot: User) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "description": "kortbord test application",
+            "summary": "",
+            "type": None,
+            "hook": True,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": self.verify_key,
+            "flags": self.flags,
+            "owner": self.owner.payload(),
+            "team": None,
+            "bot": bot.payload(),
+            "rpc_origins": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "tags": [],
+            "install_params": {"scopes": ["bot", "applications.commands"], "permissions": "0"},
+            "integration_types_config": {"0": {}},
+            "approximate_guild_count": 1,
+            "guild_id": None,
+            "cover_image": None,
+            "custom_install_url": None,
+        }
+
+
+class FakeDiscord:
+    """A Discord API v10 stand-in: REST under ``/api/v10`` and the gateway websocket at ``/``.
+
+    ``token`` None accepts any non-empty bot token (as the README's "any token" promises);
+    a string makes every other token a 401 and a gateway close 4004.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        interaction_deadline: float = INTERACTION_DEADLINE,
+        privileged_intents: int = 0,
+        rate_limits: RateLimitConfig | None = None,
+        app_name: str = "Kortbord",
+    ) -> None:
+        self.ids = SnowflakeFactory()
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.rate_limits = rate_limits or RateLimitConfig()
+        owner = User(self.ids.next(), "appowner", "App Owner")
+        app_id = self.ids.next()
+        self.bot_user = User(app_id, app_name.lower(), None, bot=True)
+        self.application = Application(
+            id=app_id,
+            name=app_name,
+            owner=owner,
+            verify_key=secrets.token_hex(32),
+            privileged_intents=privileged_intents,
+        )
+        self.users: dict[int, User] = {owner.id: owner, app_id: self.bot_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, StoredMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
+        self.attachments: dict[int, tuple[str, str, bytes]] = {}
+        self.log: list[LogEntry] = []
+        self.pings: list[Ping] = []
+        self.rest_calls: list[RestCall] = []
+        self.faults: list[FaultRule] = []
+        self._rng = random.Random(0)
+        self._seq = 0
+        self._changed = asyncio.Event()
+        self.gateway = Gateway(self)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        from tests.fakediscord.rest import build_app
+
+        app = build_app(self)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.host = host
+
+    async def stop(self) -> None:
+        for record in self.interactions.values():
+            if record.deadline_handle is not None:
+                record.deadline_handle.cancel()
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/"
+
+    # -- waiting ------------------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Wake every ``wait_for``; called after each state change."""
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def wait_for(
+        self, predicate: Callable[[], T], within: float = 10.0, what: str = "condition"
+    ) -> T:
+        """Return ``predicate()`` once truthy; re-checked on every state change, no polling."""
+        try:
+            async with asyncio.timeout(within):
+                while True:
+                    event = self._changed
+                    result = predicate()
+                    if result:
+                        return result
+                    await event.wait()
+        except TimeoutError:
+            raise AssertionError(f"timed out after {within:g}s waiting for {what}") from None
+
+    def next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    # -- auth and faults ----------------------------------------------------------------------
+
+    def token_ok(self, token: str | None) -> bool:
+        if not token:
+            return False
+        return self.token is None or token == self.token
+
+    def inject_faults(
+        self,
+        rate: float,
+        *,
+        status: int = 429,
+        seed: int = 0,
+        retry_after: float = 0.05,
+        scope: str = "user",
+        is_global: bool = False,
+        match: Callable[[str, str], bool] | None = None,
+    ) -> FaultRule:
+        """Answer a seeded fraction ``rate`` of matching REST requests with 429 or 500."""
+        self._rng = random.Random(seed)
+        rule = FaultRule(
+            status,
+            rate=rate,
+            retry_after=retry_after,
+            scope=scope,
+            is_global=is_global,
+            match=match,
+        )
+        self.faults.append(rule)
+        return rule
+
+    def fail_next(
+        self,
+        count: int = 1,
+        *,
+        status: int = 429,
+        retry_after: float = 0.05,
+        match: Callable[[str, str], bool] | None = None,
+    ) -> FaultRule:
+        """Answer the next ``count`` matching requests with ``status``."""
+        rule = FaultRule(status, remaining=count, retry_after=retry_after, match=match)
+        self.faults.append(rule)
+        return rule
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    def pick_fault(self, method: str, route: str) -> FaultRule | None:
+        for rule in self.faults:
+            if rule.match is not None and not rule.match(method, route):
+                continue
+            if rule.remaining is not None:
+                if rule.remaining <= 0:
+                    continue
+                rule.remaining -= 1
+                return rule
+            if self._rng.random() < rule.rate:
+                return rule
+        return None
+
+    def record_call(self, call: RestCall) -> None:
+        self.rest_calls.append(call)
+        self.changed()
+
+    # -- world building -----------------------------------------------------------------------
+
+    def _username(self, name: str) -> str:
+        base = _USERNAME_CHARS.sub("", name.lower().replace(" ", "_")) or "user"
+        taken = {u.username for u in self.users.values()}
+        candidate, n = base[:32], 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{base[:28]}{n}"
+        return candidate
+
+    def add_user(self, name: str) -> User:
+        user = User(self.ids.next(), self._username(name), name)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: User | None = None,
+        bot_permissions: int = BOT_DEFAULT,
+        everyone_permissions: int = EVERYONE_DEFAULT,
+    ) -> Guild:
+        guild_id = self.ids.next()
+        owner = owner or self.application.owner
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
+        guild.roles[guild_id] = Role(guild_id, "@everyone", everyone_permissions)
+        moderator = Role(self.ids.next(), "Moderator", MANAGE_MESSAGES, position=1)
+        guild.roles[moderator.id] = moderator
+        guild.moderator_role_id = moderator.id
+        bot_role = Role(
+            self.ids.next(),
+            self.application.name,
+            bot_permissions,
+            position=2,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
+        guild.roles[bot_role.id] = bot_role
+        guild.bot_role_id = bot_role.id
+        self.guilds[guild_id] = guild
+        self._join(guild, owner, [])
+        self._join(guild, self.bot_user, [bot_role.id])
+        self.gateway.guild_available(guild)
+        self.changed()
+        return guild
+
+    def add_member(
+        self, guild: Guild, user: User, *, manage_messages: bool = False, admin: bool = False
+    ) -> Member:
+        roles: list[int] = []
+        if manage_messages and guild.moderator_role_id is not None:
+            roles.append(guild.moderator_role_id)
+        if admin:
+            role = Role(self.ids.next(), f"Admin {user.username}", ADMINISTRATOR, position=3)
+            guild.roles[role.id] = role
+            roles.append(role.id)
+        member = self._join(guild, user, roles)
+        self.gateway.dispatch(
+            "GUILD_MEMBER_ADD",
+            {**member.payload(), "guild_id": str(guild.id)},
+            intent=INTENT_GUILD_MEMBERS,
+        )
+        self.changed()
+        return member
+
+    def _join(self, guild: Guild, user: User, roles: list[int]) -> Member:
+        member = Member(user=user, guild_id=guild.id, role_ids=roles, joined_at=iso_now())
+        guild.members[user.id] = member
+        return member
+
+    def add_channel(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        thread: bool = False,
+        parent: Channel | None = None,
+        private: bool = False,
+    ) -> Channel:
+        if thread:
+            parent = parent or next(iter(guild.text_channels()), None)
+            if parent is None:
+                raise ValueError("a thread needs a text channel to live in")
+            kind = CHANNEL_PRIVATE_THREAD if private else CHANNEL_PUBLIC_THREAD
+            channel = Channel(
+                self.ids.next(), guild.id, name, kind, parent_id=parent.id, owner_id=guild.owner_id
+            )
+        else:
+            channel = Channel(
+                self.ids.next(),
+                guild.id,
+                name,
+                CHANNEL_GUILD_TEXT,
+                position=len(guild.text_channels()),
+            )
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        if thread:
+            payload = {**channel.payload(), "newly_created": True}
+            self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
+        else:
+            self.gateway.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
+        self.changed()
+        return channel
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    def channel(self, channel_id: int) -> Channel:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise errors.unknown_channel()
+        return channel
+
+    def guild(self, guild_id: int) -> Guild:
+        guild = self.guilds.get(guild_id)
+        if guild is None or self.bot_user.id not in guild.members:
+            raise errors.unknown_guild()
+        return guild
+
+    def bot_permissions(self, guild_id: int) -> int:
+        return self.guilds[guild_id].permissions_of(self.bot_user.id)
+
+    def public_message(self, channel_id: int, message_id: int) -> StoredMessage:
+        message = self.messages.get(message_id)
+        if (
+            message is None
+            or message.deleted
+            or message.channel_id != channel_id
+            or message.ephemeral_for is not None
+        ):
+            raise errors.unknown_message()
+        return message
+
+    # -- messages -----------------------------------------------------------------------------
+
+    def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Discord numbers components that carry no ``id`` (1, 2, ... across the message)."""
+        result = copy.deepcopy(components)
+        counter = [0]
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                counter[0] += 1
+                item.setdefault("id", counter[0])
+                walk(item.get("components") or [])
+                for key in ("accessory", "component"):
+                    if isinstance(item.get(key), dict):
+                        walk([item[key]])
+
+        walk(result)
+        return result
+
+    @staticmethod
+    def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        result = copy.deepcopy(embeds)
+        for embed in result:
+            embed.setdefault("type", "rich")
+            embed["content_scan_version"] = 0
+        return result
+
+    def _attachments_for(
+        self,
+        body: dict[str, Any],
+        files: list[tuple[str, str, bytes]],
+        keep: list[dict[str, Any]],
+        *,
+        ephemeral: bool,
+        channel_id: int,
+    ) -> list[dict[str, Any]]:
+        described = {str(a.get("id")): a for a in body.get("attachments") or []}
+        result: list[dict[str, Any]] = []
+        for attachment in keep:
+            if body.get("attachments") is None or str(attachment["id"]) in described:
+                result.append(attachment)
+        for index, (filename, content_type, blob) in enumerate(files):
+            meta = described.get(str(index), {})
+            attachment_id = self.ids.next()
+            name = meta.get("filename") or filename
+            self.attachments[attachment_id] = (name, content_type, blob)
+            url = f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{name}"
+            item: dict[str, Any] = {
+                "id": str(attachment_id),
+                "filename": name,
+                "size": len(blob),
+                "url": url,
+                "proxy_url": url,
+                "content_type": content_type,
+            }
+            if meta.get("description"):
+                item["description"] = meta["description"]
+            if ephemeral:
+                item["ephemeral"] = True
+            result.append(item)
+        return result
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: dict[str, Any],
+        *,
+        files: list[tuple[str, str, bytes]] | None = None,
+        path: tuple[str | int, ...] = (),
+        ephemeral_for: int | None = None,
+        extra_flags: int = 0,
+        webhook: bool = False,
+        message_type: int = MESSAGE_DEFAULT,
+        interaction: InteractionRecord | None = None,
+        allow_empty: bool = False,
+    ) -> StoredMessage:
+        form = FormErrors()
+        validate_message_body(form, path, body)
+        form.raise_if_any()
+        files = files or []
+        flags = (body.get("flags") or 0) & _CREATE_FLAGS | extra_flags
+        if ephemeral_for is not None:
+            flags |= FLAG_EPHEMERAL
+        content = body.get("content") or ""
+        embeds = body.get("embeds") or []
+        components = body.get("components") or []
+        if not (allow_empty or content or embeds or components or files):
+            raise errors.empty_message()
+        guild = self.guilds.get(channel.guild_id)
+        allowed = body.get("allowed_mentions")
+        users, roles, everyone = resolve_mentions(
+            content, allowed, WEBHOOK_DEFAULT_MENTIONS if webhook else None
+        )
+        if everyone and not webhook and guild is not None:
+            everyone = bool(guild.permissions_of(author.id) & (1 << 17))
+        message = StoredMessage(
+            id=self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            content=content,
+            embeds=self._normalise_embeds(embeds),
+            components=self._normalise_components(components),
+            flags=flags,
+            type=message_type,
+            tts=bool(body.get("tts")),
+            ephemeral_for=ephemeral_for,
+            mentions=[self.users[u] for u in users if u in self.users],
+            mention_role_ids=roles,
+            mention_everyone=everyone,
+            nonce=body.get("nonce"),
+            author_member=guild.members.get(author.id) if guild is not None else None,
+        )
+        message.attachments = self._attachments_for(
+            body, files, [], ephemeral=ephemeral_for is not None, channel_id=channel.id
+        )
+        if webhook:
+            message.webhook_id = self.application.id
+            message.application_id = self.application.id
+            message.author_member = None
+        if interaction is not None:
+            self._attach_interaction(message, interaction)
+        self.messages[message.id] = message
+        if ephemeral_for is None:
+            channel.last_message_id = message.id
+            channel.message_count += 1
+        self.log.append(LogEntry.of(self.next_seq(), "create", message))
+        if ephemeral_for is None and not flags & FLAG_SUPPRESS_NOTIFICATIONS:
+            self._record_pings(message, guild)
+        if ephemeral_for is None:
+            self.gateway.dispatch_message("MESSAGE_CREATE", message)
+        self.changed()
+        return message
+
+    def _attach_interaction(self, message: StoredMessage, record: InteractionRecord) -> None:
+        data = record.data
+        meta: dict[str, Any] = {
+            "id": str(record.id),
+            "type": record.type,
+            "user": record.user.payload(),
+            "authorizing_integration_owners": {"0": str(record.guild_id)},
+        }
+        if record.type == INTERACTION_APPLICATION_COMMAND:
+            meta["name"] = data.get("name")
+            meta["command_type"] = data.get("type", 1)
+        if record.component_message_id is not None:
+            meta["interacted_message_id"] = str(record.component_message_id)
+        if record.original_id is not None and record.original_id != message.id:
+            meta["original_response_message_id"] = str(record.original_id)
+        message.interaction_metadata = meta
+        if record.type == INTERACTION_APPLICATION_COMMAND:
+            message.legacy_interaction = {
+                "id": str(record.id),
+                "type": record.type,
+                "name": command_path(data).lstrip("/"),
+                "user": record.user.payload(),
+            }
+
+    def _record_pings(self, message: StoredMessage, guild: Guild | None) -> None:
+        targets = [u.id for u in message.mentions]
+        if guild is not None:
+            for member in guild.members.values():
+                hit = message.mention_everyone or any(
+                    r in member.role_ids for r in message.mention_role_ids
+                )
+                if hit and member.user.id not in targets and not member.user.bot:
+                    targets.append(member.user.id)
+        for user_id in targets:
+            if user_id != message.author.id:
+                self.pings.append(Ping(self.next_seq(), user_id, message.id, message.channel_id))
+
+    def edit_message(
+        self,
+        message: StoredMessage,
+        body: dict[str, Any],
+        *,
+        files: list[tuple[str, str, bytes]] | None = None,
+        path: tuple[str | int, ...] = (),
+    ) -> StoredMessage:
+        form = FormErrors()
+        validate_message_body(form, path, body, existing_flags=message.flags)
+        form.raise_if_any()
+        new_flags = message.flags & ~FLAG_LOADING
+        if "flags" in body and body["flags"] is not None:
+            # only SUPPRESS_EMBEDS can be toggled on an existing message
+            new_flags = (new_flags & ~FLAG_SUPPRESS_EMBEDS) | (body["flags"] & FLAG_SUPPRESS_EMBEDS)
+            if body["flags"] & FLAG_IS_COMPONENTS_V2:
+                new_flags |= FLAG_IS_COMPONENTS_V2
+        content = body["content"] or "" if "content" in body else message.content
+        embeds = body["embeds"] or [] if "embeds" in body else message.embeds
+        components = body["components"] or [] if "components" in body else message.components
+        attachments = message.attachments
+        if files or "attachments" in body:
+            attachments = self._attachments_for(
+                body,
+                files or [],
+                message.attachments,
+                ephemeral=message.ephemeral_for is not None,
+                channel_id=message.channel_id,
+            )
+        if not (content or embeds or components or attachments):
+            raise errors.empty_message()
+        message.content = content
+        if "embeds" in body:
+            message.embeds = self._normalise_embeds(embeds)
+        if "components" in body:
+            message.components = self._normalise_components(components)
+        message.attachments = attachments
+        message.flags = new_flags
+        if "content" in body:
+            users, roles, everyone = resolve_mentions(
+                content,
+                body.get("allowed_mentions"),
+                WEBHOOK_DEFAULT_MENTIONS if message.webhook_id else None,
+            )
+            message.mentions = [self.users[u] for u in users if u in self.users]
+            message.mention_role_ids = roles
+            message.mention_everyone = everyone
+        message.edited_timestamp = iso_now()
+        message.version += 1
+        self.log.append(LogEntry.of(self.next_seq(), "edit", message))
+        if message.ephemeral_for is None:
+            self.gateway.dispatch_message("MESSAGE_UPDATE", message)
+        self.changed()
+        return message
+
+    def delete_message(self, message: StoredMessage) -> None:
+        message.deleted = True
+        self.log.append(LogEntry.of(self.next_seq(), "delete", message))
+        if message.ephemeral_for is None:
+            payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
+            if message.guild_id is not None:
+                payload["guild_id"] = str(message.guild_id)
+            self.gateway.dispatch("MESSAGE_DELETE", payload, intent=INTENT_GUILD_MESSAGES)
+        self.changed()
+
+    def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
+        perms = self.bot_permissions(channel.guild_id)
+        if not perms & VIEW_CHANNEL:
+            raise errors.missing_access()
+        if send:
+            needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+            if not perms & needed:
+                raise errors.missing_permissions()
+
+    def channel_messages(self, channel_id: int) -> list[StoredMessage]:
+        return sorted(
+            (
+                m
+                for m in self.messages.values()
+                if m.channel_id == channel_id and not m.deleted and m.ephemeral_for is None
+            ),
+            key=lambda m: m.id,
+        )
+
+    # -- application commands -----------------------------------------------------------------
+
+    def command_scope(self, guild_id: int | None) -> dict[tuple[int, str], dict[str, Any]]:
+        if guild_id is None:
+            return self.global_commands
+        self.guild(guild_id)
+        return self.guild_commands.setdefault(guild_id, {})
+
+    def _store_command(
+        self,
+        scope: dict[tuple[int, str], dict[str, Any]],
+        body: dict[str, Any],
+        guild_id: int | None,
+    ) -> dict[str, Any]:
+        kind = body.get("type", 1)
+        key = (kind, body["name"])
+        previous = scope.get(key)
+        command: dict[str, Any] = {
+            "id": previous["id"] if previous else str(self.ids.next()),
+            "application_id": str(self.application.id),
+            "version": str(self.ids.next()),
+            "default_member_permissions": body.get("default_member_permissions"),
+            "type": kind,
+            "name": body["name"],
+            "name_localizations": body.get("name_localizations"),
+            "description": body.get("description") or "",
+            "description_localizations": body.get("description_localizations"),
+            "contexts": body.get("contexts"),
+            "integration_types": body.get("integration_types") or [0],
+            "nsfw": bool(body.get("nsfw")),
+        }
+        if body.get("options"):
+            command["options"] = _clean_options(body["options"])
+        if guild_id is None:
+            command["dm_permission"] = body.get("dm_permission", True)
+        else:
+            command["guild_id"] = str(guild_id)
+        if command["default_member_permissions"] is not None:
+            command["default_member_permissions"] = str(command["default_member_permissions"])
+        scope[key] = command
+        return command
+
+    def put_commands(self, guild_id: int | None, body: Any) -> list[dict[str, Any]]:
+        scope = self.command_scope(guild_id)
+        form = FormErrors()
+        validate_commands(form, body)
+        form.raise_if_any()
+        old = dict(scope)
+        scope.clear()
+        for item in body:
+            key = (item.get("type", 1), item["name"])
+            if key in old:
+                scope[key] = old[key]
+            self._store_command(scope, item, guild_id)
+        self.changed()
+        return [copy.deepcopy(c) for c in scope.values()]
+
+    def upsert_command(self, guild_id: int | None, body: Any) -> tuple[dict[str, Any], bool]:
+        scope = self.command_scope(guild_id)
+        form = FormErrors()
+        validate_commands(form, [body])
+        form.raise_if_any()
+        existed = (body.get("type", 1), body["name"]) in scope
+        command = self._store_command(scope, body, guild_id)
+        self.changed()
+        return copy.deepcopy(command), not existed
+
+    def find_command(self, guild_id: int | None, command_id: int) -> dict[str, Any]:
+        for command in self.command_scope(guild_id).values():
+            if int(command["id"]) == command_id:
+                return command
+        raise errors.unknown_application_command()
+
+    def delete_command(self, guild_id: int | None, command_id: int) -> None:
+        scope = self.command_scope(guild_id)
+        command = self.find_command(guild_id, command_id)
+        del scope[(command["type"], command["name"])]
+        self.changed()
+
+    def synced_command(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
+        """The chat-input command a user in ``guild_id`` would see: guild first, then global."""
+        if guild_id is not None:
+            found = self.guild_commands.get(guild_id, {}).get((1, name))
+            if found is not None:
+                return found
+        return self.global_commands.get((1, name))
+
+    # -- interactions -------------------------------------------------------------------------
+
+    def create_interaction(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        message: StoredMessage | None = None,
+        focused_type: int | None = None,
+    ) -> InteractionRecord:
+        """Build an INTERACTION_CREATE exactly as Discord sends it, dispatch it, start the clock."""
+        guild = self.guilds[channel.guild_id]
+        member = guild.members.get(user.id)
+        if member is None:
+            raise ValueError(f"{user.username} is not a member of {guild.name}")
+        interaction_id = self.ids.next()
+        token = new_token("aW50ZXJhY3Rpb246")
+        permissions = str(guild.permissions_of(user.id))
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application.id),
+            "type": kind,
+            "data": data,
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_id": str(guild.id),
+            "channel": {**channel.payload(), "permissions": permissions},
+            "channel_id": str(channel.id),
+            "member": {**member.payload(), "permissions": permissions},
+            "token": token,
+            "version": 1,
+            "app_permissions": str(self.bot_permissions(guild.id)),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if message is not None:
+            payload["message"] = message.payload()
+        loop = asyncio.get_running_loop()
+        record = InteractionRecord(
+            id=interaction_id,
+            token=token,
+            type=kind,
+            user=user,
+            guild_id=guild.id,
+            channel_id=channel.id,
+            payload=payload,
+            created_at=loop.time(),
+            acknowledged=loop.create_future(),
+            focused_type=focused_type,
+            component_message_id=message.id if message is not None else None,
+        )
+        record.deadline_handle = loop.call_later(
+            self.interaction_deadline, self._deadline_passed, record
+        )
+        self.interactions[interaction_id] = record
+        self._by_token[token] = record
+        self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None)
+        self.changed()
+        return record
+
+    def _deadline_passed(self, record: InteractionRecord) -> None:
+        if record.answered or record.failed:
+            return
+        record.failed = True
+        reason = f"no callback within {self.interaction_deadline:g} s"
+        if record.rejected:
+            last = record.rejected[-1]
+            reason += f"; the bot's callback was rejected with {last.status} {last.body()}"
+        if not self.gateway.live_sessions():
+            reason += "; no bot was connected to the gateway"
+        record.failure = reason
+        if not record.acknowledged.done():
+            record.acknowledged.set_result(None)
+        self.changed()
+
+    def _acknowledge(self, record: InteractionRecord, callback_type: int) -> None:
+        record.callback_type = callback_type
+        record.callback_at = asyncio.get_running_loop().time()
+        if record.deadline_handle is not None:
+            record.deadline_handle.cancel()
+        if not record.acknowledged.done():
+            record.acknowledged.set_result(None)
+
+    def interaction_callback(
+        self,
+        interaction_id: int,
+        token: str,
+        body: Any,
+        files: list[tuple[str, str, bytes]],
+    ) -> tuple[InteractionRecord, StoredMessage | None]:
+        record = self.interactions.get(interaction_id)
+        if record is None or record.token != token:
+            raise errors.unknown_interaction()
+        now = asyncio.get_running_loop().time()
+        if record.failed or now - record.created_at > self.interaction_deadline:
+            self._deadline_passed(record)
+            raise errors.unknown_interaction()
+        if record.answered:
+            raise errors.already_acknowledged()
+        try:
+            message = self._apply_callback(record, body, files)
+        except DiscordHTTPError as exc:
+            if exc.status == 400:
+                record.rejected.append(exc)
+                self.changed()
+            raise
+        self.changed()
+        return record, message
+
+    def _apply_callback(
+        self, record: InteractionRecord, body: Any, files: list[tuple[str, str, bytes]]
+    ) -> StoredMessage | None:
+        if not isinstance(body, dict):
+            raise errors.invalid_form_body(
+                {
+                    "_errors": [
+                        {"code": "MODEL_TYPE_CONVERT", "message": "Only dictionaries may be used"}
+                    ]
+                }
+            )
+        callback_type = body.get("type")
+        allowed = ALLOWED_CALLBACKS.get(record.type, ())
+        if callback_type in (CALLBACK_DEFERRED_UPDATE_MESSAGE, CALLBACK_UPDATE_MESSAGE) and (
+            record.component_message_id is None
+        ):
+            allowed = tuple(a for a in allowed if a not in (6, 7))
+        if callback_type not in allowed:
+            raise errors.invalid_form_body(
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_CHOICES",
+                                "message": f"Value must be one of {set(allowed)}.",
+                            }
+                        ]
+                    }
+                }
+            )
+        data = body.get("data") or {}
+        channel = self.channels[record.channel_id]
+        ephemeral = bool((data.get("flags") or 0) & FLAG_EPHEMERAL)
+        message_type = (
+            MESSAGE_CHAT_INPUT_COMMAND
+            if record.type == INTERACTION_APPLICATION_COMMAND
+            else MESSAGE_DEFAULT
+        )
+        message: StoredMessage | None = None
+        if callback_type == CALLBACK_CHANNEL_MESSAGE:
+            message = self.create_message(
+                channel,
+                self.bot_user,
+                data,
+                files=files,
+                path=("data",),
+                ephemeral_for=record.user.id if ephemeral else None,
+                webhook=True,
+                message_type=message_type,
+                interaction=record,
+            )
+            record.original_id = message.id
+        elif callback_type == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
+            message = self.create_message(
+                channel,
+                self.bot_user,
+                {},
+                path=("data",),
+                ephemeral_for=record.user.id if ephemeral else None,
+                webhook=True,
+                extra_flags=FLAG_LOADING,
+                message_type=message_type,
+                interaction=record,
+                allow_empty=True,
+            )
+            record.original_id = message.id
+            record.deferred_followup_pending = True
+        elif callback_type == CALLBACK_DEFERRED_UPDATE_MESSAGE:
+            record.original_id = record.component_message_id
+        elif callback_type == CALLBACK_UPDATE_MESSAGE:
+            assert record.component_message_id is not None
+            target = self.messages[record.component_message_id]
+            if target.deleted:
+                raise errors.unknown_message()
+            message = self.edit_message(target, data, files=files, path=("data",))
+            record.original_id = target.id
+        elif callback_type == CALLBACK_AUTOCOMPLETE_RESULT:
+            form = FormErrors()
+            validate_autocomplete_choices(form, ("data",), data, record.focused_type)
+            form.raise_if_any()
+            record.choices = copy.deepcopy(data["choices"])
+        elif callback_type == CALLBACK_MODAL:
+            form = FormErrors()
+            validate_modal(form, ("data",), data)
+            form.raise_if_any()
+            record.modal = copy.deepcopy(data)
+        self._acknowledge(record, callback_type)
+        return message
+
+    def callback_response(
+        self, record: InteractionRecord, message: StoredMessage | None
+    ) -> dict[str, Any]:
+        """The documented InteractionCallbackResponse (``?with_response=true``)."""
+        interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
+        if record.original_id is not None:
+            original = self.messages[record.original_id]
+            interaction["response_message_id"] = str(original.id)
+            interaction["response_message_loading"] = original.loading
+            interaction["response_message_ephemeral"] = original.ephemeral
+        response: dict[str, Any] = {"interaction": interaction}
+        if message is not None:
+            response["resource"] = {"type": record.callback_type, "message": message.payload()}
+        elif record.callback_type in (
+            CALLBACK_AUTOCOMPLETE_RESULT,
+            CALLBACK_MODAL,
+            CALLBACK_DEFERRED_UPDATE_MESSAGE,
+        ):
+            response["resource"] = {"type": record.callback_type}
+        return response
+
+    # -- interaction webhooks (follow-ups and @original) ----------------------------------------
+
+    def webhook_record(self, application_id: int, token: str) -> InteractionRecord:
+        if application_id != self.application.id:
+            raise errors.unknown_webhook()
+        record = self._by_token.get(token)
+        if record is None:
+            raise errors.invalid_webhook_token()
+        age = asyncio.get_running_loop().time() - record.created_at
+        if age > WEBHOOK_TOKEN_LIFETIME:
+            raise errors.invalid_webhook_token()
+        return record
+
+    def webhook_message(self, record: InteractionRecord, message_ref: str) -> StoredMessage:
+        if message_ref == "@original":
+            if record.original_id is None:
+                raise errors.unknown_message()
+            message = self.messages[record.original_id]
+        else:
+            try:
+                message_id = int(message_ref)
+            except ValueError:
+                raise errors.unknown_message() from None
+            message = self.messages.get(message_id)  # type: ignore[assignment]
+            owned = {record.original_id, record.component_message_id, *record.followup_ids}
+            if message is None or (
+                message_id not in owned
+                and not (
+                    message.webhook_id == self.application.id
+                    and message.channel_id == record.channel_id
+                    and message.ephemeral_for is None
+                )
+            ):
+                raise errors.unknown_message()
+        if message.deleted:
+            raise errors.unknown_message()
+        return message
+
+    def execute_followup(
+        self, record: InteractionRecord, body: dict[str, Any], files: list[tuple[str, str, bytes]]
+    ) -> StoredMessage:
+        if not record.answered:
+            raise errors.unknown_webhook()
+        if record.deferred_followup_pending and record.original_id is not None:
+            # After a deferred channel message the first follow-up edits the loading message,
+            # keeping the defer's ephemerality (Discord docs, "Create Followup Message").
+            record.deferred_followup_pending = False
+            original = self.messages[record.original_id]
+            edit = {k: v for k, v in body.items() if k != "flags"}
+            message = self.edit_message(original, edit, files=files)
+            self.changed()
+            return message
+        ephemeral = bool((body.get("flags") or 0) & FLAG_EPHEMERAL)
+        channel = self.channels[record.channel_id]
+        message_type = (
+            MESSAGE_CHAT_INPUT_COMMAND
+            if record.type == INTERACTION_APPLICATION_COMMAND
+            else MESSAGE_DEFAULT
+        )
+        message = self.create_message(
+            channel,
+            self.bot_user,
+            body,
+            files=files,
+            ephemeral_for=record.user.id if ephemeral else None,
+            webhook=True,
+            message_type=message_type,
+            interaction=record,
+        )
+        record.followup_ids.append(message.id)
+        self.changed()
+        return message
+
+    def edit_webhook_message(
+        self,
+        record: InteractionRecord,
+        message_ref: str,
+        body: dict[str, Any],
+        files: list[tuple[str, str, bytes]],
+    ) -> StoredMessage:
+        message = self.webhook_message(record, message_ref)
+        if message.id == record.original_id:
+            record.deferred_followup_pending = False
+        return self.edit_message(message, body, files=files)
+
+    # -- users' own messages ------------------------------------------------------------------
+
+    def user_says(self, user: User, channel: Channel, content: str) -> StoredMessage:
+        return self.create_message(channel, user, {"content": content})
+
+
+def _clean_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cleaned = []
+    for option in options:
+        item = {k: v for k, v in option.items() if v is not None}
+        if item.get("options"):
+            item["options"] = _clean_options(item["options"])
+        cleaned.append(item)
+    return cleaned
