@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -103,3 +104,20 @@ async def test_python_m_bot_against_the_fake(
     assert pong.message.content == "Pong! (2)"
     assert driver.visible_to(world.anna, world.channel) == []
     assert status == 0, subprocess_bot.output()
+
+
+async def test_twenty_channels_at_once(bot: BotRunner, driver: Driver, world: World) -> None:
+    channels = [driver.add_channel(world.guild, f"table-{n}") for n in range(20)]
+    users = [driver.add_user(f"Player {n}") for n in range(20)]
+
+    pongs = await asyncio.gather(
+        *(driver.slash(u, c, "kortbord ping") for u, c in zip(users, channels, strict=True))
+    )
+    agains = await asyncio.gather(
+        *(driver.click(u, p.message, "Ping again") for u, p in zip(users, pongs, strict=True))  # type: ignore[arg-type]
+    )
+
+    for user, channel, again in zip(users, channels, agains, strict=True):
+        assert again.content == "Pong! (2)"
+        assert driver.visible_to(user, channel) == [again.message]
+        assert driver.channel_messages(channel) == []

@@ -44,7 +44,8 @@ async def test_client_gets_ready_and_guild_create_before_any_interaction(
         f"Kortbord Test|general|TextChannel|{fake.bot_user.id}|{fake.application.id}"
     )
     session = fake.gateway.live_sessions()[0]
-    assert session.compression == "zlib-stream"
+    # zlib-stream, or zstd-stream when the zstandard module is installed
+    assert session.compression == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE
     assert session.intents == discord.Intents.default().value
 
 
@@ -259,3 +260,40 @@ async def test_raw_payload_before_identify_closes_4003(fake: FakeDiscord) -> Non
         closed = await gateway.ws.receive()
 
     assert closed.data == 4003
+
+
+async def test_user_messages_arrive_without_content_unless_they_mention_the_bot(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    client, _ = await bare_clients.start(where_am_i)
+    received: list[str] = []
+
+    async def on_message(message: discord.Message) -> None:
+        if message.author.id == fake.bot_user.id:
+            return
+        received.append(message.content)
+        if client.user is not None and client.user in message.mentions:
+            await message.reply("you called?")
+
+    client.event(on_message)
+    driver.say(world.anna, world.channel, "my secret plan")
+    asked = driver.say(world.bo, world.channel, f"hey {fake.bot_user.mention}")
+    reply = await driver.wait_for_message(world.channel, lambda m: m.content == "you called?")
+
+    assert received == ["", f"hey {fake.bot_user.mention}"]
+    assert reply.referenced is asked and reply.type == 19
+    # Bo pinged the bot; the reply pinged Bo back
+    assert [p.user_id for p in driver.pings()] == [fake.bot_user.id, world.bo.id]
+
+
+async def test_zstd_stream_when_discord_py_has_zstandard(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    pytest.importorskip("zstandard")
+    # discord.py picks zstd-stream over zlib-stream whenever zstandard is importable
+    await bare_clients.start(where_am_i)
+
+    result = await driver.slash(world.anna, world.channel, "where")
+
+    assert result.content.startswith("Kortbord Test|general|")
+    assert fake.gateway.live_sessions()[0].compression == "zstd-stream"

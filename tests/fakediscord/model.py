@@ -70,6 +70,7 @@ CHANNEL_PRIVATE_THREAD = 12
 THREAD_TYPES = (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
 
 MESSAGE_DEFAULT = 0
+MESSAGE_REPLY = 19
 MESSAGE_CHAT_INPUT_COMMAND = 20
 
 _USER_MENTION = re.compile(r"<@!?(\d{15,21})>")
@@ -336,6 +337,7 @@ class StoredMessage:
     version: int = 1
     nonce: str | int | None = None
     author_member: Member | None = None
+    referenced: StoredMessage | None = None
 
     def __repr__(self) -> str:
         audience = "public" if self.ephemeral_for is None else f"only {self.ephemeral_for}"
@@ -388,6 +390,15 @@ class StoredMessage:
             data["interaction"] = copy.deepcopy(self.legacy_interaction)
         if self.nonce is not None:
             data["nonce"] = self.nonce
+        if self.referenced is not None:
+            ref = self.referenced
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": str(ref.id),
+                "channel_id": str(ref.channel_id),
+                "guild_id": str(ref.guild_id) if ref.guild_id is not None else None,
+            }
+            data["referenced_message"] = None if ref.deleted else ref.payload()
         return data
 
     # -- helpers for tests -------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import random
 import re
 import secrets
@@ -36,6 +37,7 @@ from tests.fakediscord.model import (
     MANAGE_MESSAGES,
     MESSAGE_CHAT_INPUT_COMMAND,
     MESSAGE_DEFAULT,
+    MESSAGE_REPLY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -76,6 +78,8 @@ from tests.fakediscord.validation import (
 )
 
 T = TypeVar("T")
+
+_log = logging.getLogger("fakediscord")
 
 WEBHOOK_TOKEN_LIFETIME = 15 * 60
 INTERACTION_DEADLINE = 3.0
@@ -343,6 +347,13 @@ class FakeDiscord:
         return None
 
     def record_call(self, call: RestCall) -> None:
+        _log.info(
+            "%s %s -> %s%s",
+            call.method,
+            call.path,
+            call.status,
+            " (injected)" if call.injected else "",
+        )
         self.rest_calls.append(call)
         self.changed()
 
@@ -577,6 +588,14 @@ class FakeDiscord:
         )
         if everyone and not webhook and guild is not None:
             everyone = bool(guild.permissions_of(author.id) & (1 << 17))
+        referenced = self._referenced(channel, body.get("message_reference"), path)
+        if referenced is not None:
+            message_type = MESSAGE_REPLY
+            # a reply pings its target unless allowed_mentions leaves replied_user out
+            pings_target = allowed is None or bool(allowed.get("replied_user"))
+            target = referenced.author.id
+            if pings_target and target != author.id and target not in users:
+                users.append(target)
         message = StoredMessage(
             id=self.ids.next(),
             channel_id=channel.id,
@@ -594,6 +613,7 @@ class FakeDiscord:
             mention_everyone=everyone,
             nonce=body.get("nonce"),
             author_member=guild.members.get(author.id) if guild is not None else None,
+            referenced=referenced,
         )
         message.attachments = self._attachments_for(
             body, files, [], ephemeral=ephemeral_for is not None, channel_id=channel.id
@@ -615,6 +635,22 @@ class FakeDiscord:
             self.gateway.dispatch_message("MESSAGE_CREATE", message)
         self.changed()
         return message
+
+    def _referenced(
+        self, channel: Channel, reference: Any, path: tuple[str | int, ...]
+    ) -> StoredMessage | None:
+        if not isinstance(reference, dict) or reference.get("message_id") is None:
+            return None
+        found = self.messages.get(int(reference["message_id"]))
+        if found is None or found.deleted or found.channel_id != channel.id or found.ephemeral:
+            if reference.get("fail_if_not_exists", True) is False:
+                return None
+            form = FormErrors()
+            form.add(
+                (*path, "message_reference"), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"
+            )
+            form.raise_if_any()
+        return found
 
     def _attach_interaction(self, message: StoredMessage, record: InteractionRecord) -> None:
         data = record.data
@@ -886,6 +922,7 @@ class FakeDiscord:
         self.interactions[interaction_id] = record
         self._by_token[token] = record
         self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None)
+        _log.info("INTERACTION_CREATE %s", record.describe())
         self.changed()
         return record
 
@@ -900,6 +937,7 @@ class FakeDiscord:
         if not self.gateway.live_sessions():
             reason += "; no bot was connected to the gateway"
         record.failure = reason
+        _log.warning("%s: This interaction failed (%s)", record.describe(), reason)
         if not record.acknowledged.done():
             record.acknowledged.set_result(None)
         self.changed()
