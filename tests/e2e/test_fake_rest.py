@@ -10,7 +10,7 @@ import pytest
 from discord import app_commands
 
 from tests.e2e.conftest import TEST_TOKEN, BareClients, World
-from tests.fakediscord import Driver, FakeDiscord
+from tests.fakediscord import Driver, FakeDiscord, RateLimitConfig
 
 pytestmark = pytest.mark.e2e
 
@@ -355,3 +355,23 @@ async def test_mentions_ping_once_on_creation_only(
     assert loud.content.endswith("(edited)") and [u.id for u in loud.mentions] == [world.bo.id]
     assert quiet.mentions == []
     assert loud.edited_timestamp is not None
+
+
+async def test_discord_like_limits_make_discord_py_wait_instead_of_failing(
+    driver: Driver, world: World
+) -> None:
+    fake = driver.fake
+    fake.rate_limits = RateLimitConfig(routes={"POST /channels/{channel_id}/messages": (2, 0.2)})
+    statuses = []
+    for _ in range(3):
+        status, headers, _ = await call(
+            fake, "POST", f"/channels/{world.channel.id}/messages", {"content": "x"}
+        )
+        statuses.append((status, headers["X-RateLimit-Remaining"]))
+
+    assert statuses == [(200, "1"), (200, "0"), (429, "0")]
+    assert len(driver.channel_messages(world.channel)) == 2
+    assert RateLimitConfig.discord_like().routes["POST /channels/{channel_id}/messages"] == (
+        5,
+        5.0,
+    )

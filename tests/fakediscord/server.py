@@ -102,6 +102,19 @@ class RateLimitConfig:
     window: float = 1.0
     routes: dict[str, tuple[int, float]] = field(default_factory=dict)
 
+    @classmethod
+    def discord_like(cls) -> RateLimitConfig:
+        """Message routes limited as Discord limits them per channel (5 per 5 s), for tests
+        of how the bot copes with real limits (e.g. coalescing table edits)."""
+        per_channel = (5, 5.0)
+        return cls(
+            routes={
+                "POST /channels/{channel_id}/messages": per_channel,
+                "PATCH /channels/{channel_id}/messages/{message_id}": per_channel,
+                "DELETE /channels/{channel_id}/messages/{message_id}": per_channel,
+            }
+        )
+
 
 @dataclass
 class FaultRule:
