@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import aiohttp
@@ -375,3 +376,67 @@ async def test_discord_like_limits_make_discord_py_wait_instead_of_failing(
         5,
         5.0,
     )
+
+
+async def test_files_go_up_as_multipart_and_come_back_as_attachments(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    def setup(tree: app_commands.CommandTree) -> None:
+        @tree.command(name="deal", description="Send a file")
+        async def deal(interaction: discord.Interaction) -> None:
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("log", file=discord.File(io.BytesIO(b"public"), "a.txt"))
+            await interaction.response.send_message(
+                "yours", file=discord.File(io.BytesIO(b"private"), "hand.txt"), ephemeral=True
+            )
+
+    await bare_clients.start(setup)
+
+    result = await driver.slash(world.anna, world.channel, "deal")
+
+    public = driver.channel_messages(world.channel)[0]
+    assert result.message is not None and result.ephemeral
+    assert [a["filename"] for a in public.attachments] == ["a.txt"]
+    assert [a["filename"] for a in result.message.attachments] == ["hand.txt"]
+    async with aiohttp.ClientSession() as http, http.get(public.attachments[0]["url"]) as got:
+        assert await got.read() == b"public"
+
+
+async def test_interaction_webhooks_and_their_15_minute_token(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.allow_rest_errors()
+    channel = fake.channels[world.channel.id]
+    record = fake.create_interaction(2, world.anna, channel, {"id": "1", "name": "x", "type": 1})
+    hook = f"/webhooks/{fake.application.id}/{record.token}"
+    callback = f"/interactions/{record.id}/{record.token}/callback"
+
+    early = await call(fake, "POST", f"{hook}?wait=true", {"content": "too early"}, token="")
+    await call(fake, "POST", callback, {"type": 4, "data": {"content": "table"}}, token="")
+    original = await call(fake, "GET", f"{hook}/messages/@original", token="")
+    edited = await call(fake, "PATCH", f"{hook}/messages/@original", {"content": "v2"}, token="")
+    secret = await call(
+        fake, "POST", f"{hook}?wait=true", {"content": "psst", "flags": 64}, token=""
+    )
+    secret_id = secret[2]["id"]
+    deleted = await call(fake, "DELETE", f"{hook}/messages/{secret_id}", token="")
+    record.created_at -= 15 * 60 + 1
+    expired = await call(fake, "PATCH", f"{hook}/messages/@original", {"content": "v3"}, token="")
+
+    assert (early[0], early[2]["code"]) == (404, 10015)
+    assert (original[0], original[2]["content"]) == (200, "table")
+    assert (edited[0], edited[2]["content"], edited[2]["edited_timestamp"] is not None) == (
+        200,
+        "v2",
+        True,
+    )
+    assert secret[2]["flags"] == 64 and deleted[0] == 204
+    assert (expired[0], expired[2]) == (401, {"message": "Invalid Webhook Token", "code": 50027})
+    assert [m.content for m in driver.channel_messages(world.channel)] == ["v2"]
+    assert [e.action for e in driver.log_visible_to(world.anna)] == [
+        "create",
+        "edit",
+        "create",
+        "delete",
+    ]
+    assert driver.log_visible_to(world.bo)[-1].content == "v2"

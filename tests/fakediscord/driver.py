@@ -382,7 +382,7 @@ class Driver:
     ) -> InteractionResult:
         """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``."""
         data, _ = self._command_data(user, channel, command, options or {}, None)
-        record = self.fake.create_interaction(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 
     async def autocomplete_result(
@@ -396,7 +396,7 @@ class Driver:
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
         data, focused_type = self._command_data(user, channel, command, options or {}, focused)
-        record = self.fake.create_interaction(
+        record = self._interact(
             INTERACTION_AUTOCOMPLETE, user, channel, data, focused_type=focused_type
         )
         return await self._finish(record, wait=True, within=within)
@@ -498,9 +498,7 @@ class Driver:
         if "id" in button:
             data["id"] = button["id"]
         channel = self.fake.channels[message.channel_id]
-        return self.fake.create_interaction(
-            INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=message
-        )
+        return self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=message)
 
     async def double_click(
         self,
@@ -565,9 +563,7 @@ class Driver:
         if resolved:
             data["resolved"] = resolved
         channel = self.fake.channels[stored.channel_id]
-        record = self.fake.create_interaction(
-            INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored
-        )
+        record = self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored)
         return await self._finish(record, wait=wait, within=within)
 
     def _select_values(
@@ -642,15 +638,32 @@ class Driver:
         message = None
         if result.record.component_message_id is not None:
             message = self.fake.messages[result.record.component_message_id]
-        record = self.fake.create_interaction(
-            INTERACTION_MODAL_SUBMIT, user, channel, data, message=message
-        )
+        record = self._interact(INTERACTION_MODAL_SUBMIT, user, channel, data, message=message)
         return await self._finish(record, wait=True, within=within)
+
+    def _interact(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        message: StoredMessage | None = None,
+        focused_type: int | None = None,
+    ) -> InteractionRecord:
+        guild = self.fake.guilds[channel.guild_id]
+        if user.id not in guild.members:
+            raise DriverError(f"{user.username} is not a member of {guild.name}")
+        return self.fake.create_interaction(
+            kind, user, channel, data, message=message, focused_type=focused_type
+        )
 
     # -- plain messages -----------------------------------------------------------------------
 
     def say(self, user: User, channel: Channel, content: str) -> StoredMessage:
         """``user`` types a message in ``channel``."""
+        if user.id not in self.fake.guilds[channel.guild_id].members:
+            raise DriverError(f"{user.username} cannot post in #{channel.name}")
         return self.fake.user_says(user, channel, content)
 
     # -- waiting for the answer ---------------------------------------------------------------

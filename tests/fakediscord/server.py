@@ -64,6 +64,7 @@ from tests.fakediscord.records import (
     RestCall,
     command_path,
 )
+from tests.fakediscord.rest import build_app
 from tests.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
 from tests.fakediscord.validation import (
     FLAG_EPHEMERAL,
@@ -228,22 +229,17 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self.gateway = Gateway(self)
         self._runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
         self.port = 0
 
     # -- lifecycle ----------------------------------------------------------------------------
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        from tests.fakediscord.rest import build_app
-
-        app = build_app(self)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(build_app(self), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        await web.TCPSite(self._runner, host, port).start()
         self.host = host
+        self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
         for record in self.interactions.values():
@@ -515,7 +511,8 @@ class FakeDiscord:
         def walk(items: list[dict[str, Any]]) -> None:
             for item in items:
                 counter[0] += 1
-                item.setdefault("id", counter[0])
+                if item.get("id") is None:
+                    item["id"] = counter[0]
                 walk(item.get("components") or [])
                 for key in ("accessory", "component"):
                     if isinstance(item.get(key), dict):
@@ -739,7 +736,6 @@ class FakeDiscord:
         if "components" in body:
             message.components = self._normalise_components(components)
         message.attachments = attachments
-        message.flags = new_flags
         if "content" in body:
             users, roles, everyone = resolve_mentions(
                 content,
@@ -749,9 +745,19 @@ class FakeDiscord:
             message.mentions = [self.users[u] for u in users if u in self.users]
             message.mention_role_ids = roles
             message.mention_everyone = everyone
-        message.edited_timestamp = iso_now()
+        completes_defer = message.loading
+        message.flags = new_flags
+        if not completes_defer:
+            message.edited_timestamp = iso_now()
         message.version += 1
         self.log.append(LogEntry.of(self.next_seq(), "edit", message))
+        if (
+            completes_defer
+            and message.ephemeral_for is None
+            and not (message.flags & FLAG_SUPPRESS_NOTIFICATIONS)
+        ):
+            # filling in a "thinking…" message is its real sending, so its mentions notify
+            self._record_pings(message, self.guilds.get(message.guild_id or 0))
         if message.ephemeral_for is None:
             self.gateway.dispatch_message("MESSAGE_UPDATE", message)
         self.changed()
@@ -1091,12 +1097,6 @@ class FakeDiscord:
         response: dict[str, Any] = {"interaction": interaction}
         if message is not None:
             response["resource"] = {"type": record.callback_type, "message": message.payload()}
-        elif record.callback_type in (
-            CALLBACK_AUTOCOMPLETE_RESULT,
-            CALLBACK_MODAL,
-            CALLBACK_DEFERRED_UPDATE_MESSAGE,
-        ):
-            response["resource"] = {"type": record.callback_type}
         return response
 
     # -- interaction webhooks (follow-ups and @original) ----------------------------------------
