@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -33,6 +34,9 @@ from bot.discord_api import point_discord_at
 from tests.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+_LOGGED_ERROR = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
+# discord.utils.setup_logging colours its output inside containers even when it is a file
+_ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 TEST_TOKEN = "kortbord-test-token"
 BOOT_TIMEOUT = 30.0
 
@@ -190,9 +194,15 @@ class SubprocessBot:
         self.workdir = workdir
         self.log_path = workdir / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
+        self.errors_expected = False
 
     def output(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def errors(self) -> list[str]:
+        """ERROR/CRITICAL lines and tracebacks in the bot's log (discord.py's log format)."""
+        lines = _ANSI_COLOUR.sub("", self.output()).splitlines()
+        return [line for line in lines if _LOGGED_ERROR.match(line) or line.startswith("Traceback")]
 
     async def start(self, *, dev_guild_ids: Sequence[int] = ()) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
@@ -254,6 +264,8 @@ async def subprocess_bot(
     yield runner
     with contextlib.suppress(AssertionError):
         await runner.stop()
+    if runner.errors() and not runner.errors_expected:
+        pytest.fail("python -m bot logged errors:\n" + runner.output(), pytrace=False)
 
 
 class BareClients:

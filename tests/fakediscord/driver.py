@@ -791,11 +791,11 @@ class Driver:
         """What a finished test must not leave behind."""
         found: list[str] = []
         if not self._allow_failed:
-            found += [
-                f"{r.describe()}: This interaction failed ({r.failure})"
-                for r in self.fake.interactions.values()
-                if r.failed
-            ]
+            for record in self.fake.interactions.values():
+                if record.failed:
+                    found.append(f"{record.describe()}: This interaction failed ({record.failure})")
+                elif not record.answered:
+                    found.append(f"{record.describe()} was still unanswered when the test ended")
         for call in self.fake.rest_calls:
             if call.unmodelled:
                 found.append(
