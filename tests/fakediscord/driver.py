@@ -250,12 +250,16 @@ class Driver:
     def _check_command_permission(
         self, user: User, channel: Channel, command: dict[str, Any]
     ) -> None:
+        contexts = command.get("contexts")
+        if contexts is not None and 0 not in contexts:
+            raise DriverError(f"/{command['name']} is not offered in servers (contexts {contexts})")
         needed = command.get("default_member_permissions")
         if needed is None:
             return
-        guild = self.fake.guilds[channel.guild_id]
-        have = guild.permissions_of(user.id)
-        if not have & ADMINISTRATOR and int(needed) & ~have:
+        have = self.fake.guilds[channel.guild_id].permissions_of(user.id)
+        # "0" hides the command from everyone but administrators (Discord docs)
+        allowed = bool(have & ADMINISTRATOR) or (int(needed) != 0 and not int(needed) & ~have)
+        if not allowed:
             raise DriverError(
                 f"Discord does not offer /{command['name']} to {user.username}: "
                 f"it needs permissions {needed}"
