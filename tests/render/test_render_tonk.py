@@ -1,0 +1,296 @@
+"""Tonk rendering: plain-word events, the public table (no hand card before the reveal), the hand
+panel's moves per phase, and the ledger embeds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+
+from bot import cards
+from bot.games.base import Seat
+from bot.games.tonk import (
+    DealNextHand,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Drop,
+    EndHand,
+    Hit,
+    Phase,
+    Spread,
+    TonkOptions,
+    TonkTable,
+    move_to_dict,
+    public_event_dict,
+)
+from bot.render.ledger import LedgerQuery, entries_embed, ledger_view, standings_embed
+from bot.render.tonk import (
+    cut_text,
+    describe,
+    hand_panel,
+    move_notice,
+    parse_cards_value,
+    parse_hit_value,
+    spread_label,
+    spread_text,
+    table_render,
+)
+from bot.storage.models import LedgerEntry, Standing
+from tests.e2e.tonk_table import cards_shown
+from tests.engine.test_tonk_engine import cs, make_table
+
+NAMES = {1: "Anna", 2: "Bo", 3: "Cem"}
+
+
+def _lines(table: TonkTable, player: int, move: Any) -> list[str]:
+    return describe([public_event_dict(e) for e in table.apply(player, move)], NAMES)
+
+
+def _panel(table: TonkTable, player: int, notice: str | None = None
+           ) -> tuple[str, discord.ui.View]:
+    return hand_panel(table.public_view(), table.private_view(player), table_id=7, counter=3,
+                      names=NAMES, notice=notice)
+
+
+def _components(view: discord.ui.View) -> list[Any]:
+    return [child.item if hasattr(child, "item") else child for child in view.children]
+
+
+def _labels(view: discord.ui.View) -> list[str]:
+    return [c.label for c in _components(view) if isinstance(c, discord.ui.Button)]
+
+
+def _selects(view: discord.ui.View) -> dict[str, list[str]]:
+    """action → option values, over every select of the panel."""
+    out: dict[str, list[str]] = {}
+    for c in _components(view):
+        if isinstance(c, discord.ui.Select):
+            action = c.custom_id.split(":")[3]
+            out.setdefault(action, []).extend(o.value for o in c.options)
+    return out
+
+
+def test_spreads_are_labelled_the_way_players_name_them() -> None:
+    assert spread_text(cs("7c 5c 6c")) == "♣5-6-7"
+    assert spread_text(cs("3s As 2s")) == "♠A-2-3"  # the ace is low in Tonk (T6)
+    assert spread_text(cs("7s 7h 7d")) == "7♠ 7♥ 7♦"
+    assert spread_label(1, cs("5c 6c 7c"), 1, NAMES) == "S1 ♣5-6-7 (Anna)"
+
+
+def test_moves_read_as_plain_words_and_a_drawn_card_stays_private() -> None:
+    table = make_table({1: "2s 3h 9d Jc Kc", 2: "4s 5h 6d 8c Qh", 3: "As 2h 3d 4c 5d"},
+                       discards="9h", spreads=[(1, "5c 6c 7c")], stock_top="Ks")
+    drew = table.apply(1, DrawStock())
+    assert describe([public_event_dict(e) for e in drew], NAMES) == ["Anna drew from the stock"]
+    assert "K♠" not in str(describe([public_event_dict(e) for e in drew], NAMES))
+    assert move_notice(drew, 1) == "You drew **K♠** from the stock."
+    assert move_notice(drew, 2) is None
+    assert _lines(table, 1, Discard(cs("Ks")[0])) == ["Anna discarded K♠"]
+    assert _lines(table, 2, DrawDiscard()) == ["Bo took K♠ from the discard pile"]
+    assert _lines(table, 2, Hit(1, cs("8c"))) == ["Bo hit S1 with 8♣"]
+
+
+def test_a_caught_drop_names_the_catchers_and_their_totals() -> None:
+    """T10: Anna drops with 6; Bo holds 4 and Cem 9 — Anna is caught by Bo."""
+    table = make_table({1: "2s 4h", 2: "As 3h", 3: "4s 5h"}, to_move=1)
+    lines = _lines(table, 1, Drop())
+    assert lines == [
+        "Hand 1 over: Anna dropped with 6 — caught by Bo (4) — Anna -3 · Bo +4 · Cem -1"]
+
+
+def test_a_won_drop_a_tonk_out_and_a_stock_out_in_words() -> None:
+    won = make_table({1: "As 2h", 2: "9s 9h", 3: "8s 8h"}, to_move=1)
+    assert _lines(won, 1, Drop())[-1].startswith("Hand 1 over: Anna dropped with 3 and won")
+    out = make_table({1: "5c 6c 7c Ks", 2: "9s 9h", 3: "8s 8h"}, to_move=1,
+                     phase=Phase.AFTER_DRAW, spreads=[(2, "Kh Kd Kc")])
+    out.apply(1, Hit(1, cs("Ks")))
+    lines = _lines(out, 1, Spread(cs("5c 6c 7c")))
+    assert lines[0] == "Anna laid S2 ♣5-6-7"
+    assert lines[1] == "Hand 1 over: Anna tonked out — Anna +4 · Bo -2 · Cem -2"
+    dry = make_table({1: "As 2h", 2: "9s 9h", 3: "8s 8h"}, to_move=2, stock_empty=True)
+    lines = _lines(dry, 2, EndHand())
+    assert lines[0] == "Bo ended the hand: the stock is empty (T8)"
+    assert "The stock ran out — lowest: Anna (3)" in lines[1]
+
+
+def test_the_cut_shows_ranks_only_because_suits_never_decide_it() -> None:
+    """T3: K high, ace low; tied players cut again."""
+    event = {"type": "cut_for_deal", "dealer": 2,
+             "rounds": [[[1, cs("Ks")[0]], [2, cs("Kh")[0]], [3, cs("2d")[0]]],
+                        [[1, cs("As")[0]], [2, cs("5c")[0]]]]}
+    text = cut_text(event, NAMES)
+    assert text == ("Cut for deal: Anna K · Bo K · Cem 2 — tie, they cut again: Anna A · Bo 5 "
+                    "→ **Bo** deals")
+    assert cards_shown(text) == set()
+
+
+def test_stored_events_with_private_cards_are_described_without_them() -> None:
+    """The move log keeps private cards beside the public part; lines never read them."""
+    stored = {"type": "drew_from_stock", "player": 1, "stock_size": 30,
+              "private": {"card": cs("Qd")[0]}}
+    assert describe([stored], NAMES) == ["Anna drew from the stock"]
+
+
+def test_public_table_never_shows_a_card_of_a_hand_in_play_over_many_hands() -> None:
+    """Until a hand is over, every card on the public table was laid open in that hand."""
+    rng = random.Random(5)
+    table = TonkTable.new([Seat(p, n) for p, n in NAMES.items()], TonkOptions(), seed=9)
+    recent: list[str] = []
+    public: set[int] = set()
+    reveals = 0
+    for _ in range(600):
+        if table.phase is Phase.HAND_OVER:
+            events = table.apply(1, DealNextHand())
+        else:
+            player = table.to_move
+            assert player is not None
+            events = table.apply(player, rng.choice(table.legal_moves(player)))
+        for e in map(public_event_dict, events):
+            if e["type"] == "dealt":
+                public = set() if e["upcard"] is None else {e["upcard"]}
+                recent = []
+            elif e["type"] in ("discarded", "drew_from_discard"):
+                public.add(e["card"])
+            elif e["type"] in ("spread_laid", "hit"):
+                public.update(e["cards"])
+        recent = (recent + describe(list(map(public_event_dict, events)), NAMES))[-6:]
+        render = table_render(table.public_view(), recent, table_id=1, counter=0, names=NAMES)
+        shown = cards_shown(str(render.embed.to_dict()) + str(render.content) + str(
+            [getattr(c, "label", "") for c in _components(render.view)] if render.view else ""))
+        if table.phase in (Phase.START, Phase.AFTER_DRAW):
+            held = {c for p in NAMES for c in table.hand_of(p)} - public
+            assert not shown & held, [cards.display(c) for c in shown & held]
+        else:
+            # the reveal: every hand and total of the hand that just ended
+            reveals += 1
+            result = table.last_hand_result
+            assert result is not None
+            assert {c for h in result.hands for c in h} <= shown
+    assert reveals > 10
+
+
+def test_start_of_turn_panel_offers_drop_draws_and_names_the_discard() -> None:
+    table = make_table({1: "2s 3h 9d Jc Kc", 2: "4s 5h 6d 8c Qh", 3: "As 2h 3d 4c 5d"},
+                       discards="9h")
+    text, view = _panel(table, 1)
+    assert _labels(view) == ["Drop (34)", "Draw from stock", "Take 9♥", "Refresh"]
+    assert "2♠ 3♥ 9♦ J♣ K♣ — total **34**" in text
+    _, waiting = _panel(table, 2)
+    assert _labels(waiting) == ["Refresh"]
+    empty = make_table({1: "2s 3h", 2: "4s 5h", 3: "As 2h"}, stock_empty=True)
+    text, view = _panel(empty, 1)
+    assert "End the hand" in _labels(view) and "Draw from stock" not in _labels(view)
+    assert "stock is empty" in text
+
+
+def test_hit_lock_takes_the_drop_button_away() -> None:
+    """T9: a player whose spread was hit may not drop on their next turn."""
+    table = make_table({1: "2s 3h 9d Jc", 2: "4s 5h 6d 8c", 3: "As 2h 3d 4c"}, hit_locked=[1],
+                       options=TonkOptions(hit_lock=True), spreads=[(1, "5c 6c 7c")])
+    text, view = _panel(table, 1)
+    assert not any(label.startswith("Drop") for label in _labels(view))
+    assert "T9" in text
+
+
+def test_after_drawing_the_selects_hold_exactly_the_legal_moves() -> None:
+    table = make_table({1: "4c 8c 8s 8h 2d Kd", 2: "4s 5h 6d 8d Qh", 3: "As 2h 3d 4h 5d"},
+                       phase=Phase.AFTER_DRAW, spreads=[(2, "5c 6c 7c")], discards="9h",
+                       taken="Kd")
+    text, view = _panel(table, 1)
+    values = _selects(view)
+    legal = table.legal_moves(1)
+    assert {Spread(parse_cards_value(v)) for v in values["spread"]} == {
+        m for m in legal if isinstance(m, Spread)}
+    assert {Hit(*parse_hit_value(v)) for v in values["hit"]} == {
+        m for m in legal if isinstance(m, Hit)}
+    assert {Discard(int(v)) for v in values["discard"]} == {
+        m for m in legal if isinstance(m, Discard)}
+    assert str(cs("Kd")[0]) not in values["discard"]  # T5: not the card just taken
+    assert "can't discard it this turn (T5)" in text
+    labels = [o.label for c in _components(view) if isinstance(c, discord.ui.Select)
+              for o in c.options]
+    assert "Hit S1 ♣5-6-7 (Bo) with 4♣" in labels and "Lay 8♠ 8♥ 8♣" in labels
+    ids = [c.custom_id for c in _components(view)]
+    assert len(ids) == len(set(ids)) and all(":3" in i for i in ids if "hand" not in i)
+
+
+def test_must_spread_leaves_no_discard_until_the_spread_is_laid() -> None:
+    """T6: with must spread, discarding is illegal while a complete spread is held."""
+    table = make_table({1: "8c 8s 8h 2d Kd Qs", 2: "4s 5h 6d 8d Qh", 3: "As 2h 3d 4h 5d"},
+                       phase=Phase.AFTER_DRAW, options=TonkOptions(must_spread=True))
+    text, view = _panel(table, 1)
+    assert "discard" not in _selects(view) and "spread" in _selects(view)
+    assert "Must spread" in text
+
+
+def test_many_hits_are_split_over_several_menus_of_at_most_25() -> None:
+    table = make_table({1: "4c 8c 8s", 2: "4s 5h 6d", 3: "As 2h 3d"}, phase=Phase.AFTER_DRAW,
+                       spreads=[(2, "9c 10c Jc")])
+    private = table.private_view(1)
+    deck = cards.new_deck()
+    fake_hits = [Hit(1, (deck[n % 52], deck[(n * 7 + 1) % 52])) for n in range(80)]
+    private["legal_moves"] = [move_to_dict(m) for m in fake_hits] + [
+        move_to_dict(Discard(cs("8s")[0]))]
+    text, view = hand_panel(table.public_view(), private, table_id=7, counter=3, names=NAMES)
+    selects = [c for c in _components(view) if isinstance(c, discord.ui.Select)]
+    assert len(selects) == 4 and all(len(s.options) <= 25 for s in selects)
+    assert "/tonk hit" in text  # 80 hits do not fit in three menus
+
+
+def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
+    table = make_table({1: "2s 4h", 2: "As 3h", 3: "4s 5h"}, to_move=1)
+    table.apply(1, Drop())
+    render = table_render(table.public_view(), [], table_id=1, counter=4, names=NAMES)
+    embed = render.embed.to_dict()
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert "Anna — **6**: 2♠ 4♥" in fields["Hands revealed"]
+    assert fields["Payments"].splitlines() == [
+        "Anna pays Bo 2 (caught dropping)",
+        "Anna pays Bo 1 (lowest after the drop)",
+        "Cem pays Bo 1 (lowest after the drop)",
+    ]
+    assert fields["This hand"] == "Anna -3 · Bo +4 · Cem -1"
+    assert render.to_ping is None
+    assert render.view is not None
+    assert [c.label for c in _components(render.view)] == [
+        "Deal next hand", "Join", "Leave", "Rules"]
+    _, panel = _panel(table, 2)
+    assert _labels(panel) == ["Deal next hand", "Refresh"]
+
+
+def test_ledger_standings_are_signed_and_paged() -> None:
+    rows = [Standing(player_id=n, name=f"P{n}", is_computer=False, net=10 - 3 * n,
+                     hands_played=5, hands_won=n % 2, tonks=1 if n == 1 else 0)
+            for n in range(1, 6)]
+    first = standings_embed(rows, page=0, page_size=2).to_dict()
+    assert first["description"].splitlines() == [
+        "1. **P1** +7 · 5 hands played · 1 won · 1 tonk",
+        "2. **P2** +4 · 5 hands played · 0 won",
+    ]
+    assert first["footer"]["text"] == "Page 1 of 3 · 5 players"
+    last = standings_embed(rows, page=9, page_size=2).to_dict()
+    assert last["description"] == "5. **P5** -5 · 5 hands played · 1 won"
+    view = ledger_view(LedgerQuery(None, 12), page=1, count=5, page_size=2)
+    assert view is not None
+    ids = [c.item.custom_id for c in view.children]  # type: ignore[attr-defined]
+    assert ids == ["kb:tonk:12:ledger:0:s", "kb:tonk:12:ledger:2:s"]
+    assert ledger_view(LedgerQuery(), page=0, count=2, page_size=2) is None
+    assert LedgerQuery.parse("p42", 0) == LedgerQuery(42, None)
+    assert LedgerQuery.parse(LedgerQuery(None, 3).arg, 3) == LedgerQuery(None, 3)
+
+
+def test_a_players_entries_show_counterpart_amount_and_reason() -> None:
+    entries = [
+        LedgerEntry(id=2, guild_id=1, table_id=4, hand_no=2, payer_id=1, payer_name="Anna",
+                    payee_id=2, payee_name="Bo", amount=4, reason="caught", created_at=0),
+        LedgerEntry(id=1, guild_id=1, table_id=4, hand_no=1, payer_id=3, payer_name="Cem",
+                    payee_id=1, payee_name="Anna", amount=2, reason="tonk_out", created_at=0),
+    ]
+    embed = entries_embed(entries, 1, "Anna", page=0).to_dict()
+    assert embed["description"].splitlines() == [
+        "Table 4 · hand 2 · **-4** to Bo (caught dropping)",
+        "Table 4 · hand 1 · **+2** from Cem (tonk out)",
+    ]
+    assert embed["fields"][0]["value"] == "-2"
