@@ -1,0 +1,207 @@
+"""Tonk on Discord: the lobby, a restart mid-hand, joining and leaving between hands and the
+T11 forfeit mid-hand, and the ledger command (per server, paged, per player, per table)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
+from bot.render import ledger
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.tonk_table import (
+    POLICY_FOR,
+    TonkPlay,
+    field_value,
+    find_seed,
+    open_table,
+    payments_announced,
+    seats_of,
+    standings_shown,
+    table_message,
+    title,
+)
+from tests.fakediscord import Driver, User
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_the_lobby_shows_the_options_and_the_cut_is_shown_when_the_table_starts(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    opened = await driver.slash(world.anna, world.channel, "tonk start",
+                                {"stake": 5, "no_upcard": True, "hit_lock": True})
+    assert opened.ephemeral
+    lobby = await driver.wait_for_message(world.channel, lambda m: title(m).startswith("Tonk"))
+    assert title(lobby) == "Tonk — waiting for players"
+    assert "stake 5 chips, no upcard, hit lock" in lobby.text
+    alone = await driver.click(world.anna, lobby, "Start")
+    assert alone.ephemeral and "At least 2 players" in alone.content
+    await driver.click(world.bo, lobby, "Join")
+    not_host = await driver.click(world.bo, lobby, "Start")
+    assert not_host.ephemeral and "Only the host" in not_host.content
+    await driver.click(world.anna, lobby, "Start")
+    table = await driver.wait_for_message(
+        world.channel, lambda m: title(m) == "Tonk — hand 1")
+    latest = field_value(table, "Latest")
+    assert latest.startswith("Cut for deal: ")
+    assert "no upcard" in latest and field_value(table, "Discard pile") == "empty"
+    assert "Take" not in [b["label"] for b in table.buttons()]  # nothing to take (no upcard)
+
+
+async def test_a_restart_mid_hand_and_the_old_buttons_finish_the_hand_paid_once(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    users = [world.anna, world.bo, world.cem]
+    seed = find_seed(seats_of(users), [HandEnd.DROP_WON],
+                     needs=lambda moves: isinstance(moves[0], DrawStock) and len(moves) > 6)
+    play = await open_table(bot, driver, world.channel, world.anna, users[1:], seed=seed)
+    table_before = play.table
+    engine = await play.engine()
+    mover = play.users[engine.to_move or 0]
+    panel = await driver.click(mover, play.table, "Your hand")
+    assert panel.message is not None
+    drew = await driver.click(mover, panel.message, "Draw from stock")
+    assert drew.type == 7
+    await play.settle()
+
+    await bot.restart()
+    engine = await play.engine()
+    assert engine.phase is Phase.AFTER_DRAW and engine.to_move == mover.id
+    choice = POLICY_FOR[HandEnd.DROP_WON](engine, mover.id)
+    assert isinstance(choice, Discard)
+    select = next(s for s in panel.message.selects()
+                  if s["placeholder"] == "Discard a card (ends your turn)…")
+    discarded = await driver.select(mover, panel.message, [str(choice.card)],
+                                    custom_id=select["custom_id"])
+    assert discarded.type == 7 and "You discarded" in panel.message.content
+    await play.settle()
+    assert table_message(driver, world.channel) is table_before  # the same table message
+    final = await play.play_hand(POLICY_FOR[HandEnd.DROP_WON], "buttons")
+    assert final is table_before and title(final) == "Tonk — hand 1 over"
+
+    announced = payments_announced(final)
+    assert bot.bot is not None
+    entries = await bot.bot.tables.ledger_entries(world.guild.id, limit=None)
+    names = {u.id: u.global_name for u in users}
+    written = sorted((names[e.payer_id], names[e.payee_id], e.amount) for e in entries)
+    assert written == sorted((a, b, n) for a, b, n, _ in announced)
+    assert len(entries) == 2 and all(e.reason == Reason.DROP_WON.value for e in entries)
+
+
+async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hands(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    """T11: the leaver pays the stake to each other player and the hand is thrown in; T1:
+    between hands players join (at the right of the next dealer) and leave freely."""
+    users = [world.anna, world.bo, world.cem]
+    seed = find_seed(seats_of(users), [HandEnd.STOCK_OUT])
+    play = await open_table(bot, driver, world.channel, world.anna, users[1:], seed=seed,
+                            options={"stake": 2})
+    engine = await play.engine()
+    await play.play(POLICY_FOR[HandEnd.STOCK_OUT](engine, engine.to_move or 0), "buttons")
+
+    left = await driver.slash(world.bo, world.channel, "tonk leave")
+    assert left.ephemeral and left.content == (
+        "You left mid-hand and forfeited it: you paid 2 to each other player (T11).")
+    final = await play.settle()
+    assert title(final) == "Tonk — hand 1 over"
+    assert "Bo left mid-hand and forfeits (T11)" in final.embeds[0]["description"]
+    assert payments_announced(final) == [("Bo", "Anna", 2, "forfeit"), ("Bo", "Cem", 2, "forfeit")]
+    assert "Bo — **" in field_value(final, "Hands revealed")  # the forfeited hand is shown too
+    del play.users[world.bo.id]
+
+    joined = await driver.click(world.mod, final, "Join")
+    assert joined.ephemeral and joined.content == "You joined the table."
+    play.users[world.mod.id] = world.mod
+    final = await play.settle()
+    assert "Moderator Maja" in final.embeds[0]["description"]
+    await play.deal("buttons", world.mod)
+    engine = await play.engine()
+    assert set(engine.hand_players) == {world.anna.id, world.cem.id, world.mod.id}
+    await play.play_hand(POLICY_FOR[HandEnd.DROP_CAUGHT], "buttons")
+
+    free = await driver.click(world.cem, play.table, "Leave")
+    assert free.ephemeral and free.content == "You left the table."
+    del play.users[world.cem.id]
+    await play.settle()
+    await play.deal("commands", world.anna)
+    engine = await play.engine()
+    assert set(engine.hand_players) == {world.anna.id, world.mod.id}
+    await driver.slash(world.anna, world.channel, "tonk leave")
+    closed = await play.settle()
+    assert title(closed) == "Tonk — table closed" and closed.buttons() == []
+    assert "Anna left mid-hand and forfeits (T11)" in closed.embeds[0]["description"]
+
+    assert bot.bot is not None
+    entries = await bot.bot.tables.ledger_entries(world.guild.id, limit=None)
+    net: Counter[int] = Counter()
+    for e in entries:
+        net[e.payee_id] += e.amount
+        net[e.payer_id] -= e.amount
+    assert sum(net.values()) == 0
+    forfeits = [e for e in entries if e.reason == Reason.FORFEIT.value]
+    assert {(e.payer_id, e.payee_id, e.amount) for e in forfeits} == {
+        (world.bo.id, world.anna.id, 2), (world.bo.id, world.cem.id, 2),
+        (world.anna.id, world.mod.id, 2)}
+
+
+async def _quick_hand(bot: BotRunner, driver: Driver, channel: object, users: list[User]
+                      ) -> TonkPlay:
+    seed = find_seed(seats_of(users), [HandEnd.DROP_CAUGHT])
+    play = await open_table(bot, driver, channel, users[0], users[1:],  # type: ignore[arg-type]
+                            seed=seed)
+    await play.play_hand(POLICY_FOR[HandEnd.DROP_CAUGHT], "buttons")
+    return play
+
+
+async def test_the_ledger_is_per_server_paged_per_player_and_per_table(
+    bot: BotRunner, driver: Driver, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = await _quick_hand(bot, driver, world.channel, [world.anna, world.bo, world.cem])
+    other_guild = driver.add_guild("Elsewhere")
+    other_channel = driver.add_channel(other_guild, "cards")
+    dora, eli = (driver.add_user(n, guilds=[other_guild]) for n in ("Dora", "Eli"))
+    driver.join(world.anna, other_guild)
+    away = await _quick_hand(bot, driver, other_channel, [dora, eli])
+
+    here = await driver.slash(world.anna, world.channel, "tonk ledger")
+    there = await driver.slash(world.anna, other_channel, "tonk ledger")
+    assert here.message is not None and there.message is not None
+    assert set(standings_shown(here.message)) == {"Anna", "Bo", "Cem"}
+    assert set(standings_shown(there.message)) == {"Dora", "Eli"}
+    assert not here.ephemeral and "this server" in title(here.message)
+
+    private = await driver.slash(world.bo, world.channel, "tonk ledger", {"private": True})
+    assert private.ephemeral and private.message is not None
+    assert standings_shown(private.message) == standings_shown(here.message)
+
+    mine = await driver.slash(world.cem, world.channel, "tonk ledger", {"player": world.anna})
+    assert mine.message is not None
+    lines = (mine.message.embeds[0].get("description") or "").splitlines()
+    announced = payments_announced(home.table)
+    about_anna = [p for p in announced if "Anna" in p[:2]]
+    assert len(lines) == len(about_anna) and all("Table " in line for line in lines)
+    nobody = await driver.slash(world.cem, world.channel, "tonk ledger", {"player": dora})
+    assert nobody.message is not None and "no Tonk ledger entries here" in nobody.message.text
+
+    per_table = await driver.slash(world.cem, world.channel, "tonk ledger", {"table": True})
+    assert per_table.message is not None
+    assert title(per_table.message) == f"Tonk ledger — table {home.table_id}"
+    assert standings_shown(per_table.message) == standings_shown(here.message)
+    none_yet = driver.add_channel(world.guild, "empty")
+    missing = await driver.slash(world.cem, none_yet, "tonk ledger", {"table": True})
+    assert missing.ephemeral and "no Tonk table in this channel" in missing.content
+    assert away.table_id != home.table_id
+
+    monkeypatch.setattr(ledger, "PAGE_SIZE", 2)
+    paged = await driver.slash(world.anna, world.channel, "tonk ledger")
+    assert paged.message is not None
+    assert len(standings_shown(paged.message)) == 2
+    assert "Page 1 of 2" in paged.message.text
+    turned = await driver.click(world.bo, paged.message, "Next ▶")
+    assert turned.type == 7 and "Page 2 of 2" in paged.message.text
+    assert len(standings_shown(paged.message)) == 1
+    back = await driver.click(world.cem, paged.message, "◀ Previous")
+    assert back.type == 7 and "Page 1 of 2" in paged.message.text
