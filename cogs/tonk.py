@@ -53,6 +53,7 @@ from bot.render.tonk import (
     spread_text,
 )
 from bot.service.tables import TableSnapshot
+from bot.storage.models import MoveRecord
 from bot.ui.errors import UserFacingError
 from bot.ui.routing import Route
 from bot.ui.tables import RECENT_LINES, TableController
@@ -71,27 +72,28 @@ class TonkController(TableController):
     async def table_for(self, interaction: discord.Interaction, route: Route | None = None
                         ) -> TableSnapshot:
         snapshot = await super().table_for(interaction, route)
-        if not snapshot.is_lobby:
+        if not snapshot.is_lobby and (not self.ui.knows(snapshot.table_id)
+                                      or snapshot.table_id not in self._recent):
             # after a restart: names and lines come back from the move log before a move adds
             # to them
-            if not self.ui.knows(snapshot.table_id):
-                records = await self.service.moves(snapshot.table_id)
-                self.ui.learn(snapshot.table_id, names_from_log(records))
-            await self.recent_lines(snapshot)
+            self._recall(snapshot, await self.service.moves(snapshot.table_id))
         return snapshot
 
     async def recent_lines(self, snapshot: TableSnapshot) -> list[str]:
-        lines = self._recent.get(snapshot.table_id)
-        if lines is None:
-            records = await self.service.moves(snapshot.table_id)
-            start = max((i for i, r in enumerate(records)
-                         if any(e.get("type") == "dealt" for e in r.events)), default=0)
-            names = self.ui.names(snapshot)
-            lines = deque(maxlen=RECENT_LINES)
-            for record in records[start:]:
-                lines.extend(self.ui.describe(record.events, names))
-            self._recent[snapshot.table_id] = lines
-        return list(lines)
+        if snapshot.table_id not in self._recent:
+            self._recall(snapshot, await self.service.moves(snapshot.table_id))
+        return list(self._recent[snapshot.table_id])
+
+    def _recall(self, snapshot: TableSnapshot, records: Sequence[MoveRecord]) -> None:
+        self.ui.learn(snapshot.table_id, names_from_log(records))
+        # only this hand's lines: the cards of an earlier hand have been dealt again
+        start = max((i for i, r in enumerate(records)
+                     if any(e.get("type") == "dealt" for e in r.events)), default=0)
+        names = self.ui.names(snapshot)
+        lines: deque[str] = deque(maxlen=RECENT_LINES)
+        for record in records[start:]:
+            lines.extend(self.ui.describe(record.events, names))
+        self._recent[snapshot.table_id] = lines
 
     def _remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
         if any(isinstance(e, Dealt) for e in events):

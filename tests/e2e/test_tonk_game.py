@@ -109,7 +109,7 @@ async def test_three_players_play_five_hands_with_slash_commands_only(
     options = TonkOptions(stake=3)
     seed = find_seed(seats_of(users), plan, options, needs=uses_every_kind_of_move)
     play = await open_table(bot, driver, world.channel, world.cem, users[1:], seed=seed,
-                            options={"stake": 3})
+                            options={"stake": 3}, way="commands")
     await _play_plan(play, plan, "commands", stake=3)
     assert uses_every_kind_of_move(play.made)
     assert play.scanner.checked > len(play.made)

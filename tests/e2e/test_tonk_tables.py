@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from bot import cards
 from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
 from bot.render import ledger
 from tests.e2e.conftest import BotRunner, World
@@ -77,6 +78,12 @@ async def test_a_restart_mid_hand_and_the_old_buttons_finish_the_hand_paid_once(
                                     custom_id=select["custom_id"])
     assert discarded.type == 7 and "You discarded" in panel.message.content
     await play.settle()
+    # the latest lines of the hand came back from the move log
+    latest = field_value(play.table, "Latest").splitlines()
+    name = mover.global_name
+    assert latest[-2:] == [f"{name} drew from the stock",
+                           f"{name} discarded {cards.display(choice.card)}"]
+    assert latest[0].startswith("Cut for deal")
     assert table_message(driver, world.channel) is table_before  # the same table message
     final = await play.play_hand(POLICY_FOR[HandEnd.DROP_WON], "buttons")
     assert final is table_before and title(final) == "Tonk — hand 1 over"

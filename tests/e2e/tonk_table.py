@@ -466,15 +466,20 @@ def _message(result: InteractionResult) -> StoredMessage:
 async def open_table(
     runner: BotRunner, driver: Driver, channel: Channel, host: User, guests: Sequence[User],
     *, seed: int | None = None, options: Mapping[str, Any] | None = None,
+    way: Way = "buttons",
 ) -> TonkPlay:
-    """`/tonk start` by ``host``, Join by each guest, Start by the host (with ``seed`` as the
-    deal seed when given)."""
+    """`/tonk start` by ``host``, Join (the button, or `/tonk join`) by each guest, Start by the
+    host — the lobby's button, the one way to start — with ``seed`` as the deal seed when
+    given."""
     opened = await driver.slash(host, channel, "tonk start", dict(options or {}) or None)
     assert opened.ephemeral, opened.content
     lobby = await driver.wait_for_message(channel, lambda m: title(m).startswith("Tonk"))
     users = {host.id: host}
     for guest in guests:
-        joined = await driver.click(guest, lobby, "Join")
+        if way == "buttons":
+            joined = await driver.click(guest, lobby, "Join")
+        else:
+            joined = await driver.slash(guest, channel, "tonk join")
         assert joined.ephemeral and "joined" in joined.content, joined.content
         users[guest.id] = guest
     if seed is not None:
