@@ -26,8 +26,8 @@ from bot.games.tonk import (
     Drop,
     EndHand,
     Hit,
+    Left,
     Move,
-    Phase,
     Spread,
     TonkOptions,
     TonkTable,
@@ -113,14 +113,11 @@ class TonkController(TableController):
 
     async def leave(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
-        engine = snapshot.engine
-        mid_hand = (engine is not None and engine.phase in (Phase.START, Phase.AFTER_DRAW)
-                    and interaction.user.id in engine.hand_players)
         result = await self.service.leave(snapshot.channel_id, interaction.user.id)
         if result.snapshot.status == "cancelled":
             await self._closed(interaction, result.snapshot, "The lobby closed: nobody is left.")
             return
-        if mid_hand:
+        if any(isinstance(e, Left) and e.forfeit for e in result.events):
             stake = snapshot.options.stake  # type: ignore[attr-defined]
             text = (f"You left mid-hand and forfeited it: you paid {stake} to each other player "
                     "(T11).")
