@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.cards import CardTextError
 from bot.games.base import RuleError
+from bot.service.errors import TableError
 
 _log = logging.getLogger("kortbord.errors")
 
@@ -33,6 +34,8 @@ def user_message_for(error: BaseException) -> str | None:
             return user_message_for(original)
     if isinstance(error, UserFacingError):
         return str(error)
+    if isinstance(error, TableError):
+        return error.message
     if isinstance(error, RuleError):
         return f"Not allowed: {error.message} ({error.ruling})"
     if isinstance(error, CardTextError):

@@ -1,0 +1,109 @@
+"""Rendering shared by both games: the lobby, names, places, colours."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import discord
+
+from bot.ui.routing import Route, RoutedButton
+
+LOBBY_COLOUR = discord.Colour.blurple()
+PLAYING_COLOUR = discord.Colour.green()
+FINISHED_COLOUR = discord.Colour.dark_grey()
+MAX_EVENT_LINES = 6
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    player_id: int
+    name: str
+    is_computer: bool = False
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def mention(player_id: int) -> str:
+    """A mention for humans (shown as a name, notifies only in new messages), a name for
+    computer players (negative ids)."""
+    return f"<@{player_id}>" if player_id > 0 else "a computer player"
+
+
+def name_of(names: Mapping[int, str], player_id: int) -> str:
+    return names.get(player_id, "someone")
+
+
+def join_names(names: Iterable[str]) -> str:
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def lobby_embed(
+    *,
+    title: str,
+    options_line: str,
+    seats: Iterable[LobbySeat],
+    host_id: int,
+    min_players: int,
+    max_players: int,
+    expires_at: float | None,
+) -> discord.Embed:
+    seated = list(seats)
+    lines = []
+    for seat in seated:
+        tag = " (host)" if seat.player_id == host_id else ""
+        who = f"🤖 {seat.name}" if seat.is_computer else f"{seat.name} — <@{seat.player_id}>"
+        lines.append(f"• {who}{tag}")
+    embed = discord.Embed(title=f"{title} — waiting for players", colour=LOBBY_COLOUR)
+    embed.add_field(name="Options", value=options_line, inline=False)
+    embed.add_field(
+        name=f"Players ({len(seated)}/{max_players})",
+        value="\n".join(lines) or "nobody yet",
+        inline=False,
+    )
+    needed = max(0, min_players - len(seated))
+    footer = (
+        f"Press Join to sit down. {needed} more needed to start."
+        if needed
+        else "The host can press Start."
+    )
+    embed.set_footer(text=footer)
+    if expires_at is not None:
+        embed.description = f"This lobby closes <t:{int(expires_at)}:R> if it hasn't started."
+    return embed
+
+
+def button(
+    game: str,
+    table_id: int,
+    action: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    counter: int | None = None,
+    arg: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> RoutedButton:
+    return RoutedButton(
+        Route(game, table_id, action, counter, arg), label, style, disabled=disabled, row=row
+    )
+
+
+def lobby_view(game: str, table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(game, table_id, "join", "Join", discord.ButtonStyle.primary))
+    view.add_item(button(game, table_id, "leave", "Leave"))
+    view.add_item(button(game, table_id, "start", "Start", discord.ButtonStyle.success))
+    view.add_item(button(game, table_id, "cancel", "Cancel", discord.ButtonStyle.danger))
+    return view
+
+
+def closed_embed(title: str, text: str) -> discord.Embed:
+    return discord.Embed(title=title, description=text, colour=FINISHED_COLOUR)

@@ -1,0 +1,186 @@
+"""Persistent components: every button and select carries its route in its custom id.
+
+A custom id reads ``kb:<game>:<table id>:<action>[:<move counter>[:<argument>]]`` for a button
+and the same with ``ks:`` for a select. Two ``DynamicItem`` classes match them (discord.py keys
+dynamic items by pattern, hence the two prefixes), so a component
+keeps working after a restart, on any message, without the bot keeping views in memory. The
+move counter is the table's counter when the component was drawn: a click from an earlier turn
+(or the second of a double click) is recognised as stale instead of being applied twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.ui.errors import answer_error
+
+_log = logging.getLogger(__name__)
+
+_BODY = (
+    r":(?P<game>[a-z]+):(?P<table>\d+):(?P<action>[a-z_]+)"
+    r"(?::(?P<counter>\d+)(?::(?P<arg>[^:]{0,40}))?)?"
+)
+BUTTON_PREFIX, SELECT_PREFIX = "kb", "ks"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    game: str
+    table_id: int
+    action: str
+    counter: int | None = None
+    arg: str | None = None
+
+    def custom_id(self, prefix: str = BUTTON_PREFIX) -> str:
+        parts = [prefix, self.game, str(self.table_id), self.action]
+        if self.counter is not None:
+            parts.append(str(self.counter))
+            if self.arg is not None:
+                parts.append(self.arg)
+        return ":".join(parts)
+
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> Route:
+        counter = match["counter"]
+        return cls(
+            game=match["game"],
+            table_id=int(match["table"]),
+            action=match["action"],
+            counter=int(counter) if counter is not None else None,
+            arg=match["arg"],
+        )
+
+
+Handler = Callable[[discord.Interaction, Route, list[str]], Awaitable[None]]
+
+
+class HasRouter(Protocol):
+    router: Router
+
+
+class Router:
+    """Maps (game, action) to the cog method that handles it."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[tuple[str, str], Handler] = {}
+
+    def register(self, game: str, action: str, handler: Handler) -> None:
+        self._handlers[(game, action)] = handler
+
+    async def dispatch(
+        self, interaction: discord.Interaction, route: Route, values: list[str]
+    ) -> None:
+        handler = self._handlers.get((route.game, route.action))
+        try:
+            if handler is None:
+                _log.warning("no handler for component %s", route.custom_id())
+                await interaction.response.send_message(
+                    "This button no longer does anything.", ephemeral=True
+                )
+                return
+            await handler(interaction, route, values)
+        except Exception as exc:  # every failure still gets an answer (never "interaction failed")
+            await answer_error(interaction, exc)
+
+
+def _router_of(interaction: discord.Interaction) -> Router:
+    client: Any = interaction.client
+    return client.router
+
+
+class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_PREFIX + _BODY):
+    def __init__(
+        self,
+        route: Route,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=route.custom_id(), emoji=emoji,
+                disabled=disabled, row=row,
+            )
+        )
+        self.route = route
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RoutedButton:
+        return cls(Route.parse(match), label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _router_of(interaction).dispatch(interaction, self.route, [])
+
+
+class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_PREFIX + _BODY):
+    def __init__(
+        self,
+        route: Route,
+        options: list[discord.SelectOption],
+        placeholder: str,
+        *,
+        row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=route.custom_id(SELECT_PREFIX),
+                options=options,
+                placeholder=placeholder,
+                row=row,
+                min_values=min_values,
+                max_values=max_values,
+            )
+        )
+        self.route = route
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> RoutedSelect:
+        return cls(Route.parse(match), options=item.options, placeholder=item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _router_of(interaction).dispatch(interaction, self.route, list(self.item.values))
+
+
+_ROUTED = re.compile(f"(?:{BUTTON_PREFIX}|{SELECT_PREFIX}){_BODY}")
+
+
+def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+    message = interaction.message
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", [row])
+    )
+
+
+async def dispatch_unmatched(interaction: discord.Interaction) -> None:
+    """Route a click on a component that is no longer on its message (a client that missed an
+    edit). discord.py only hands dynamic items the components it finds on the message and
+    drops the rest unanswered, which would show the user "This interaction failed"."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    match = _ROUTED.fullmatch(custom_id)
+    if match is None or _on_message(interaction, custom_id):
+        return
+    await _router_of(interaction).dispatch(
+        interaction, Route.parse(match), [str(v) for v in data.get("values", [])]
+    )

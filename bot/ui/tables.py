@@ -1,0 +1,254 @@
+"""The flow both games share on Discord: lobby, table message, hand panel, moves, errors.
+
+A cog hands an interaction and (for moves) an engine move to a ``TableController``; the
+controller calls the table service, answers the interaction (always, within the deadline) and
+publishes the new table. What differs per game — how a table, a hand panel and events look — is
+a ``GameUI``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+
+from bot.render.common import LobbySeat, closed_embed, lobby_embed, lobby_view
+from bot.service import TableService
+from bot.service.errors import StaleMoveError
+from bot.service.tables import ApplyResult, TableSnapshot
+from bot.ui.errors import UserFacingError
+from bot.ui.publisher import TablePublisher, TableRender
+from bot.ui.routing import Route
+
+_log = logging.getLogger(__name__)
+
+RECENT_LINES = 6
+
+STALE_PANEL_NOTICE = "⚠️ The table moved on since this was shown — here is where things stand now."
+
+
+class GameUI(Protocol):
+    """How one game looks on Discord. Implementations only read views; they change nothing."""
+
+    game: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def options_line(self, options: Any, players: int) -> str: ...
+
+    def names(self, snapshot: TableSnapshot) -> dict[int, str]: ...
+
+    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str]) -> TableRender: ...
+
+    def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]: ...
+
+    def describe(self, events: Sequence[dict[str, Any]], names: dict[int, str]) -> list[str]: ...
+
+    def hand_panel(
+        self, snapshot: TableSnapshot, player_id: int, *, notice: str | None, arg: str | None
+    ) -> tuple[str, discord.ui.View]: ...
+
+    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+        """What only the mover learns from their move (the card they drew), or None."""
+        ...
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_messages)
+
+
+def display_name(interaction: discord.Interaction) -> str:
+    return interaction.user.display_name
+
+
+class TableController:
+    def __init__(self, service: TableService, publisher: TablePublisher, ui: GameUI) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.ui = ui
+        self._recent: dict[int, deque[str]] = {}
+
+    # -- reading the table ---------------------------------------------------------------------
+
+    async def table_for(self, interaction: discord.Interaction, route: Route | None = None
+                        ) -> TableSnapshot:
+        """The channel's table of this game; for a component, the very table it was drawn for."""
+        if interaction.channel_id is None or interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        snapshot = await self.service.get(interaction.channel_id)
+        if snapshot is None or snapshot.kind != self.ui.game:
+            if route is not None:
+                raise UserFacingError("That game is over — this button no longer does anything.")
+            raise UserFacingError(f"There is no {self.ui.title} game in this channel. "
+                                  f"Start one with `/{self.ui.game} start`.")
+        if route is not None and route.table_id != snapshot.table_id:
+            raise UserFacingError("That button belongs to an earlier game in this channel.")
+        return snapshot
+
+    async def recent_lines(self, snapshot: TableSnapshot) -> list[str]:
+        lines = self._recent.get(snapshot.table_id)
+        if lines is None:
+            # after a restart the latest lines come back from the move log
+            lines = deque(maxlen=RECENT_LINES)
+            names = self.ui.names(snapshot)
+            for record in (await self.service.moves(snapshot.table_id))[-RECENT_LINES * 2 :]:
+                lines.extend(self.ui.describe(record.events, names))
+            self._recent[snapshot.table_id] = lines
+        return list(lines)
+
+    def _remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
+        lines = self._recent.setdefault(snapshot.table_id, deque(maxlen=RECENT_LINES))
+        lines.extend(self.ui.describe(self.ui.public_events(events), self.ui.names(snapshot)))
+
+    def lobby_render(self, snapshot: TableSnapshot) -> TableRender:
+        embed = lobby_embed(
+            title=self.ui.title,
+            options_line=self.ui.options_line(snapshot.options, len(snapshot.seats)),
+            seats=[LobbySeat(s.player_id, s.name, s.is_computer) for s in snapshot.seats],
+            host_id=snapshot.host_id,
+            min_players=self.ui.min_players,
+            max_players=self.ui.max_players,
+            expires_at=snapshot.lobby_expires_at,
+        )
+        return TableRender(embed=embed, view=lobby_view(self.ui.game, snapshot.table_id))
+
+    async def render(self, snapshot: TableSnapshot) -> TableRender:
+        if snapshot.is_lobby:
+            return self.lobby_render(snapshot)
+        return self.ui.table_render(snapshot, await self.recent_lines(snapshot))
+
+    async def publish(self, snapshot: TableSnapshot) -> None:
+        render = await self.render(snapshot)
+        self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    async def open_lobby(self, interaction: discord.Interaction, options: Any) -> None:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        snapshot = await self.service.open_lobby(
+            interaction.guild_id, interaction.channel_id, self.ui.game, interaction.user.id,
+            display_name(interaction), options,
+        )
+        await interaction.response.send_message(
+            f"{self.ui.title} lobby opened below — others can press **Join**.", ephemeral=True
+        )
+        await self.publisher.post_new(snapshot.channel_id, self.lobby_render(snapshot))
+
+    async def join(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        snapshot = await self.table_for(interaction, route)
+        result = await self.service.join(
+            snapshot.channel_id, interaction.user.id, display_name(interaction)
+        )
+        await self._after_change(interaction, result, "You joined the table.")
+
+    async def leave(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        snapshot = await self.table_for(interaction, route)
+        result = await self.service.leave(snapshot.channel_id, interaction.user.id)
+        if result.snapshot.status == "cancelled":
+            await self._closed(interaction, result.snapshot, "The lobby closed: nobody is left.")
+            return
+        text = "You left the table." if snapshot.is_lobby else "You left the game."
+        await self._after_change(interaction, result, text)
+
+    async def start(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        snapshot = await self.table_for(interaction, route)
+        result = await self.service.start(snapshot.channel_id, interaction.user.id)
+        await self._after_change(interaction, result, "The game has started.")
+
+    async def cancel(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        snapshot = await self.table_for(interaction, route)
+        closed = await self.service.cancel(
+            snapshot.channel_id, interaction.user.id, may_manage(interaction)
+        )
+        what = "lobby" if snapshot.is_lobby else "game"
+        await self._closed(
+            interaction, closed, f"The {what} was stopped by {display_name(interaction)}."
+        )
+
+    async def _closed(
+        self, interaction: discord.Interaction, snapshot: TableSnapshot, text: str
+    ) -> None:
+        self._recent.pop(snapshot.table_id, None)
+        render = TableRender(embed=closed_embed(f"{self.ui.title} — closed", text), view=None)
+        self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _after_change(
+        self, interaction: discord.Interaction, result: ApplyResult, text: str
+    ) -> None:
+        self._remember(result.snapshot, result.events)
+        await interaction.response.send_message(text, ephemeral=True)
+        await self.publish(result.snapshot)
+
+    async def repost(self, interaction: discord.Interaction) -> None:
+        snapshot = await self.table_for(interaction)
+        await interaction.response.send_message("The table is below.", ephemeral=True)
+        await self.publisher.post_new(
+            snapshot.channel_id, await self.render(snapshot), replaces=snapshot.message_id
+        )
+
+    # -- hands and moves -----------------------------------------------------------------------
+
+    async def show_hand(
+        self, interaction: discord.Interaction, route: Route | None = None, *,
+        arg: str | None = None, notice: str | None = None, edit: bool = False,
+    ) -> None:
+        snapshot = await self.table_for(interaction, route)
+        if snapshot.is_lobby:
+            raise UserFacingError("The game hasn't started yet — your cards come when it does.")
+        if snapshot.seat_of(interaction.user.id) is None and not self._ever_seated(
+            snapshot, interaction.user.id
+        ):
+            raise UserFacingError("You're not playing at this table.")
+        content, view = self.ui.hand_panel(
+            snapshot, interaction.user.id, notice=notice, arg=arg
+        )
+        if edit:
+            await interaction.response.edit_message(content=content, embed=None, view=view)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
+        return player_id in self.ui.names(snapshot)
+
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        move: Any,
+        *,
+        route: Route | None = None,
+        from_panel: bool = False,
+    ) -> None:
+        """Apply ``move`` for the user and answer: in place on the hand panel it came from, or
+        with a fresh ephemeral panel (table buttons, slash commands)."""
+        snapshot = await self.table_for(interaction, route)
+        if snapshot.is_lobby:
+            raise UserFacingError("The game hasn't started yet.")
+        player = interaction.user.id
+        if snapshot.seat_of(player) is None:
+            raise UserFacingError("You're not playing at this table.")
+        counter = route.counter if route is not None else None
+        try:
+            result = await self.service.apply(snapshot.channel_id, player, move, counter)
+        except StaleMoveError:
+            if from_panel:
+                await self.show_hand(interaction, route, notice=STALE_PANEL_NOTICE, edit=True)
+                return
+            raise UserFacingError(
+                "That button is from an earlier turn — the table has moved on. Nothing was changed."
+            ) from None
+        # the engine is live and shared: read everything for this move before the next await
+        notice = self.ui.move_notice(result.events, player) or "Done."
+        self._remember(result.snapshot, result.events)
+        content, view = self.ui.hand_panel(result.snapshot, player, notice=notice, arg=None)
+        if from_panel:
+            await interaction.response.edit_message(content=content, embed=None, view=view)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        await self.publish(result.snapshot)
