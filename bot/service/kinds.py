@@ -13,11 +13,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from bot.games import tonk
+from bot.games import dubb, tonk
 from bot.games.base import Seat
+from bot.games.dubb import options as dubb_options
 from bot.storage.models import (
+    GAMES_PLAYED,
     HANDS_PLAYED,
     HANDS_WON,
+    LOSSES,
     TONKS,
     WON_BY_PREFIX,
     Payment,
@@ -90,6 +93,61 @@ class GameKind(ABC):
     def stat_deltas(self, events: Sequence[Any], engine: Any) -> list[StatDelta]:
         """The stat counters one move's events change."""
         return []
+
+
+class DubbKind(GameKind):
+    """One Dubb game per table; no one joins once it has started (D1)."""
+
+    kind = "dubb"
+    label = "Dubb"
+    min_players = dubb_options.MIN_PLAYERS
+    max_players = dubb_options.MAX_PLAYERS
+    options_model = dubb.DubbOptions
+
+    def new_engine(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> dubb.DubbGame:
+        assert isinstance(options, dubb.DubbOptions)
+        return dubb.DubbGame.new(list(seats), options, seed)
+
+    def load_engine(self, stored: dict[str, Any]) -> dubb.DubbGame:
+        return dubb.DubbGame.from_stored(stored)
+
+    def move_to_dict(self, move: Any) -> dict[str, Any]:
+        return dubb.move_to_dict(move)
+
+    def move_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return dubb.move_from_dict(dict(data))
+
+    def event_to_dict(self, event: Any) -> dict[str, Any]:
+        return dubb.event_to_dict(event)
+
+    def to_move(self, engine: Any) -> int | None:
+        return engine.to_move  # type: ignore[no-any-return]
+
+    def seats(self, engine: Any) -> list[Seat]:
+        # players who are out stay at the table until the end; those who left do not
+        return [Seat(p.player_id, p.name) for p in engine.public_view().players
+                if p.status != "left"]
+
+    def leave_move(self) -> Any:
+        return dubb.Leave()
+
+    def timeout_move(self) -> Any:
+        return dubb.Timeout()
+
+    def stat_deltas(self, events: Sequence[Any], engine: Any) -> list[StatDelta]:
+        # leaving is a loss when it happens (issue 6), so it counts even if the game is later
+        # stopped; the end then records everyone else and a loser who did not leave
+        deltas: list[StatDelta] = []
+        for e in events:
+            if isinstance(e, dubb.PlayerLeft):
+                deltas.append(StatDelta(player_id=e.player, counter=GAMES_PLAYED))
+                deltas.append(StatDelta(player_id=e.player, counter=LOSSES))
+            elif isinstance(e, dubb.GameOver):
+                deltas += [StatDelta(player_id=p, counter=GAMES_PLAYED)
+                           for p in e.ranking if p not in e.leavers]
+                if e.loser not in e.leavers:
+                    deltas.append(StatDelta(player_id=e.loser, counter=LOSSES))
+        return deltas
 
 
 class TonkKind(GameKind):
@@ -179,3 +237,8 @@ def _tonk_winners(result: tonk.HandResult) -> list[int]:
         low = min(result.totals)
         return [p for p in result.players if result.total_of(p) == low]
     return []
+
+
+def default_kinds() -> dict[str, GameKind]:
+    """The games the bot plays, keyed as ``TableService`` expects."""
+    return {k.kind: k for k in (DubbKind(), TonkKind())}

@@ -1,0 +1,104 @@
+"""Dubb on Discord, end to end: whole games with buttons and with slash commands, privacy."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.dubb import Play
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import (
+    card_tokens,
+    cards_seen,
+    open_table,
+    table_id_of,
+    title,
+    to_move,
+)
+from tests.fakediscord import Driver
+
+pytestmark = pytest.mark.e2e
+
+MAX_TURNS = 400
+
+
+async def test_a_three_player_game_with_buttons_only(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo, world.cem])
+    turns = 0
+    while not table.over():
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+    final = table.table
+    assert title(final) == "Dubb — game over"
+    description = final.embeds[0]["description"]
+    loser_line = next(line for line in description.splitlines() if "loses" in line)
+    assert sum(name in loser_line for name in ("Anna", "Bo", "Cem")) == 1
+    assert final.buttons() == []
+    # one ping per turn at most, and none left over once the game is over
+    assert len(driver.pings()) <= turns + 1
+    await driver.wait_for(
+        lambda: not any("your turn" in m.content for m in driver.channel_messages(world.channel)),
+        what="the last ping to be removed",
+    )
+
+
+async def test_a_three_player_game_with_slash_commands_only(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.cem, [world.anna, world.bo])
+    assert bot.bot is not None
+    service = bot.bot.tables
+    turns = 0
+    while not table.over():
+        snapshot = await service.get(world.channel.id)
+        assert snapshot is not None and snapshot.engine is not None
+        player = to_move(table.table)
+        assert player == snapshot.engine.to_move
+        legal = {
+            (m.rank, m.naturals, m.jokers)
+            for m in snapshot.engine.legal_moves(player)
+            if isinstance(m, Play)
+        }
+        user = table.players[player]
+        choices = await driver.autocomplete(
+            user, world.channel, "dubb play", {"cards": ""}, focused="cards"
+        )
+        # autocomplete offers exactly the legal plays (up to Discord's 25 choices)
+        offered = {
+            (p.rank, p.naturals, p.jokers)
+            for p in (snapshot.engine.play_from_text(player, c["value"]) for c in choices)
+        }
+        assert len(choices) == len(offered) == min(len(legal), 25)
+        assert offered <= legal
+        await table.turn_by_commands()
+        turns += 1
+        assert turns < MAX_TURNS
+    assert "loses" in table.table.embeds[0]["description"]
+
+
+async def test_nobody_ever_sees_a_card_they_should_not(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    """D14: every card in a public message was played in public; every card in a player's
+    private message was played in public or held by that player at some point."""
+    table = await open_table(driver, world.channel, world.anna, [world.bo, world.cem])
+    table_id = table_id_of(table.table)
+    turns = 0
+    while not table.over():
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+    assert bot.bot is not None
+    public, held = await cards_seen(bot.bot.tables, table_id)
+    checked = 0
+    for entry in driver.log:
+        shown = card_tokens(entry.text)
+        if entry.audience is None:
+            assert shown <= public, f"public message shows {shown - public}: {entry.text!r}"
+        else:
+            allowed = public | held.get(entry.audience, set())
+            assert shown <= allowed, f"private message shows {shown - allowed}"
+        checked += 1
+    assert checked > turns * 2

@@ -1,0 +1,112 @@
+"""Dubb on Discord: the lobby — options, joining, leaving, starting, cancelling, stopping."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import open_table, table_message, title, wait_table
+from tests.fakediscord import Driver
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_lobby_shows_options_and_seats_and_only_the_host_starts(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    opened = await driver.slash(
+        world.anna, world.channel, "dubb start", {"decks": 2, "jokers": True, "hand_limit": True}
+    )
+    assert opened.ephemeral
+    lobby = await wait_table(driver, world.channel)
+    assert title(lobby) == "Dubb — waiting for players"
+    assert "2 packs, jokers, hand limit 7" in lobby.text
+    assert "Anna" in lobby.text and "(host)" in lobby.text
+
+    alone = await driver.click(world.anna, lobby, "Start")
+    assert alone.ephemeral and "At least 2 players" in alone.content
+
+    await driver.click(world.bo, lobby, "Join")
+    await driver.wait_for(lambda: "Bo" in lobby.text, what="Bo in the lobby")
+    again = await driver.slash(world.bo, world.channel, "dubb join")
+    assert again.ephemeral and "already" in again.content
+    not_host = await driver.click(world.bo, lobby, "Start")
+    assert not_host.ephemeral and "Only the host" in not_host.content
+
+    await driver.click(world.bo, lobby, "Leave")
+    await driver.wait_for(lambda: "Bo" not in lobby.text, what="Bo gone from the lobby")
+    await driver.slash(world.cem, world.channel, "dubb join")
+    await driver.click(world.anna, lobby, "Start")
+    await driver.wait_for(lambda: title(lobby) == "Dubb — in play", what="the game to start")
+    late = await driver.slash(world.bo, world.channel, "dubb join")
+    assert late.ephemeral and "already started" in late.content
+
+
+async def test_cards_each_is_checked_against_d2(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    impossible = await driver.slash(world.anna, world.channel, "dubb start", {"cards_each": 9})
+    assert impossible.ephemeral and "D2" in impossible.content
+    assert driver.channel_messages(world.channel) == []
+
+    limited = await driver.slash(
+        world.anna, world.channel, "dubb start", {"cards_each": 10, "hand_limit": True}
+    )
+    assert limited.ephemeral and "at most 7" in limited.content
+
+    await driver.slash(world.anna, world.channel, "dubb start", {"cards_each": 12})
+    lobby = await wait_table(driver, world.channel)
+    await driver.click(world.bo, lobby, "Join")
+    await driver.click(world.cem, lobby, "Join")
+    wrong_for_three = await driver.click(world.anna, lobby, "Start")
+    assert wrong_for_three.ephemeral and "D2" in wrong_for_three.content
+    assert title(lobby) == "Dubb — waiting for players"
+
+
+async def test_a_moderator_can_cancel_a_lobby_and_others_cannot(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    await driver.slash(world.anna, world.channel, "dubb start")
+    lobby = await wait_table(driver, world.channel)
+    refused = await driver.click(world.bo, lobby, "Cancel")
+    assert refused.ephemeral and "Only the host" in refused.content
+    cancelled = await driver.click(world.mod, lobby, "Cancel")
+    assert cancelled.ephemeral
+    await driver.wait_for(lambda: lobby.buttons() == [], what="the lobby to close")
+    assert "closed" in title(lobby)
+    fresh = await driver.slash(world.bo, world.channel, "dubb start")
+    assert fresh.ephemeral and "opened" in fresh.content
+    new_lobby = await driver.wait_for_message(
+        world.channel, lambda m: title(m) == "Dubb — waiting for players"
+    )
+    assert new_lobby.id != lobby.id
+
+
+async def test_the_host_stops_a_running_game_and_table_reposts(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo])
+    await table.turn_by_buttons()
+    old = table.table
+    reposted = await driver.slash(world.bo, world.channel, "dubb table")
+    assert reposted.ephemeral
+    await driver.wait_for(lambda: old.deleted, what="the old table to go")
+    new = table_message(driver, world.channel)
+    assert new.id != old.id and title(new) == "Dubb — in play"
+
+    refused = await driver.slash(world.bo, world.channel, "dubb stop")
+    assert refused.ephemeral and "Only the host" in refused.content
+    stopped = await driver.slash(world.anna, world.channel, "dubb stop")
+    assert stopped.ephemeral and "stopped" in stopped.content
+    await driver.wait_for(lambda: new.buttons() == [], what="the table to close")
+    nothing = await driver.slash(world.anna, world.channel, "dubb hand")
+    assert nothing.ephemeral and "no Dubb game" in nothing.content
+
+
+async def test_rules_are_private_and_name_the_rulings(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    rules = await driver.slash(world.cem, world.channel, "dubb rules")
+    assert rules.ephemeral
+    for ruling in ("D4", "D5", "D6", "D7", "D8", "D10", "D11"):
+        assert ruling in rules.content

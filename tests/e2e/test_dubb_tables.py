@@ -1,0 +1,132 @@
+"""Dubb on Discord: many tables at once, threads, one table per player, and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable, open_table, table_message, title, to_move
+from tests.fakediscord import Driver
+
+pytestmark = pytest.mark.e2e
+
+CHANNELS = 20
+MAX_TURNS = 400
+
+
+async def _play_out(table: DubbTable) -> int:
+    turns = 0
+    while not table.over():
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+    return turns
+
+
+async def test_twenty_channels_play_at_once_without_interference(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    channels = [driver.add_channel(world.guild, f"dubb-{n}") for n in range(CHANNELS)]
+    pairs = [(driver.add_user(f"P{n}a"), driver.add_user(f"P{n}b")) for n in range(CHANNELS)]
+    tables = await asyncio.gather(
+        *(open_table(driver, ch, a, [b]) for ch, (a, b) in zip(channels, pairs, strict=True))
+    )
+    await asyncio.gather(*(_play_out(t) for t in tables))
+    for channel, (a, b) in zip(channels, pairs, strict=True):
+        final = table_message(driver, channel)
+        assert title(final) == "Dubb — game over"
+        text = final.text
+        # each table speaks only of its own two players
+        assert a.global_name in text and b.global_name in text
+        others = [u for pair in pairs if pair != (a, b) for u in pair]
+        assert not any(f"{u.global_name} " in text for u in others)
+
+
+async def test_a_thread_is_a_table_of_its_own(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    thread = driver.add_channel(world.guild, "side game", thread=True, parent=world.channel)
+    main = await open_table(driver, world.channel, world.anna, [world.bo])
+    side = await open_table(driver, thread, world.cem, [world.mod])
+    await main.turn_by_buttons()
+    assert title(side.table) == "Dubb — in play"
+    assert main.table.id != side.table.id
+
+
+async def test_one_table_per_channel_and_per_player(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    await driver.slash(world.anna, world.channel, "dubb start")
+    busy = await driver.slash(world.bo, world.channel, "dubb start")
+    assert busy.ephemeral and "already has a Dubb lobby" in busy.content
+    other = driver.add_channel(world.guild, "elsewhere")
+    twice = await driver.slash(world.anna, other, "dubb start")
+    assert twice.ephemeral and f"<#{world.channel.id}>" in twice.content
+
+
+async def test_the_old_table_keeps_working_after_a_restart(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo, world.cem])
+    for _ in range(3):
+        await table.turn_by_buttons()
+    message_before = table.table
+    await bot.restart()
+    assert table_message(driver, world.channel) is message_before
+    await _play_out(table)
+    assert "loses" in table.table.embeds[0]["description"]
+    assert to_move(table.table) is None
+
+
+async def test_leaving_mid_game_counts_as_a_loss_and_the_rest_play_on(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo, world.cem])
+    await table.turn_by_buttons()
+    left = await driver.slash(world.bo, world.channel, "dubb leave")
+    assert left.ephemeral and "left" in left.content.lower()
+    del table.players[world.bo.id]
+    await driver.wait_for(lambda: "Bo left the game" in table.table.text, what="the leave")
+    await _play_out(table)
+    description = table.table.embeds[0]["description"]
+    assert "💀 **Bo loses**" in description
+
+    stats = await driver.slash(world.cem, world.channel, "dubb stats")
+    assert not stats.ephemeral
+    text = stats.message.text if stats.message else ""
+    assert "Bo** — lost 1 of 1" in text
+    assert "Anna** — lost 0 of 1" in text and "Cem** — lost 0 of 1" in text
+
+
+async def test_a_table_a_move_behind_is_redrawn_at_start_up(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    """A crash after a move's commit but before its table edit: the restart redraws the table,
+    so its buttons carry the current turn again."""
+    from bot.service import TableService
+    from bot.service.registry import GAME_KINDS
+    from bot.storage import Store
+    from tests.e2e.dubb_table import counter_of
+
+    table = await open_table(driver, world.channel, world.anna, [world.bo])
+    await table.turn_by_buttons()
+    counter = counter_of(table.table)
+    assert counter is not None
+    await bot.stop()
+
+    store = await Store.open(bot.database_path)
+    try:
+        service = TableService(store, GAME_KINDS)
+        snapshot = await service.get(world.channel.id)
+        assert snapshot is not None and snapshot.engine is not None
+        mover = snapshot.engine.to_move
+        await service.apply(world.channel.id, mover, snapshot.engine.legal_moves(mover)[0], counter)
+    finally:
+        await store.close()
+    assert counter_of(table.table) == counter
+
+    await bot.start()
+    redrawn = await table.wait_counter(counter + 1)
+    assert counter_of(redrawn) == counter + 1 or title(redrawn).endswith("game over")
