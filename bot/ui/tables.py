@@ -102,7 +102,11 @@ class TableController:
         return list(lines)
 
     def _remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
-        lines = self._recent.setdefault(snapshot.table_id, deque(maxlen=RECENT_LINES))
+        lines = self._recent.get(snapshot.table_id)
+        if lines is None:
+            # not read back since a restart: the move log already holds these events, and the
+            # next render reads them from there
+            return
         lines.extend(self.ui.describe(self.ui.public_events(events), self.ui.names(snapshot)))
 
     def lobby_render(self, snapshot: TableSnapshot) -> TableRender:
@@ -125,6 +129,8 @@ class TableController:
     async def publish(self, snapshot: TableSnapshot) -> None:
         render = await self.render(snapshot)
         self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
+        if snapshot.status not in ("lobby", "playing"):
+            self._recent.pop(snapshot.table_id, None)
 
     # -- lobby ---------------------------------------------------------------------------------
 

@@ -16,6 +16,11 @@ CHANNELS = 20
 MAX_TURNS = 400
 
 
+def _latest(message: object) -> list[str]:
+    fields = message.embeds[0]["fields"]  # type: ignore[attr-defined]
+    return next(f["value"] for f in fields if f["name"] == "Latest").splitlines()
+
+
 async def _play_out(table: DubbTable) -> int:
     turns = 0
     while not table.over():
@@ -73,8 +78,12 @@ async def test_the_old_table_keeps_working_after_a_restart(
     for _ in range(3):
         await table.turn_by_buttons()
     message_before = table.table
+    last_line = _latest(message_before)[-1]
     await bot.restart()
     assert table_message(driver, world.channel) is message_before
+    await table.turn_by_buttons()
+    # the latest moves are read back from the move log, not lost with the old process
+    assert last_line in _latest(table.table) or table.over()
     await _play_out(table)
     assert "loses" in table.table.embeds[0]["description"]
     assert to_move(table.table) is None
