@@ -238,7 +238,3 @@ def _tonk_winners(result: tonk.HandResult) -> list[int]:
         return [p for p in result.players if result.total_of(p) == low]
     return []
 
-
-def default_kinds() -> dict[str, GameKind]:
-    """The games the bot plays, keyed as ``TableService`` expects."""
-    return {k.kind: k for k in (DubbKind(), TonkKind())}

@@ -123,6 +123,7 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._closing = False
 
     @classmethod
     async def open(
@@ -162,20 +163,32 @@ class Store:
         return cls(str(file), writer, reader, checkpointer)
 
     async def close(self) -> None:
+        self._closing = True
+        # outside the write lock: a checkpoint that has to restart the WAL takes that lock
+        while self._checkpoint is not None:
+            await asyncio.shield(self._checkpoint)
         async with self._write_lock:
-            if self._checkpoint is not None:
-                await self._checkpoint
             # leave a small file behind: everything moved from the WAL into the database
             await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._checkpointer.close()
             await self._reader.close()
             await self._writer.close()
 
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the database file now and wait for it (it also happens in the
+        background every ``CHECKPOINT_EVERY`` commits), e.g. before copying the file."""
+        await asyncio.shield(self._start_checkpoint())
+
     def _after_commit(self) -> None:
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
+        if self._commits >= CHECKPOINT_EVERY and not self._closing:
+            self._start_checkpoint()
+
+    def _start_checkpoint(self) -> asyncio.Task[None]:
+        if self._checkpoint is None:
             self._commits = 0
             self._checkpoint = asyncio.ensure_future(self._run_checkpoint())
+        return self._checkpoint
 
     async def _run_checkpoint(self) -> None:
         try:

@@ -16,14 +16,14 @@ import random
 import sys
 from typing import Any
 
-from bot.games import tonk
+from bot.games import dubb, tonk
 from bot.service import StaleMoveError, TableService
 from bot.storage import Store
 from tests.store.helpers import GUILD, KINDS
 from tests.store.toy import Add
 
-CHANNELS: dict[int, str] = {1: "toy", 2: "toy", 3: "toy", 4: "tonk", 5: "tonk"}
-GAMES_PER_CHANNEL = 8
+CHANNELS: dict[int, str] = {1: "toy", 2: "toy", 3: "tonk", 4: "tonk", 5: "dubb", 6: "dubb"}
+GAMES_PER_CHANNEL = 6
 TONK_HANDS = 3
 """After this many hands at a Tonk table its players start leaving (T11), which closes it."""
 
@@ -64,6 +64,16 @@ def tonk_move(table: tonk.TonkTable, rng: random.Random) -> tuple[int, Any]:
     return table.to_move, rng.choice(moves)
 
 
+def dubb_move(game: dubb.DubbGame, rng: random.Random) -> tuple[int, Any]:
+    if rng.random() < 0.005:
+        still_in = [p.player_id for p in game.public_view().players
+                    if p.status not in ("out", "left")]
+        return rng.choice(still_in), dubb.Leave()
+    player = game.to_move
+    assert player is not None
+    return player, rng.choice(game.legal_moves(player))
+
+
 async def play_channel(service: TableService, channel: int, rng: random.Random) -> None:
     kind = CHANNELS[channel]
     host, *others = players_of(channel)
@@ -72,7 +82,7 @@ async def play_channel(service: TableService, channel: int, rng: random.Random) 
         if snap is None:
             if await finished_games(service.store, channel) >= GAMES_PER_CHANNEL:
                 return
-            options = {"hands": 3, "stake": 2} if kind == "toy" else {"stake": 2}
+            options = {"toy": {"hands": 3, "stake": 2}, "tonk": {"stake": 2}}.get(kind, {})
             await service.open_lobby(GUILD, channel, kind, host, f"P{host}", options)
             continue
         if snap.is_lobby:
@@ -90,6 +100,8 @@ async def play_channel(service: TableService, channel: int, rng: random.Random) 
                 player, move = rng.choice(engine.player_ids), tonk.Leave()
             else:
                 player, move = tonk_move(engine, rng)
+        elif kind == "dubb":
+            player, move = dubb_move(engine, rng)
         else:
             player, move = engine.to_move, Add(rng.randint(1, 3))
         move_dict = KINDS[kind].move_to_dict(move)

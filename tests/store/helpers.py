@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from bot.service import GameKind, TableService
-from bot.service.kinds import TonkKind
+from bot.service.registry import GAME_KINDS
 from bot.storage import Store
 from tests.store.toy import Add, HandEnded, ToyKind, replay
 
@@ -46,7 +46,7 @@ async def play_to_end(service: TableService, channel_id: int, rng: random.Random
         moves += 1
 
 
-KINDS: dict[str, GameKind] = {"toy": ToyKind(), "tonk": TonkKind()}
+KINDS: dict[str, GameKind] = {"toy": ToyKind(), **GAME_KINDS}
 
 
 def logged_payments(kind: str, events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
