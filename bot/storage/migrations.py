@@ -135,6 +135,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        3,
+        "start-up lists live tables from an index of them alone, not a scan of all history",
+        (
+            "CREATE INDEX tables_live ON tables (id) WHERE status IN ('lobby', 'playing')",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -30,6 +30,7 @@ from bot.storage.errors import (
     ChannelTakenError,
     LedgerConflictError,
     SeatTakenError,
+    StoreError,
     TableChangedError,
 )
 from bot.storage.migrations import migrate, schema_version
@@ -104,6 +105,23 @@ def _record(row: Sequence[Any]) -> TableRecord:
     )
 
 
+async def _enter_wal(db: aiosqlite.Connection, path: str, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL (a no-op once it is). On a new file another process may be doing
+    the same, and SQLite reports that as locked without waiting, so retry for a while."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + busy_timeout_ms / 1000
+    while True:
+        try:
+            rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() > give_up:
+                raise
+            await asyncio.sleep(0.01)
+    if str(rows[0][0]).lower() != "wal":
+        raise StoreError(f"the database {path} cannot use WAL mode (got {rows[0][0]!r})")
+
+
 def _consume_result(task: asyncio.Task[Any]) -> None:
     # a transaction whose caller was cancelled still finishes; its outcome is read here so
     # asyncio does not report it as never retrieved
@@ -150,9 +168,11 @@ class Store:
             return db
 
         try:
-            writer = await connect("journal_mode = WAL", f"synchronous = {synchronous}",
-                                   "foreign_keys = ON", "wal_autocheckpoint = 0",
-                                   f"journal_size_limit = {WAL_SIZE_LIMIT}")
+            writer = await connect()
+            await _enter_wal(writer, str(file), busy_timeout_ms)
+            for pragma in (f"synchronous = {synchronous}", "foreign_keys = ON",
+                           "wal_autocheckpoint = 0", f"journal_size_limit = {WAL_SIZE_LIMIT}"):
+                await writer.execute_fetchall(f"PRAGMA {pragma}")
             await migrate(writer, str(file))
             reader = await connect("query_only = ON")
             checkpointer = await connect("query_only = ON")

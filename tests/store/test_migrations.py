@@ -91,9 +91,17 @@ def fill_v1(db: sqlite3.Connection) -> None:
     )
 
 
+def fill_v2(db: sqlite3.Connection) -> None:
+    """Version 1's rows, and a turn timer running on the playing table."""
+    fill_v1(db)
+    db.execute("UPDATE tables SET turn_seconds = 90, turn_deadline = ?, deadline_counter = 1 "
+               "WHERE id = 1", (T0 + 90,))
+
+
 FIXTURES: dict[int, Callable[[sqlite3.Connection], None]] = {
     0: lambda db: None,
     1: fill_v1,
+    2: fill_v2,
 }
 
 
@@ -146,8 +154,13 @@ async def test_migrates_from_every_earlier_version(
             return
         unfinished = await store.unfinished_tables()
         assert [(r.id, r.status) for r in unfinished] == [(1, "playing"), (2, "lobby")]
-        assert all(r.turn_seconds == 0 and r.turn_deadline is None for r in unfinished)
         assert unfinished[0].message_id == 501
+        if version == 1:
+            assert all(r.turn_seconds == 0 and r.turn_deadline is None for r in unfinished)
+        else:
+            assert (unfinished[0].turn_seconds, unfinished[0].turn_deadline) == (90, T0 + 90)
+            due = await store.due_deadlines(T0 + 100)
+            assert [(d.table_id, d.what, d.counter) for d in due] == [(1, "turn", 1)]
         service = make_service(store)
         snap = await service.get(10)
         assert snap is not None and snap.counter == 1
