@@ -340,12 +340,27 @@ class TableService:
 
     async def cancel(self, channel_id: int, by_id: int, may_manage: bool) -> TableSnapshot:
         """Close the lobby or game (the host, or a member allowed to manage messages). Hands
-        already paid stay in the ledger; a game cut short records no result."""
+        already paid stay in the ledger; a game cut short records no result. Works even when
+        the stored game cannot be loaded any more (issue 8: stop always works)."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            try:
+                live = await self._require(channel_id)
+            except NoTableError:
+                raise
+            except Exception:
+                _log.exception("the table in channel %d cannot be loaded", channel_id)
+                live = await self._unloadable(channel_id)
             if by_id != live.record.host_id and not may_manage:
                 raise NotAllowedError()
             return (await self._cancel(live)).snapshot
+
+    async def _unloadable(self, channel_id: int) -> _Live:
+        loaded = await self._store.live_table(channel_id)
+        if loaded is None:
+            raise NoTableError()
+        record = loaded.record
+        options = self.kind(record.kind).options_model.model_construct(**record.options)
+        return _Live(record, options, None, None)
 
     async def expire_lobby(self, channel_id: int) -> TableSnapshot | None:
         """Cancel the channel's lobby if its expiry has passed (issue 8); ``None`` otherwise."""

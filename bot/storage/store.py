@@ -18,7 +18,9 @@ to that move's latency (it made the p99 of a commit several times its p50).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -55,6 +57,8 @@ from bot.storage.models import (
     TableRecord,
     TableStatus,
 )
+
+_log = logging.getLogger("kortbord.store")
 
 T = TypeVar("T")
 Synchronous = Literal["NORMAL", "FULL"]
@@ -186,8 +190,11 @@ class Store:
         self._closing = True
         # outside the write lock: a checkpoint that has to restart the WAL takes that lock
         while self._checkpoint is not None:
-            await asyncio.shield(self._checkpoint)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._checkpoint)
         async with self._write_lock:
+            # SQLite's advice for long-lived connections: refresh the planner's statistics
+            await self._writer.execute_fetchall("PRAGMA optimize")
             # leave a small file behind: everything moved from the WAL into the database
             await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._checkpointer.close()
@@ -208,6 +215,7 @@ class Store:
         if self._checkpoint is None:
             self._commits = 0
             self._checkpoint = asyncio.ensure_future(self._run_checkpoint())
+            self._checkpoint.add_done_callback(_consume_result)
         return self._checkpoint
 
     async def _run_checkpoint(self) -> None:
@@ -220,6 +228,10 @@ class Store:
             if rows[0][1] > WAL_LIMIT_FRAMES:
                 async with self._write_lock:
                     await self._writer.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
+        except Exception:
+            # the data is safe in the WAL either way; the next checkpoint tries again
+            _log.exception("WAL checkpoint of %s failed", self.path)
+            raise
         finally:
             self._checkpoint = None
 

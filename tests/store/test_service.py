@@ -426,3 +426,22 @@ async def test_timeout_move_goes_through_the_engine(service: TableService) -> No
     assert await service.get(10) is None
     with pytest.raises(NoTableError):
         await service.apply(10, 1, Leave())
+
+
+async def test_stop_works_even_when_the_stored_game_cannot_be_loaded(
+    service: TableService, store: Store, make_service: Callable[[Store], TableService]
+) -> None:
+    """Issue 8: the host can always stop a table, even one in a strange state."""
+    table_id = await started_table(service, 10)
+    await store.commit_move(MoveCommit(
+        table_id=table_id, expected_counter=0, player_id=1, move={"type": "add", "n": 1},
+        events=[], state='{"format_version": 99}', status="playing", now=1.0))
+    fresh = make_service(store)
+    with pytest.raises(ValueError, match="unknown toy state version"):
+        await fresh.get(10)
+    with pytest.raises(NotAllowedError):
+        await fresh.cancel(10, 2, may_manage=False)
+    snap = await fresh.cancel(10, 1, may_manage=False)
+    assert snap.status == "cancelled" and snap.engine is None
+    assert await fresh.get(10) is None
+    assert await fresh.table_of_player(GUILD, 2) is None
