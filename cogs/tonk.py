@@ -136,6 +136,7 @@ class Tonk(commands.Cog):
     def __init__(self, bot: KortbordBot) -> None:
         self.bot = bot
         self.tables = TonkController(bot.tables, bot.publisher, TonkUI())
+        bot.controllers["tonk"] = self.tables
         for action, handler in {
             "join": self._join_button,
             "leave": self._leave_button,
