@@ -14,6 +14,7 @@ import discord
 from bot.client import KortbordBot
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
+from bot.storage import SchemaTooNewError
 
 _log = logging.getLogger("kortbord")
 
@@ -48,6 +49,9 @@ def main() -> int:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(run(settings))
+    except SchemaTooNewError as exc:
+        _log.error("cannot start: %s", exc)
+        return 2
     except discord.LoginFailure:
         _log.error("Discord rejected DISCORD_TOKEN (login failed)")
         return 2

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sqlite3
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import BotRunner, SubprocessBot, World
+from tests.e2e.conftest import REPO_ROOT, BotRunner, SubprocessBot, World
 from tests.fakediscord import Driver, FakeDiscord
 
 pytestmark = pytest.mark.e2e
@@ -124,3 +128,26 @@ async def test_twenty_channels_at_once(bot: BotRunner, driver: Driver, world: Wo
         assert again.content == "Pong! (2)"
         assert driver.visible_to(user, channel) == [again.message]
         assert driver.channel_messages(channel) == []
+
+
+async def test_a_database_from_a_newer_kortbord_stops_the_bot_with_one_clear_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    database = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(database) as connection:
+        connection.execute("PRAGMA user_version = 999")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    env.update(
+        PYTHONPATH=str(REPO_ROOT), DISCORD_TOKEN="x", DATABASE_PATH=str(database),
+        DISCORD_API_BASE=fake.api_base,
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    assert b"schema version 999" in stderr
+    assert b"Traceback" not in stderr
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone() == (999,)
