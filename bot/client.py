@@ -10,13 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.service import TableService
+from bot.service import TableService, TableSnapshot
 from bot.service.registry import GAME_KINDS
-from bot.storage import Store
+from bot.service.tables import LOBBY_TTL_SECONDS
+from bot.storage import DueDeadline, Store
+from bot.ui.computers import ComputerPlayers, computer_to_move
 from bot.ui.errors import answer_error
 from bot.ui.publisher import TablePublisher
 from bot.ui.routing import RoutedButton, RoutedSelect, Router, dispatch_unmatched
 from bot.ui.tables import TableController
+from bot.ui.timers import Clock, DeadlineScheduler, SystemClock
 
 _log = logging.getLogger("kortbord")
 
@@ -25,6 +28,9 @@ STARTUP_REFRESH_LIMIT = 200
 its table edit leaves the table a move behind, and its buttons a turn stale, until redrawn."""
 
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.dubb", "cogs.tonk")
+
+LOBBY_EXPIRED_TEXT = (f"The lobby closed: the game did not start within "
+                      f"{LOBBY_TTL_SECONDS // 60} minutes.")
 
 
 class KortbordTree(app_commands.CommandTree):
@@ -37,11 +43,16 @@ class KortbordTree(app_commands.CommandTree):
 
 
 class KortbordBot(commands.Bot):
+    """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
+    they move by hand)."""
+
     store: Store
     tables: TableService
     publisher: TablePublisher
+    timers: DeadlineScheduler
+    computers: ComputerPlayers
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -53,20 +64,50 @@ class KortbordBot(commands.Bot):
             ),
         )
         self.settings = settings
+        self.clock = clock or SystemClock()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
         self._refresh_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.tables = TableService(self.store, GAME_KINDS)
+        self.tables = TableService(self.store, GAME_KINDS, clock=self.clock.now)
         self.publisher = TablePublisher(self, self._table_message_moved)
+        self.timers = DeadlineScheduler(self.tables, self._deadline_due, self.clock)
+        self.computers = ComputerPlayers(self.tables, self.controllers, self.clock,
+                                         self.settings.computer_pause)
         # components are routed by custom id, so tables posted before a restart keep working
         self.add_dynamic_items(RoutedButton, RoutedSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync_commands()
         self._refresh_task = asyncio.create_task(self._refresh_tables(), name="kortbord-refresh")
+        # deadlines that passed while the bot was down are due now and fire once
+        self.timers.start()
+
+    def table_changed(self, snapshot: TableSnapshot) -> None:
+        """Every table a controller shows: deadlines may have moved, a computer may be next."""
+        self.timers.rearm()
+        self.computers.kick(snapshot)
+
+    async def _deadline_due(self, due: DueDeadline) -> None:
+        if due.what == "lobby":
+            closed = await self.tables.expire_lobby(due.channel_id)
+            controller = None if closed is None else self.controllers.get(closed.kind)
+            if closed is not None and controller is not None:
+                await controller.close_table(closed, LOBBY_EXPIRED_TEXT)
+            return
+        snapshot = await self.tables.get(due.channel_id)
+        if snapshot is None or snapshot.counter != due.counter:
+            return
+        if computer_to_move(self.tables, snapshot) is not None and not self.computers.overdue(
+            snapshot
+        ):
+            return
+        result = await self.tables.expire_turn(due.channel_id, due.counter)
+        controller = None if result is None else self.controllers.get(result.snapshot.kind)
+        if result is not None and controller is not None:
+            await controller.show_automatic(result)
 
     async def _refresh_tables(self) -> None:
         records = await self.tables.unfinished_tables()
@@ -106,6 +147,10 @@ class KortbordBot(commands.Bot):
     async def close(self) -> None:
         if self._refresh_task is not None:
             self._refresh_task.cancel()
+        if hasattr(self, "timers"):
+            await self.timers.close()
+        if hasattr(self, "computers"):
+            await self.computers.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
         await super().close()

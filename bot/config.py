@@ -37,6 +37,10 @@ class Settings(BaseSettings):
         default_factory=list, description="a comma-separated list of guild ids, e.g. 123,456"
     )
     log_level: str = Field("INFO", description="one of " + ", ".join(_LEVELS))
+    computer_pause: float = Field(
+        1.5, ge=0, le=60,
+        description="seconds a computer player waits before it moves, e.g. 1.5 (0 = at once)",
+    )
 
     @field_validator("dev_guild_ids", mode="before")
     @classmethod

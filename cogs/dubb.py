@@ -19,9 +19,11 @@ from bot.render.dubb import DubbUI, parse_play_value, play_label, play_text, rul
 from bot.render.stats import dubb_stats_embed
 from bot.ui.errors import UserFacingError
 from bot.ui.routing import Route
-from bot.ui.tables import TableController
+from bot.ui.tables import MAX_TURN_SECONDS, TableController
 
 AUTOCOMPLETE_LIMIT = 25
+DEFAULT_TURN_SECONDS = 90
+"""Issue 8: Dubb's default turn time; ``turn_time: 0`` turns the timer off."""
 
 
 class Dubb(commands.Cog):
@@ -33,13 +35,15 @@ class Dubb(commands.Cog):
 
     def __init__(self, bot: KortbordBot) -> None:
         self.bot = bot
-        self.tables = TableController(bot.tables, bot.publisher, DubbUI())
+        self.tables = TableController(bot.tables, bot.publisher, DubbUI(),
+                                      on_change=bot.table_changed)
         bot.controllers["dubb"] = self.tables
         for action, handler in {
             "join": self._join_button,
             "leave": self._leave_button,
             "start": self._start_button,
             "cancel": self._cancel_button,
+            "add_computer": self._add_computer_button,
             "hand": self._hand_button,
             "rules": self._rules_button,
             "draw": self._draw_button,
@@ -63,6 +67,10 @@ class Dubb(commands.Cog):
 
     async def _cancel_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         await self.tables.cancel(i, route)
+
+    async def _add_computer_button(self, i: discord.Interaction, route: Route, _: list[str]
+                                   ) -> None:
+        await self.tables.add_computer(i, route)
 
     async def _hand_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         await self.tables.show_hand(i, route, edit=_on_ephemeral(i))
@@ -96,6 +104,9 @@ class Dubb(commands.Cog):
         hand_limit="At most 7 cards in hand (D2, D5, D8)",
         last_player_draw="The last player with cards may draw and play at once (D12)",
         cards_each="Cards dealt to each player (D2; default depends on the player count)",
+        computers="How many computer players to seat (you can add more in the lobby)",
+        turn_time=f"Seconds per turn before a safe move is made for you (default "
+                  f"{DEFAULT_TURN_SECONDS}; 0 = no timer)",
     )
     @app_commands.choices(
         decks=[app_commands.Choice(name="1 pack", value=1),
@@ -109,6 +120,8 @@ class Dubb(commands.Cog):
         hand_limit: bool = False,
         last_player_draw: bool = False,
         cards_each: app_commands.Range[int, 1, 25] | None = None,
+        computers: app_commands.Range[int, 0, 5] = 0,
+        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
     ) -> None:
         options = DubbOptions(
             decks=1 if decks == 1 else 2, jokers=jokers, hand_limit=hand_limit,
@@ -122,7 +135,8 @@ class Dubb(commands.Cog):
                 "2 players get 10–12, 3 get 7–8, 4 get 5–6, 5 get 4–5, 6 get 4"
                 + (", and the hand limit allows at most 7." if hand_limit else ".")
             )
-        await self.tables.open_lobby(interaction, options)
+        await self.tables.open_lobby(interaction, options, turn_seconds=turn_time,
+                                     computers=computers)
 
     @dubb.command(name="join", description="Sit down at this channel's Dubb lobby")
     async def join(self, interaction: discord.Interaction) -> None:

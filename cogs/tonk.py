@@ -56,9 +56,11 @@ from bot.service.tables import TableSnapshot
 from bot.storage.models import MoveRecord
 from bot.ui.errors import UserFacingError
 from bot.ui.routing import Route
-from bot.ui.tables import RECENT_LINES, TableController
+from bot.ui.tables import MAX_TURN_SECONDS, RECENT_LINES, TableController
 
 AUTOCOMPLETE_LIMIT = 25
+DEFAULT_TURN_SECONDS = 120
+"""Issue 8: Tonk's default turn time; ``turn_time: 0`` turns the timer off."""
 _SPREAD_ID = re.compile(r"^\s*s?(\d+)\b", re.IGNORECASE)
 
 
@@ -100,16 +102,9 @@ class TonkController(TableController):
             self._recent.pop(snapshot.table_id, None)
         super()._remember(snapshot, events)
 
-    async def publish(self, snapshot: TableSnapshot) -> None:
-        await super().publish(snapshot)
-        if snapshot.status not in ("lobby", "playing"):
-            self.ui.forget(snapshot.table_id)
-            self._recent.pop(snapshot.table_id, None)
-
-    async def _closed(self, interaction: discord.Interaction, snapshot: TableSnapshot,
-                      text: str) -> None:
-        self.ui.forget(snapshot.table_id)
-        await super()._closed(interaction, snapshot, text)
+    def _drop_table(self, table_id: int) -> None:
+        super()._drop_table(table_id)
+        self.ui.forget(table_id)
 
     async def leave(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
@@ -135,13 +130,15 @@ class Tonk(commands.Cog):
 
     def __init__(self, bot: KortbordBot) -> None:
         self.bot = bot
-        self.tables = TonkController(bot.tables, bot.publisher, TonkUI())
+        self.tables = TonkController(bot.tables, bot.publisher, TonkUI(),
+                                     on_change=bot.table_changed)
         bot.controllers["tonk"] = self.tables
         for action, handler in {
             "join": self._join_button,
             "leave": self._leave_button,
             "start": self._start_button,
             "cancel": self._cancel_button,
+            "add_computer": self._add_computer_button,
             "hand": self._hand_button,
             "rules": self._rules_button,
             "drop": self._move_button(Drop()),
@@ -169,6 +166,10 @@ class Tonk(commands.Cog):
 
     async def _cancel_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         await self.tables.cancel(i, route)
+
+    async def _add_computer_button(self, i: discord.Interaction, route: Route, _: list[str]
+                                   ) -> None:
+        await self.tables.add_computer(i, route)
 
     async def _hand_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         await self.tables.show_hand(i, route, edit=_on_ephemeral(i))
@@ -248,6 +249,9 @@ class Tonk(commands.Cog):
         must_spread="You may not discard while holding a complete spread (T6)",
         double_needs_spread="Going out without a discard pays double only with a new spread (T6)",
         hit_lock="A player whose spread was hit may not drop on their next turn (T9)",
+        computers="How many computer players to seat (you can add more in the lobby)",
+        turn_time=f"Seconds per turn before T11's automatic move is made for you (default "
+                  f"{DEFAULT_TURN_SECONDS}; 0 = no timer)",
     )
     async def start(
         self,
@@ -257,10 +261,13 @@ class Tonk(commands.Cog):
         must_spread: bool = False,
         double_needs_spread: bool = False,
         hit_lock: bool = False,
+        computers: app_commands.Range[int, 0, 3] = 0,
+        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
     ) -> None:
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
-        await self.tables.open_lobby(interaction, options)
+        await self.tables.open_lobby(interaction, options, turn_seconds=turn_time,
+                                     computers=computers)
 
     @tonk.command(name="join", description="Sit down at this channel's Tonk table (lobby or "
                                            "between hands)")

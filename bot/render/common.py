@@ -37,6 +37,29 @@ def name_of(names: Mapping[int, str], player_id: int) -> str:
     return names.get(player_id, "someone")
 
 
+def label(player_id: int, name: str) -> str:
+    """How a player is named at the table: computer players (negative ids) as "🤖 Astrid"."""
+    return f"🤖 {name}" if player_id < 0 else name
+
+
+def labelled(names: Iterable[tuple[int, str]]) -> dict[int, str]:
+    return {player_id: label(player_id, name) for player_id, name in names}
+
+
+def turn_time_text(seconds: int) -> str:
+    if seconds <= 0:
+        return "no turn timer"
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''} per turn"
+    return f"{seconds} s per turn"
+
+
+def countdown(deadline: float | None) -> str | None:
+    """A live countdown (Discord shows "in 1 minute", "2 minutes ago"), or None without one."""
+    return None if deadline is None else f"<t:{int(deadline)}:R>"
+
+
 def join_names(names: Iterable[str]) -> str:
     items = list(names)
     if len(items) <= 1:
@@ -53,6 +76,7 @@ def lobby_embed(
     min_players: int,
     max_players: int,
     expires_at: float | None,
+    turn_seconds: int = 0,
 ) -> discord.Embed:
     seated = list(seats)
     lines = []
@@ -61,7 +85,8 @@ def lobby_embed(
         who = f"🤖 {seat.name}" if seat.is_computer else f"{seat.name} — <@{seat.player_id}>"
         lines.append(f"• {who}{tag}")
     embed = discord.Embed(title=f"{title} — waiting for players", colour=LOBBY_COLOUR)
-    embed.add_field(name="Options", value=options_line, inline=False)
+    embed.add_field(name="Options", value=f"{options_line} · {turn_time_text(turn_seconds)}",
+                    inline=False)
     embed.add_field(
         name=f"Players ({len(seated)}/{max_players})",
         value="\n".join(lines) or "nobody yet",
@@ -102,6 +127,8 @@ def lobby_view(game: str, table_id: int) -> discord.ui.View:
     view.add_item(button(game, table_id, "leave", "Leave"))
     view.add_item(button(game, table_id, "start", "Start", discord.ButtonStyle.success))
     view.add_item(button(game, table_id, "cancel", "Cancel", discord.ButtonStyle.danger))
+    # issue 8: the host seats computer players (anyone else is told only the host can)
+    view.add_item(button(game, table_id, "add_computer", "Add computer player"))
     return view
 
 

@@ -35,7 +35,10 @@ from bot.render.common import (
     FINISHED_COLOUR,
     PLAYING_COLOUR,
     button,
+    countdown,
     join_names,
+    label,
+    labelled,
     name_of,
     ordinal,
 )
@@ -74,24 +77,34 @@ def _play_text(play: PlayView, names: Mapping[int, str]) -> str:
     return f"{cards.display_many(play.cards)} ({name_of(names, play.player)})"
 
 
-def _player_line(view: DubbPublicView, index: int) -> str:
+def _player_line(view: DubbPublicView, index: int, deadline: float | None) -> str:
     p = view.players[index]
+    name = label(p.player_id, p.name)
     count = f"{p.hand_size} card{'s' if p.hand_size != 1 else ''}"
     if p.status == "to_move":
-        return f"▶ **{p.name}** — {count} · to move"
+        timer = countdown(deadline) if p.player_id > 0 else None
+        return f"▶ **{name}** — {count} · to move" + (f" · ⏱ time runs out {timer}"
+                                                      if timer else "")
     if p.status == "pending":
-        return f"⏳ {p.name} — pending (no cards, can still be dubbed)"
+        return f"⏳ {name} — pending (no cards, can still be dubbed)"
     if p.status == "out":
-        return f"✅ {p.name} — out, {ordinal(p.place or 0)} place"
+        return f"✅ {name} — out, {ordinal(p.place or 0)} place"
     if p.status == "left":
-        return f"🚪 {p.name} — left the game"
-    return f"• {p.name} — {count}"
+        return f"🚪 {name} — left the game"
+    return f"• {name} — {count}"
+
+
+def player_names(view: DubbPublicView) -> dict[int, str]:
+    """Everyone's name as the table shows it, computer players as "🤖 Astrid"."""
+    return labelled((p.player_id, p.name) for p in view.players)
 
 
 def table_render(
-    view: DubbPublicView, recent: Sequence[str], *, table_id: int, counter: int
+    view: DubbPublicView, recent: Sequence[str], *, table_id: int, counter: int,
+    deadline: float | None = None,
 ) -> TableRender:
-    names = {p.player_id: p.name for p in view.players}
+    """``deadline``: when the turn timer of the player to move runs out (issue 8)."""
+    names = player_names(view)
     over = view.result is not None
     embed = discord.Embed(
         title=f"{TITLE} — {'game over' if over else 'in play'}",
@@ -104,7 +117,7 @@ def table_render(
     embed.add_field(name="Move", value=f"{view.move_count} of at most {MOVE_CAP}", inline=True)
     embed.add_field(
         name="Players (in turn order)",
-        value="\n".join(_player_line(view, i) for i in range(len(view.players))),
+        value="\n".join(_player_line(view, i, deadline) for i in range(len(view.players))),
         inline=False,
     )
     if recent:
@@ -120,13 +133,18 @@ def table_render(
     table_view.add_item(button(GAME, table_id, "pass", "Pass", counter=counter))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
     turn = None
+    ping_text = "it's your turn at Dubb — press **Your hand** on the table."
     if view.to_move is not None:
-        turn = f"<@{view.to_move}> to move." if view.to_move > 0 else None
+        turn = (f"<@{view.to_move}> to move." if view.to_move > 0
+                else f"{name_of(names, view.to_move)} to move.")
+        timer = countdown(deadline)
+        if timer is not None:
+            ping_text += f" Your time runs out {timer}."
     return TableRender(
         embed=embed,
         view=table_view,
         to_ping=view.to_move if view.to_move is not None and view.to_move > 0 else None,
-        ping_text="it's your turn at Dubb — press **Your hand** on the table.",
+        ping_text=ping_text,
         content=turn,
     )
 
@@ -199,9 +217,10 @@ def hand_panel(
     counter: int,
     rank_filter: int | None = None,
     notice: str | None = None,
+    deadline: float | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral panel: the hand, the pile, and exactly the legal moves as components."""
-    names = {p.player_id: p.name for p in public.players}
+    names = player_names(public)
     lines = []
     if notice:
         lines.append(notice)
@@ -214,6 +233,10 @@ def hand_panel(
             lines.append("You start: play your lowest rank (D4).")
         else:
             lines.append("**Your turn.** Choose a play, or draw/pass.")
+        timer = countdown(deadline)
+        if timer is not None:
+            lines.append(f"⏱ Your time runs out {timer} — then a safe move is made for you; "
+                         "three in a row and you are out of the game.")
     elif public.to_move is not None:
         lines.append(f"Waiting for {name_of(names, public.to_move)}.")
     view = discord.ui.View(timeout=None)
@@ -336,7 +359,7 @@ def _describe(e: dict[str, Any], names: Mapping[int, str]) -> str | None:
             how = "was removed after three timeouts" if e.get("auto") else "left the game"
             return f"{who} {how} (counts as a loss)"
         case "timeout":
-            return f"{who}'s time ran out ({e['strike']} of 3)"
+            return f"⏱ {who}'s time ran out ({e['strike']} of 3)"
         case "game_over":
             return f"Game over — **{name_of(names, e['loser'])} loses**"
     return None
@@ -375,13 +398,13 @@ class DubbUI:
 
     def names(self, snapshot: Any) -> dict[int, str]:
         if snapshot.engine is None:
-            return {s.player_id: s.name for s in snapshot.seats}
-        return {p.player_id: p.name for p in snapshot.engine.public_view().players}
+            return labelled((s.player_id, s.name) for s in snapshot.seats)
+        return player_names(snapshot.engine.public_view())
 
     def table_render(self, snapshot: Any, recent: Sequence[str]) -> TableRender:
         return table_render(
             snapshot.engine.public_view(), recent, table_id=snapshot.table_id,
-            counter=snapshot.counter,
+            counter=snapshot.counter, deadline=snapshot.turn_deadline,
         )
 
     def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]:
@@ -397,6 +420,7 @@ class DubbUI:
         return hand_panel(
             engine.public_view(), engine.private_view(player_id), table_id=snapshot.table_id,
             counter=snapshot.counter, rank_filter=int(arg) if arg else None, notice=notice,
+            deadline=snapshot.turn_deadline,
         )
 
     def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:

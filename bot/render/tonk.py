@@ -43,7 +43,16 @@ from bot.games.tonk.events import (
     SpreadLaid,
 )
 from bot.games.tonk.spreads import hand_total, is_run
-from bot.render.common import FINISHED_COLOUR, PLAYING_COLOUR, button, join_names, name_of
+from bot.render.common import (
+    FINISHED_COLOUR,
+    PLAYING_COLOUR,
+    button,
+    countdown,
+    join_names,
+    label,
+    labelled,
+    name_of,
+)
 from bot.storage.models import MoveRecord
 from bot.ui.publisher import TableRender
 from bot.ui.routing import Route, RoutedSelect
@@ -178,11 +187,12 @@ def _describe(e: dict[str, Any], names: Mapping[int, str]) -> str | None:
         case "hand_ended":
             return result_line(e, names)
         case "joined":
-            return f"{e['name']} joined the table (deals last in the round)"
+            return (f"{label(e['player'], e['name'])} joined the table (deals last in the "
+                    "round)")
         case "left":
             return f"{who} left mid-hand — forfeit (T11)" if e["forfeit"] else f"{who} left"
         case "timed_out":
-            return f"{who}'s time ran out ({e['in_a_row']} of 3) — automatic move (T11)"
+            return f"⏱ {who}'s time ran out ({e['in_a_row']} of 3) — automatic move (T11)"
         case "table_closed":
             return "The table closed: fewer than two players are left"
     return None
@@ -263,11 +273,12 @@ def payment_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[s
 
 def table_render(
     view: Mapping[str, Any], recent: Sequence[str], *, table_id: int, counter: int,
-    names: Mapping[int, str],
+    names: Mapping[int, str], deadline: float | None = None,
 ) -> TableRender:
+    """``deadline``: when the turn timer of the player to move runs out (issue 8)."""
     phase = view["phase"]
     if phase in ("start", "after_draw"):
-        return _in_play(view, recent, table_id, counter, names)
+        return _in_play(view, recent, table_id, counter, names, deadline)
     return _between_hands(view, recent, table_id, counter, names, closed=phase == "table_closed")
 
 
@@ -280,14 +291,17 @@ def _table_buttons(table_id: int, counter: int) -> discord.ui.View:
 
 
 def _in_play(view: Mapping[str, Any], recent: Sequence[str], table_id: int, counter: int,
-             names: Mapping[int, str]) -> TableRender:
+             names: Mapping[int, str], deadline: float | None) -> TableRender:
     to_move = view["to_move"]
     mover = name_of(names, to_move)
+    human = to_move is not None and to_move > 0
     embed = discord.Embed(title=f"{TITLE} — hand {view['hand_number']}", colour=PLAYING_COLOUR)
     doing = ("to drop or draw" if view["phase"] == "start"
              else "drew — lays spreads and hits, then discards")
+    timer = countdown(deadline) if human else None
     embed.description = (f"Stake **{chips(view['stake'])}** · dealer "
-                         f"**{name_of(names, view['dealer'])}**\n▶ **{mover}** {doing}")
+                         f"**{name_of(names, view['dealer'])}**\n▶ **{mover}** {doing}"
+                         + (f" · ⏱ time runs out {timer}" if timer else ""))
     embed.add_field(name="Discard pile", value=_discard_text(view), inline=True)
     embed.add_field(name="Stock", value=_stock_text(view), inline=True)
     embed.add_field(name="Spreads", value=_spreads_text(view, names), inline=False)
@@ -305,13 +319,15 @@ def _in_play(view: Mapping[str, Any], recent: Sequence[str], table_id: int, coun
             table_view.add_item(button(GAME, table_id, "draw_discard",
                                        f"Take {card_text(view['discard_top'])}", counter=counter))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
-    human = to_move is not None and to_move > 0
+    ping_text = "it's your turn at Tonk — press **Your hand** on the table."
+    if timer:
+        ping_text += f" Your time runs out {timer}."
     return TableRender(
         embed=embed,
         view=table_view,
         to_ping=to_move if human else None,
-        ping_text="it's your turn at Tonk — press **Your hand** on the table.",
-        content=f"<@{to_move}> to move." if human else None,
+        ping_text=ping_text,
+        content=f"<@{to_move}> to move." if human else f"{mover} to move.",
     )
 
 
@@ -350,7 +366,7 @@ def _players_text(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
         count = ("waits for the next deal" if size is None
                  else f"{size} card{'s' if size != 1 else ''}")
         extra = "".join(f" · {t}" for t in tags)
-        name = seat["name"]
+        name = label(pid, seat["name"])
         if pid == view["to_move"]:
             lines.append(f"▶ **{name}** — {count} · to move{extra}")
         else:
@@ -369,7 +385,7 @@ def _between_hands(view: Mapping[str, Any], recent: Sequence[str], table_id: int
     lines = []
     if result is not None:
         lines.append(f"**{how_text(result, names)}.**")
-    seated = [s["name"] for s in view["seats"]]
+    seated = [label(s["player_id"], s["name"]) for s in view["seats"]]
     if closed:
         lines.append("The table closed: fewer than two players are left.")
     else:
@@ -425,6 +441,7 @@ def hand_panel(
     counter: int,
     names: Mapping[int, str],
     notice: str | None = None,
+    deadline: float | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral panel: the player's cards and total, and exactly their legal moves."""
     player = private["player_id"]
@@ -445,6 +462,10 @@ def hand_panel(
             lines.append("**Spreads:** " + " · ".join(
                 spread_label(s["id"], s["cards"], s["owner"], names) for s in view["spreads"]))
     lines.append(_panel_status(view, private, legal, names))
+    timer = countdown(deadline)
+    if timer is not None and view["to_move"] == player:
+        lines.append(f"⏱ Your time runs out {timer} — then the automatic move of T11 is made "
+                     "for you; three in a row and you leave the table.")
     panel = discord.ui.View(timeout=None)
     if phase == "after_draw" and view["to_move"] == player:
         _add_selects(panel, view, legal, table_id, counter, names, lines)
@@ -477,7 +498,8 @@ def _panel_status(view: Mapping[str, Any], private: Mapping[str, Any], legal: li
             mine = nets(result).get(player)
             if mine is not None:
                 text += f". Your result: **{signed(mine)}**"
-        return text + ". Press **Deal next hand** when everyone is ready."
+        return text + (". Press **Deal next hand** when everyone is ready (computer players "
+                       "never deal).")
     if player not in _hand_players(view):
         return "You'll be dealt in at the next hand."
     to_move = view["to_move"]
@@ -632,15 +654,17 @@ class TonkUI:
         return options_line(options, players)
 
     def names(self, snapshot: Any) -> dict[int, str]:
+        """Everyone ever seated, computer players as "🤖 Astrid"."""
         known = self._names.setdefault(snapshot.table_id, {})
         known.update({s.player_id: s.name for s in snapshot.seats})
         if snapshot.engine is not None:
             known.update({s.player_id: s.name for s in snapshot.engine.seats})
-        return dict(known)
+        return labelled(known.items())
 
     def table_render(self, snapshot: Any, recent: Sequence[str]) -> TableRender:
         return table_render(snapshot.engine.public_view(), recent, table_id=snapshot.table_id,
-                            counter=snapshot.counter, names=self.names(snapshot))
+                            counter=snapshot.counter, names=self.names(snapshot),
+                            deadline=snapshot.turn_deadline)
 
     def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]:
         return [public_event_dict(e) for e in events]
@@ -654,7 +678,8 @@ class TonkUI:
         engine = snapshot.engine
         return hand_panel(engine.public_view(), engine.private_view(player_id),
                           table_id=snapshot.table_id, counter=snapshot.counter,
-                          names=self.names(snapshot), notice=notice)
+                          names=self.names(snapshot), notice=notice,
+                          deadline=snapshot.turn_deadline)
 
     def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
         return move_notice(events, player_id)

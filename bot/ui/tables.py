@@ -9,16 +9,18 @@ a ``GameUI``.
 from __future__ import annotations
 
 import logging
+import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot.render.common import LobbySeat, closed_embed, lobby_embed, lobby_view
 from bot.service import TableService
-from bot.service.errors import StaleMoveError
+from bot.service.errors import NoTableError, NotAllowedError, StaleMoveError, TableError
 from bot.service.tables import ApplyResult, TableSnapshot
+from bot.ui.computers import computer_label, free_computer
 from bot.ui.errors import UserFacingError
 from bot.ui.publisher import TablePublisher, TableRender
 from bot.ui.routing import Route
@@ -28,6 +30,15 @@ _log = logging.getLogger(__name__)
 RECENT_LINES = 6
 
 STALE_PANEL_NOTICE = "⚠️ The table moved on since this was shown — here is where things stand now."
+
+MIN_TURN_SECONDS = 10
+MAX_TURN_SECONDS = 3600
+"""Turn times a table may have (issue 8), besides 0 for no timer."""
+
+ABANDONED_TEXT = "Nobody but computer players was left at the table, so the game ended."
+
+OnChange = Callable[[TableSnapshot], None]
+"""Told about every table the controller shows (timers re-arm, computers look for their turn)."""
 
 
 class GameUI(Protocol):
@@ -67,10 +78,12 @@ def display_name(interaction: discord.Interaction) -> str:
 
 
 class TableController:
-    def __init__(self, service: TableService, publisher: TablePublisher, ui: GameUI) -> None:
+    def __init__(self, service: TableService, publisher: TablePublisher, ui: GameUI, *,
+                 on_change: OnChange | None = None) -> None:
         self.service = service
         self.publisher = publisher
         self.ui = ui
+        self.on_change = on_change
         self._recent: dict[int, deque[str]] = {}
 
     # -- reading the table ---------------------------------------------------------------------
@@ -118,6 +131,7 @@ class TableController:
             min_players=self.ui.min_players,
             max_players=self.ui.max_players,
             expires_at=snapshot.lobby_expires_at,
+            turn_seconds=snapshot.turn_seconds,
         )
         return TableRender(embed=embed, view=lobby_view(self.ui.game, snapshot.table_id))
 
@@ -127,24 +141,91 @@ class TableController:
         return self.ui.table_render(snapshot, await self.recent_lines(snapshot))
 
     async def publish(self, snapshot: TableSnapshot) -> None:
+        if snapshot.is_playing and all(s.is_computer for s in snapshot.seats):
+            # issue 8: a table with no person left ends instead of playing on among computers
+            await self._end_abandoned(snapshot)
+            return
         render = await self.render(snapshot)
         self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
         if snapshot.status not in ("lobby", "playing"):
-            self._recent.pop(snapshot.table_id, None)
+            self._drop_table(snapshot.table_id)
+        self._changed(snapshot)
+
+    async def show_automatic(self, result: ApplyResult) -> None:
+        """Show a move the bot made for someone: a computer player's, or a turn timer's."""
+        self._remember(result.snapshot, result.events)
+        await self.publish(result.snapshot)
+
+    async def close_table(self, snapshot: TableSnapshot, text: str) -> None:
+        """Show a table that was stopped or closed itself, with its latest lines."""
+        lines = self._recent.get(snapshot.table_id)
+        embed = closed_embed(f"{self.ui.title} — closed", text)
+        if lines:
+            embed.add_field(name="Latest", value="\n".join(lines), inline=False)
+        self._drop_table(snapshot.table_id)
+        self.publisher.publish(snapshot.channel_id, snapshot.message_id,
+                               TableRender(embed=embed, view=None))
+        self._changed(snapshot)
+
+    async def _end_abandoned(self, snapshot: TableSnapshot) -> None:
+        try:
+            closed = await self.service.cancel(snapshot.channel_id, snapshot.host_id, True)
+        except NoTableError:
+            return
+        await self.recent_lines(snapshot)
+        await self.close_table(closed, ABANDONED_TEXT)
+
+    def _drop_table(self, table_id: int) -> None:
+        """Forget what is kept in memory for a table that has closed."""
+        self._recent.pop(table_id, None)
+
+    def _changed(self, snapshot: TableSnapshot) -> None:
+        if self.on_change is not None:
+            self.on_change(snapshot)
 
     # -- lobby ---------------------------------------------------------------------------------
 
-    async def open_lobby(self, interaction: discord.Interaction, options: Any) -> None:
+    async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
+                         turn_seconds: int = 0, computers: int = 0) -> None:
+        """Open a lobby with the user as host, ``computers`` computer players seated and a
+        turn time of ``turn_seconds`` (0: no timer)."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
+        if 0 < turn_seconds < MIN_TURN_SECONDS:
+            raise UserFacingError(f"A turn needs at least {MIN_TURN_SECONDS} seconds "
+                                  "(or 0 for no timer).")
+        if computers > self.ui.max_players - 1:
+            raise UserFacingError(
+                f"A {self.ui.title} table seats {self.ui.max_players}: at most "
+                f"{self.ui.max_players - 1} computer players besides you."
+            )
         snapshot = await self.service.open_lobby(
             interaction.guild_id, interaction.channel_id, self.ui.game, interaction.user.id,
-            display_name(interaction), options,
+            display_name(interaction), options, turn_seconds=turn_seconds,
         )
+        for _ in range(computers):
+            player_id, name = free_computer(snapshot.seats)
+            snapshot = (await self.service.add_computer(
+                snapshot.channel_id, interaction.user.id, player_id, name
+            )).snapshot
         await interaction.response.send_message(
             f"{self.ui.title} lobby opened below — others can press **Join**.", ephemeral=True
         )
         await self.publisher.post_new(snapshot.channel_id, self.lobby_render(snapshot))
+        self._changed(snapshot)
+
+    async def add_computer(self, interaction: discord.Interaction,
+                           route: Route | None = None) -> None:
+        """The host seats one more computer player (issue 8)."""
+        snapshot = await self.table_for(interaction, route)
+        if not snapshot.is_lobby:
+            raise UserFacingError("Computer players are seated in the lobby, before the start.")
+        player_id, name = free_computer(snapshot.seats)
+        result = await self.service.add_computer(
+            snapshot.channel_id, interaction.user.id, player_id, name
+        )
+        await self._after_change(interaction, result,
+                                 f"{computer_label(name)} sat down at the table.")
 
     async def join(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
@@ -168,21 +249,44 @@ class TableController:
         await self._after_change(interaction, result, "The game has started.")
 
     async def cancel(self, interaction: discord.Interaction, route: Route | None = None) -> None:
-        snapshot = await self.table_for(interaction, route)
-        closed = await self.service.cancel(
-            snapshot.channel_id, interaction.user.id, may_manage(interaction)
-        )
+        try:
+            snapshot = await self.table_for(interaction, route)
+            closed = await self.service.cancel(
+                snapshot.channel_id, interaction.user.id, may_manage(interaction)
+            )
+        except (UserFacingError, TableError):
+            raise
+        except Exception:
+            # issue 8: stopping works even for a table whose stored game no longer loads
+            _log.exception("table in channel %s could not be loaded; stopping it as stored",
+                           interaction.channel_id)
+            await self._force_stop(interaction)
+            return
         what = "lobby" if snapshot.is_lobby else "game"
         await self._closed(
             interaction, closed, f"The {what} was stopped by {display_name(interaction)}."
         )
 
+    async def _force_stop(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        loaded = await self.service.store.live_table(interaction.channel_id)
+        if loaded is None or loaded.record.kind != self.ui.game:
+            raise UserFacingError(f"There is no {self.ui.title} game in this channel.")
+        record = loaded.record
+        if interaction.user.id != record.host_id and not may_manage(interaction):
+            raise NotAllowedError()
+        await self.service.store.close_table(record.id, status="cancelled", now=time.time())
+        self._drop_table(record.id)
+        what = "lobby" if record.status == "lobby" else "game"
+        text = f"The {what} was stopped by {display_name(interaction)}."
+        render = TableRender(embed=closed_embed(f"{self.ui.title} — closed", text), view=None)
+        self.publisher.publish(record.channel_id, record.message_id, render)
+        await interaction.response.send_message(text, ephemeral=True)
+
     async def _closed(
         self, interaction: discord.Interaction, snapshot: TableSnapshot, text: str
     ) -> None:
-        self._recent.pop(snapshot.table_id, None)
-        render = TableRender(embed=closed_embed(f"{self.ui.title} — closed", text), view=None)
-        self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
+        await self.close_table(snapshot, text)
         await interaction.response.send_message(text, ephemeral=True)
 
     async def _after_change(
