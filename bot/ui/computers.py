@@ -231,6 +231,9 @@ class ComputerPlayers:
         except Exception:
             # the turn's deadline (if the table has a turn time) starts us again
             _log.exception("a computer player in channel %d could not move", channel_id)
+        finally:
+            if self._tasks.get(channel_id) is asyncio.current_task():
+                del self._tasks[channel_id]
 
     async def _move(self, channel_id: int, snapshot: TableSnapshot, computer: int) -> None:
         decided = await self._player(snapshot, computer).decide(self._service, channel_id)
