@@ -543,6 +543,15 @@ class TableService:
 
     # -- reading -------------------------------------------------------------------------------
 
+    async def live_record(self, channel_id: int) -> TableRecord | None:
+        """The channel's lobby or game as stored, without loading its engine (so it works for a
+        table whose stored game no longer loads), or ``None``."""
+        live = self._cache.get(channel_id)
+        if live is not None:
+            return live.record
+        loaded = await self._store.live_table(channel_id)
+        return None if loaded is None else loaded.record
+
     async def get(self, channel_id: int) -> TableSnapshot | None:
         """The channel's lobby or game, or ``None``."""
         async with self._lock(channel_id):

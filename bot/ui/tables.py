@@ -9,7 +9,6 @@ a ``GameUI``.
 from __future__ import annotations
 
 import logging
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -18,7 +17,7 @@ import discord
 
 from bot.render.common import LobbySeat, closed_embed, lobby_embed, lobby_view
 from bot.service import TableService
-from bot.service.errors import NoTableError, NotAllowedError, StaleMoveError, TableError
+from bot.service.errors import NoTableError, StaleMoveError
 from bot.service.tables import ApplyResult, TableSnapshot
 from bot.ui.computers import computer_label, free_computer
 from bot.ui.errors import UserFacingError
@@ -249,39 +248,22 @@ class TableController:
         await self._after_change(interaction, result, "The game has started.")
 
     async def cancel(self, interaction: discord.Interaction, route: Route | None = None) -> None:
-        try:
-            snapshot = await self.table_for(interaction, route)
-            closed = await self.service.cancel(
-                snapshot.channel_id, interaction.user.id, may_manage(interaction)
-            )
-        except (UserFacingError, TableError):
-            raise
-        except Exception:
-            # issue 8: stopping works even for a table whose stored game no longer loads
-            _log.exception("table in channel %s could not be loaded; stopping it as stored",
-                           interaction.channel_id)
-            await self._force_stop(interaction)
-            return
-        what = "lobby" if snapshot.is_lobby else "game"
+        # read without loading the game: stopping must work even when the stored game doesn't
+        # load any more (issue 8)
+        if interaction.channel_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        record = await self.service.live_record(interaction.channel_id)
+        if record is None or record.kind != self.ui.game:
+            raise UserFacingError(f"There is no {self.ui.title} game in this channel.")
+        if route is not None and route.table_id != record.id:
+            raise UserFacingError("That button belongs to an earlier game in this channel.")
+        closed = await self.service.cancel(
+            record.channel_id, interaction.user.id, may_manage(interaction)
+        )
+        what = "lobby" if record.status == "lobby" else "game"
         await self._closed(
             interaction, closed, f"The {what} was stopped by {display_name(interaction)}."
         )
-
-    async def _force_stop(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        loaded = await self.service.store.live_table(interaction.channel_id)
-        if loaded is None or loaded.record.kind != self.ui.game:
-            raise UserFacingError(f"There is no {self.ui.title} game in this channel.")
-        record = loaded.record
-        if interaction.user.id != record.host_id and not may_manage(interaction):
-            raise NotAllowedError()
-        await self.service.store.close_table(record.id, status="cancelled", now=time.time())
-        self._drop_table(record.id)
-        what = "lobby" if record.status == "lobby" else "game"
-        text = f"The {what} was stopped by {display_name(interaction)}."
-        render = TableRender(embed=closed_embed(f"{self.ui.title} — closed", text), view=None)
-        self.publisher.publish(record.channel_id, record.message_id, render)
-        await interaction.response.send_message(text, ephemeral=True)
 
     async def _closed(
         self, interaction: discord.Interaction, snapshot: TableSnapshot, text: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import BotRunner, World
+from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import open_table, table_message, title, wait_table
 from tests.fakediscord import Driver
 
@@ -110,3 +110,26 @@ async def test_rules_are_private_and_name_the_rulings(
     assert rules.ephemeral
     for ruling in ("D4", "D5", "D6", "D7", "D8", "D10", "D11"):
         assert ruling in rules.content
+
+
+async def test_stop_works_even_when_the_stored_game_no_longer_loads(
+    bot: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog
+) -> None:
+    """Issue 8: a table in a state the bot cannot read any more can still be stopped."""
+    import sqlite3
+
+    table = await open_table(driver, world.channel, world.anna, [world.bo])
+    await bot.stop()
+    with sqlite3.connect(bot.database_path) as connection:
+        connection.execute("""UPDATE tables SET state = '{"format_version": 999}'""")
+    await bot.start()
+    bot_errors.expect()  # the unreadable state is logged as the bot's own error
+
+    refused = await driver.slash(world.bo, world.channel, "dubb stop")
+    assert refused.ephemeral and "Only the host" in refused.content
+    stopped = await driver.slash(world.mod, world.channel, "dubb stop")
+    assert stopped.ephemeral and "stopped" in stopped.content
+    await driver.wait_for(lambda: table.table.buttons() == [], what="the table to close")
+    fresh = await driver.slash(world.bo, world.channel, "dubb start")
+    assert fresh.ephemeral and "opened" in fresh.content
+    await wait_table(driver, world.channel)
