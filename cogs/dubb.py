@@ -38,55 +38,20 @@ class Dubb(commands.Cog):
         self.tables = TableController(bot.tables, bot.publisher, DubbUI(),
                                       on_change=bot.table_changed)
         bot.controllers["dubb"] = self.tables
-        for action, handler in {
-            "join": self._join_button,
-            "leave": self._leave_button,
-            "start": self._start_button,
-            "cancel": self._cancel_button,
-            "add_computer": self._add_computer_button,
-            "hand": self._hand_button,
+        self.tables.register_routes(bot.router, {
             "rules": self._rules_button,
-            "draw": self._draw_button,
-            "pass": self._pass_button,
-            "draw_play": self._draw_play_button,
+            "draw": self.tables.move_button(DRAW),
+            "pass": self.tables.move_button(PASS),
+            "draw_play": self.tables.move_button(DRAW_PLAY),
             "play": self._play_select,
             "rank": self._rank_select,
-        }.items():
-            bot.router.register("dubb", action, handler)
+        })
 
     # -- components ----------------------------------------------------------------------------
-
-    async def _join_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.join(i, route)
-
-    async def _leave_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.leave(i, route)
-
-    async def _start_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.start(i, route)
-
-    async def _cancel_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.cancel(i, route)
-
-    async def _add_computer_button(self, i: discord.Interaction, route: Route, _: list[str]
-                                   ) -> None:
-        await self.tables.add_computer(i, route)
-
-    async def _hand_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.show_hand(i, route, edit=_on_ephemeral(i))
 
     async def _rules_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         snapshot = await self.tables.table_for(i, route)
         await i.response.send_message(rules_text(snapshot.options), ephemeral=True)
-
-    async def _draw_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.move(i, DRAW, route=route, from_panel=_on_ephemeral(i))
-
-    async def _pass_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.move(i, PASS, route=route, from_panel=_on_ephemeral(i))
-
-    async def _draw_play_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.move(i, DRAW_PLAY, route=route, from_panel=_on_ephemeral(i))
 
     async def _play_select(self, i: discord.Interaction, route: Route, values: list[str]) -> None:
         rank, naturals, jokers = parse_play_value(values[0])
@@ -218,11 +183,6 @@ class Dubb(commands.Cog):
         await interaction.response.send_message(
             embed=dubb_stats_embed(rows, interaction.user.id)
         )
-
-
-def _on_ephemeral(interaction: discord.Interaction) -> bool:
-    message = interaction.message
-    return message is not None and message.flags.ephemeral
 
 
 async def setup(bot: KortbordBot) -> None:

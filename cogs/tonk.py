@@ -133,56 +133,24 @@ class Tonk(commands.Cog):
         self.tables = TonkController(bot.tables, bot.publisher, TonkUI(),
                                      on_change=bot.table_changed)
         bot.controllers["tonk"] = self.tables
-        for action, handler in {
-            "join": self._join_button,
-            "leave": self._leave_button,
-            "start": self._start_button,
-            "cancel": self._cancel_button,
-            "add_computer": self._add_computer_button,
-            "hand": self._hand_button,
+        self.tables.register_routes(bot.router, {
             "rules": self._rules_button,
-            "drop": self._move_button(Drop()),
-            "draw_stock": self._move_button(DrawStock()),
-            "draw_discard": self._move_button(DrawDiscard()),
-            "end_hand": self._move_button(EndHand()),
-            "deal": self._move_button(DealNextHand()),
+            "drop": self.tables.move_button(Drop()),
+            "draw_stock": self.tables.move_button(DrawStock()),
+            "draw_discard": self.tables.move_button(DrawDiscard()),
+            "end_hand": self.tables.move_button(EndHand()),
+            "deal": self.tables.move_button(DealNextHand()),
             "spread": self._spread_select,
             "hit": self._hit_select,
             "discard": self._discard_select,
             "ledger": self._ledger_button,
-        }.items():
-            bot.router.register("tonk", action, handler)
+        })
 
     # -- components ----------------------------------------------------------------------------
-
-    async def _join_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.join(i, route)
-
-    async def _leave_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.leave(i, route)
-
-    async def _start_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.start(i, route)
-
-    async def _cancel_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.cancel(i, route)
-
-    async def _add_computer_button(self, i: discord.Interaction, route: Route, _: list[str]
-                                   ) -> None:
-        await self.tables.add_computer(i, route)
-
-    async def _hand_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        await self.tables.show_hand(i, route, edit=_on_ephemeral(i))
 
     async def _rules_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
         snapshot = await self.tables.table_for(i, route)
         await i.response.send_message(rules_text(_options(snapshot)), ephemeral=True)
-
-    def _move_button(self, move: Move) -> Any:
-        async def handler(i: discord.Interaction, route: Route, _: list[str]) -> None:
-            await self.tables.move(i, move, route=route, from_panel=_on_ephemeral(i))
-
-        return handler
 
     async def _spread_select(self, i: discord.Interaction, route: Route, values: list[str]
                              ) -> None:
@@ -461,11 +429,6 @@ def _guild(interaction: discord.Interaction) -> int:
 def _options(snapshot: TableSnapshot) -> TonkOptions | None:
     options = snapshot.options
     return options if isinstance(options, TonkOptions) else None
-
-
-def _on_ephemeral(interaction: discord.Interaction) -> bool:
-    message = interaction.message
-    return message is not None and message.flags.ephemeral
 
 
 def _pick(text: str, hand: Sequence[int]) -> list[int]:

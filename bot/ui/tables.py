@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -22,7 +22,7 @@ from bot.service.tables import ApplyResult, TableSnapshot
 from bot.ui.computers import computer_label, free_computer
 from bot.ui.errors import UserFacingError
 from bot.ui.publisher import TablePublisher, TableRender
-from bot.ui.routing import Route
+from bot.ui.routing import Handler, Route, Router
 
 _log = logging.getLogger(__name__)
 
@@ -67,6 +67,12 @@ class GameUI(Protocol):
         ...
 
 
+def on_ephemeral(interaction: discord.Interaction) -> bool:
+    """Whether a component sits on a private hand panel (answered by editing it in place)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 def may_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_messages)
@@ -84,6 +90,46 @@ class TableController:
         self.ui = ui
         self.on_change = on_change
         self._recent: dict[int, deque[str]] = {}
+
+
+    # -- routing -------------------------------------------------------------------------------
+
+    def register_routes(self, router: Router, own: Mapping[str, Handler]) -> None:
+        """Route the components every game has (the lobby's buttons, Your hand) and the game's
+        ``own`` ones to this table controller."""
+
+        async def join(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.join(i, route)
+
+        async def leave(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.leave(i, route)
+
+        async def start(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.start(i, route)
+
+        async def cancel(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.cancel(i, route)
+
+        async def add_computer(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.add_computer(i, route)
+
+        async def hand(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.show_hand(i, route, edit=on_ephemeral(i))
+
+        common: dict[str, Handler] = {
+            "join": join, "leave": leave, "start": start, "cancel": cancel,
+            "add_computer": add_computer, "hand": hand,
+        }
+        for action, handler in {**common, **own}.items():
+            router.register(self.ui.game, action, handler)
+
+    def move_button(self, move: Any) -> Handler:
+        """A button that makes one fixed move, on the table or on a hand panel."""
+
+        async def handler(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.move(i, move, route=route, from_panel=on_ephemeral(i))
+
+        return handler
 
     # -- reading the table ---------------------------------------------------------------------
 
