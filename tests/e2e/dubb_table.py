@@ -75,9 +75,8 @@ class DubbTable:
         def ready() -> StoredMessage | None:
             message = table_message(self.driver, self.channel)
             counter = counter_of(message)
-            if title(message).endswith("game over") or (counter is not None and counter >= at_least):
-                return message
-            return None
+            over = title(message).endswith("game over")
+            return message if over or (counter is not None and counter >= at_least) else None
 
         return await self.driver.wait_for(ready, what=f"the table at move {at_least}")
 
