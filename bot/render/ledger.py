@@ -102,7 +102,9 @@ def entries_embed(entries: Sequence[LedgerEntry], player_id: int, player_name: s
     lines = []
     for entry in entries[start:start + size]:
         receives = entry.payee_id == player_id
-        other = _who(entry.payer_name if receives else entry.payee_name)
+        other_id = entry.payer_id if receives else entry.payee_id
+        # computer players have negative ids (bot.ui.computers)
+        other = _who(entry.payer_name if receives else entry.payee_name, other_id < 0)
         amount = entry.amount if receives else -entry.amount
         direction = "from" if receives else "to"
         reason = HOW_PAID.get(entry.reason, entry.reason)
