@@ -1,10 +1,16 @@
 """``python -m bot.sim dubb``: play many Dubb games headlessly, check invariants, report.
 
-Every game is dealt from a seed drawn from ``--seed``, and every seat plays the chosen strategy
-with its own seeded randomness, so a run is reproducible. After every move the simulator checks
-the engine's invariants (cards conserved, no card twice, statuses consistent, D6/D7 settled) and
-that the turn went to the right seat: the next seat holding cards after the mover, or the mover
-again after aces (D7). ``--no-checks`` skips those checks for a pure speed figure.
+Every game is dealt from a seed drawn from ``--seed``, and the strategies draw on a seeded random
+source of that game, so a run is reproducible. ``--strategy`` puts one strategy in every seat;
+``--strategies smart,greedy`` seats several, cycled to fill the table (S G S G at four seats) and
+reseated every game through all distinct seatings, so that seat advantage cancels out. The
+report gives each strategy's loss rate (losses per seat played) with a 95% confidence interval,
+and the difference between each pair of strategies, from per-game values (``bot.sim.stats``).
+
+After every move the simulator checks the engine's invariants (cards conserved, no card twice,
+statuses consistent, D6/D7 settled) and that the turn went to the right seat: the next seat
+holding cards after the mover, or the mover again after aces (D7). ``--no-checks`` skips those
+checks for a pure speed figure.
 """
 
 from __future__ import annotations
@@ -15,12 +21,26 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from bot.cards import ACE
 from bot.games.base import RuleError, Seat
-from bot.games.dubb import MOVE_CAP, STRATEGIES, DubbGame, DubbOptions, Played, Strategy
+from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played
+from bot.games.dubb.players import STRATEGIES, Strategy
+from bot.sim.stats import Mean, lineups
+
+
+@dataclass
+class StrategyTally:
+    """One strategy's seats and losses; ``rate`` has one value per game: the share of the
+    strategy's seats in that game that lost."""
+
+    seats: int = 0
+    losses: int = 0
+    rate: Mean = field(default_factory=Mean)
 
 
 @dataclass
@@ -34,6 +54,10 @@ class SimStats:
     losses_by_seat: list[int] = field(default_factory=list)
     end_reasons: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
+    by_strategy: dict[str, StrategyTally] = field(default_factory=dict)
+    differences: dict[tuple[str, str], Mean] = field(default_factory=dict)
+    lineup: tuple[str, ...] = ()
+    seatings: int = 1
 
     def violation(self, game_no: int, move_no: int, problem: str) -> None:
         self.invariant_violations += 1
@@ -42,12 +66,15 @@ class SimStats:
 
 
 def play_game(
-    game: DubbGame, strategy: Strategy, rng: random.Random, stats: SimStats, game_no: int,
-    checks: bool,
+    game: DubbGame, strategy: Strategy | Sequence[Strategy], rng: random.Random, stats: SimStats,
+    game_no: int, checks: bool, names: Sequence[str] = (),
 ) -> None:
-    """Play ``game`` to its end with ``strategy`` in every seat, recording into ``stats``."""
+    """Play ``game`` to its end with ``strategy`` in every seat (or one strategy per seat, in
+    seat order), recording into ``stats``; ``names`` names the seats' strategies for the
+    per-strategy tallies."""
     ids = [s.player_id for s in game.seats]
     n = len(ids)
+    by_seat: Sequence[Strategy] = strategy if isinstance(strategy, Sequence) else [strategy] * n
     moves = 0
     if checks:
         for problem in game.check_invariants():
@@ -55,7 +82,7 @@ def play_game(
     while not game.is_over:
         player = game.to_move
         assert player is not None
-        move = strategy(game.observe(player), rng)
+        move = by_seat[ids.index(player)](game.observe(player), rng)
         try:
             events = game.apply(player, move)
         except RuleError as e:
@@ -80,7 +107,24 @@ def play_game(
     stats.end_reasons[result.reason] += 1
     if result.reason == "cap":
         stats.cap_hits += 1
-    stats.losses_by_seat[ids.index(result.loser)] += 1
+    loser_seat = ids.index(result.loser)
+    stats.losses_by_seat[loser_seat] += 1
+    if names:
+        _tally(stats, names, loser_seat)
+
+
+def _tally(stats: SimStats, names: Sequence[str], loser_seat: int) -> None:
+    rates: dict[str, float] = {}
+    for name in dict.fromkeys(names):
+        seats = names.count(name)
+        lost = int(names[loser_seat] == name)
+        tally = stats.by_strategy.setdefault(name, StrategyTally())
+        tally.seats += seats
+        tally.losses += lost
+        rates[name] = lost / seats
+        tally.rate.add(rates[name])
+    for a, b in combinations(sorted(rates), 2):
+        stats.differences.setdefault((a, b), Mean()).add(rates[a] - rates[b])
 
 
 def _turn_order_problem(
@@ -102,16 +146,21 @@ def _turn_order_problem(
 
 
 def run(
-    games: int, players: int, seed: int, strategy_name: str, options: DubbOptions, checks: bool
+    games: int, players: int, seed: int, strategy_name: str, options: DubbOptions, checks: bool,
+    strategies: Sequence[str] = (),
 ) -> SimStats:
-    strategy = STRATEGIES[strategy_name]
-    stats = SimStats(losses_by_seat=[0] * players)
+    """Play ``games`` games: ``strategy_name`` in every seat, or, when ``strategies`` names
+    some, those strategies cycled to fill the seats and reseated every game (see ``lineups``)."""
+    seatings = lineups(strategies or [strategy_name], players)
+    stats = SimStats(losses_by_seat=[0] * players, lineup=seatings[0], seatings=len(seatings))
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(players)]
     master = random.Random(seed)
     start = time.perf_counter()
     for game_no in range(games):
+        names = seatings[game_no % len(seatings)]
         game = DubbGame.new(seats, options, master.getrandbits(63))
-        play_game(game, strategy, random.Random(master.getrandbits(63)), stats, game_no, checks)
+        play_game(game, [STRATEGIES[name] for name in names],
+                  random.Random(master.getrandbits(63)), stats, game_no, checks, names)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -134,6 +183,21 @@ def summary(stats: SimStats, args: argparse.Namespace, options: DubbOptions) -> 
         "violation_examples": stats.examples,
         "players": args.players,
         "strategy": args.strategy,
+        "strategies": {
+            name: {
+                "seats": t.seats,
+                "losses": t.losses,
+                "loss_rate": round(t.rate.mean, 5),
+                "ci95": t.rate.ci95(),
+            }
+            for name, t in sorted(stats.by_strategy.items())
+        },
+        "strategy_differences": [
+            {"strategies": [a, b], "loss_rate_difference": round(d.mean, 5), "ci95": d.ci95()}
+            for (a, b), d in sorted(stats.differences.items())
+        ],
+        "even_loss_rate": round(1 / args.players, 5),
+        "seatings": stats.seatings,
         "seed": args.seed,
         "options": options.model_dump(),
     }
@@ -146,7 +210,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="random",
+                   help="the strategy of every seat")
+    p.add_argument("--strategies", type=_strategy_list, default=(),
+                   help="comma-separated strategies, cycled to fill the seats and reseated every "
+                        "game (smart,greedy or smart,greedy,greedy,greedy); overrides --strategy")
     p.add_argument("--decks", type=int, choices=(1, 2), default=1)
     p.add_argument("--jokers", action="store_true")
     p.add_argument("--hand-limit", action="store_true")
@@ -157,6 +225,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="skip the invariant checks (for a pure speed figure)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)
+
+
+def _strategy_list(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(","))
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown strategy {unknown[0]!r}; choose from {', '.join(sorted(STRATEGIES))}")
+    return names
 
 
 def main(argv: list[str]) -> int:
@@ -176,12 +253,19 @@ def main(argv: list[str]) -> int:
     if args.games < 1:
         print("error: --games must be at least 1", file=sys.stderr)
         return 2
-    stats = run(args.games, args.players, args.seed, args.strategy, options, args.checks)
+    if len(args.strategies) > args.players:
+        print(f"error: --strategies names more strategies than the {args.players} seats",
+              file=sys.stderr)
+        return 2
+    stats = run(args.games, args.players, args.seed, args.strategy, options, args.checks,
+                args.strategies)
     out = summary(stats, args, options)
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"Dubb: {out['games']} games, {args.players} players, {args.strategy} strategy, "
+        who = (",".join(args.strategies) + " strategies" if args.strategies
+               else f"{args.strategy} strategy")
+        print(f"Dubb: {out['games']} games, {args.players} players, {who}, "
               f"{options.summary()}, seed {args.seed}")
         print(f"  moves {out['moves']} in {out['seconds']} s = {out['moves_per_second']} moves/s "
               f"(invariant checks {'on' if args.checks else 'off'})")
@@ -189,6 +273,17 @@ def main(argv: list[str]) -> int:
               f"longest {out['max_moves_in_game']}")
         print(f"  cap hits (D13) {out['cap_hits']} ({out['cap_hit_rate']:.2%})")
         print(f"  losses by seat {out['losses_by_seat']}")
+        if args.strategies:
+            print(f"  loss rate per seat (an even share is {out['even_loss_rate']:.4f}), "
+                  f"95% confidence intervals, over {out['seatings']} seatings:")
+            for name, t in out["strategies"].items():
+                lo, hi = t["ci95"]
+                print(f"    {name:<8} {t['loss_rate']:.4f}  [{lo:.4f}, {hi:.4f}]  "
+                      f"({t['losses']} losses in {t['seats']} seats)")
+            for d in out["strategy_differences"]:
+                lo, hi = d["ci95"]
+                a, b = d["strategies"]
+                print(f"    {a} − {b}: {d['loss_rate_difference']:+.4f}  [{lo:+.4f}, {hi:+.4f}]")
         print(f"  invariant violations {out['invariant_violations']}")
         for example in stats.examples:
             print(f"    {example}")

@@ -47,7 +47,8 @@ def test_sim_is_reproducible() -> None:
     assert (a["moves"], a["ended"], a["balances"]) == (b["moves"], b["ended"], b["balances"])
 
 
-@pytest.mark.parametrize("argv", [["--players", "5"], ["--strategy", "smart"],
-                                  ["--stake", "0"], ["--hands", "0"]])
+@pytest.mark.parametrize("argv", [["--players", "5"], ["--strategy", "clever"],
+                                  ["--strategies", "smart,clever"], ["--stake", "0"],
+                                  ["--hands", "0"], ["--strategies", "a,b,c,d"]])
 def test_sim_rejects_bad_arguments(argv: list[str]) -> None:
     assert main(argv) == 2

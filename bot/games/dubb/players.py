@@ -8,6 +8,7 @@ from typing import Protocol
 
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW_PLAY, Move, Play
+from bot.games.dubb.smart import smart_strategy
 
 
 class Strategy(Protocol):
@@ -43,6 +44,8 @@ def greedy_strategy(me: DubbObservation, rng: random.Random) -> Move:
     return DRAW_PLAY if DRAW_PLAY in moves else moves[0]
 
 
-STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
+STRATEGIES: dict[str, Strategy] = {
+    "random": random_strategy, "greedy": greedy_strategy, "smart": smart_strategy,
+}
 
-__all__ = ["STRATEGIES", "Strategy", "greedy_strategy", "random_strategy"]
+__all__ = ["STRATEGIES", "Strategy", "greedy_strategy", "random_strategy", "smart_strategy"]

@@ -1,16 +1,16 @@
-"""Computer players for Tonk. A strategy decides from a ``SeatView`` — exactly what its seat may
-see — and may keep a memory of the events its seat was shown (``observe``).
+"""Computer players for Tonk: random, greedy and smart (``bot.games.tonk.smart``), all deciding
+from a ``SeatView`` — exactly what their seat may see (the base class and ``CardMemory`` are in
+``bot.games.tonk.strategy``).
 
-A stronger strategy implements the same two methods: ``choose`` gets the seat's view at a
-decision point, ``observe`` gets every event as that seat sees it (``events.event_for``), in
-order, and can feed a ``CardMemory``.
+To run one (the simulator does this; so does a table with computer seats): make it once per seat
+with ``make_strategy(name, rng)``, show it every event of the table as its seat sees it,
+``player.observe([event_for(e, seat) for e in events])`` (``opening_events`` included), and ask
+``player.choose(table.seat_view(seat))`` whenever that seat is to move; ``apply`` the answer.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, ClassVar
 
 from bot.games.tonk.autoplay import auto_discard, spread_order_key
 from bot.games.tonk.engine import Phase
@@ -25,22 +25,10 @@ from bot.games.tonk.moves import (
     Move,
     Spread,
 )
+from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import VALUE, hits_on, spreads_in
+from bot.games.tonk.strategy import CardMemory, Strategy
 from bot.games.tonk.views import SeatView
-
-
-class Strategy:
-    """The interface every computer player implements."""
-
-    name: ClassVar[str] = "strategy"
-    wants_events: ClassVar[bool] = False
-    """Whether ``observe`` does anything (the simulator skips the work of redacting otherwise)."""
-
-    def choose(self, view: SeatView) -> Move:
-        raise NotImplementedError
-
-    def observe(self, events: Sequence[dict[str, Any]]) -> None:
-        """Events as this seat sees them; the base strategy remembers nothing."""
 
 
 class RandomStrategy(Strategy):
@@ -104,58 +92,28 @@ def _useful(card: int, view: SeatView) -> bool:
     return any(hits_on((card,), sp.cards) for sp in view.spreads)
 
 
-class CardMemory:
-    """Cards a seat has seen this hand, kept from the events it was shown.
-
-    ``pile`` is the discard pile bottom to top (every discard is public, so the whole pile is
-    known); ``held`` maps each player to the cards known to be in their hand (own cards, and
-    cards others took from the pile); ``gone`` are cards in spreads.
-    """
-
-    def __init__(self, player_id: int) -> None:
-        self.player_id = player_id
-        self.pile: list[int] = []
-        self.held: dict[int, set[int]] = {}
-        self.gone: set[int] = set()
-
-    def seen(self) -> set[int]:
-        """Every card whose place this seat knows."""
-        known = set(self.pile) | self.gone
-        for cards in self.held.values():
-            known |= cards
-        return known
-
-    def observe(self, event: dict[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "dealt":
-            self.pile = [] if event["upcard"] is None else [event["upcard"]]
-            self.held = {p: set() for p in event["players"]}
-            self.gone = set()
-            own = event.get("private", {}).get("hand")
-            if own is not None:
-                self.held[self.player_id] = set(own)
-        elif kind == "drew_from_stock":
-            card = event.get("private", {}).get("card")
-            if card is not None:
-                self.held.setdefault(event["player"], set()).add(card)
-        elif kind == "drew_from_discard":
-            self.pile.pop()
-            self.held.setdefault(event["player"], set()).add(event["card"])
-        elif kind == "discarded":
-            self.pile.append(event["card"])
-            self.held.setdefault(event["player"], set()).discard(event["card"])
-        elif kind in ("spread_laid", "hit"):
-            self.gone.update(event["cards"])
-            self.held.setdefault(event["player"], set()).difference_update(event["cards"])
-
-
-STRATEGIES: dict[str, type[Strategy]] = {"random": RandomStrategy, "greedy": GreedyStrategy}
+STRATEGIES: dict[str, type[Strategy]] = {
+    "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,
+}
 
 
 def make_strategy(name: str, rng: random.Random) -> Strategy:
-    """A strategy by name (``random`` or ``greedy``), with its own random source."""
+    """A strategy by name (``random``, ``greedy`` or ``smart``), with its own random source."""
     if name == "random":
         return RandomStrategy(rng)
     if name == "greedy":
         return GreedyStrategy()
+    if name == "smart":
+        return SmartStrategy(rng)
     raise ValueError(f"unknown Tonk strategy {name!r}; choose from {sorted(STRATEGIES)}")
+
+
+__all__ = [
+    "STRATEGIES",
+    "CardMemory",
+    "GreedyStrategy",
+    "RandomStrategy",
+    "SmartStrategy",
+    "Strategy",
+    "make_strategy",
+]

@@ -1,0 +1,73 @@
+"""The base of every Tonk computer player, and the card memory a player may keep.
+
+A strategy decides from a ``SeatView`` — exactly what its seat may see — and may keep a memory of
+the events its seat was shown (``observe``): ``choose`` gets the seat's view at a decision point,
+``observe`` gets every event as that seat sees it (``events.event_for``), in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.games.tonk.moves import Move
+from bot.games.tonk.views import SeatView
+
+
+class Strategy:
+    """The interface every computer player implements."""
+
+    name: ClassVar[str] = "strategy"
+    wants_events: ClassVar[bool] = False
+    """Whether ``observe`` does anything (the simulator skips the work of redacting otherwise)."""
+
+    def choose(self, view: SeatView) -> Move:
+        raise NotImplementedError
+
+    def observe(self, events: Sequence[dict[str, Any]]) -> None:
+        """Events as this seat sees them; the base strategy remembers nothing."""
+
+
+class CardMemory:
+    """Cards a seat has seen this hand, kept from the events it was shown.
+
+    ``pile`` is the discard pile bottom to top (every discard is public, so the whole pile is
+    known); ``held`` maps each player to the cards known to be in their hand (own cards, and
+    cards others took from the pile); ``gone`` are cards in spreads.
+    """
+
+    def __init__(self, player_id: int) -> None:
+        self.player_id = player_id
+        self.pile: list[int] = []
+        self.held: dict[int, set[int]] = {}
+        self.gone: set[int] = set()
+
+    def seen(self) -> set[int]:
+        """Every card whose place this seat knows."""
+        known = set(self.pile) | self.gone
+        for cards in self.held.values():
+            known |= cards
+        return known
+
+    def observe(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "dealt":
+            self.pile = [] if event["upcard"] is None else [event["upcard"]]
+            self.held = {p: set() for p in event["players"]}
+            self.gone = set()
+            own = event.get("private", {}).get("hand")
+            if own is not None:
+                self.held[self.player_id] = set(own)
+        elif kind == "drew_from_stock":
+            card = event.get("private", {}).get("card")
+            if card is not None:
+                self.held.setdefault(event["player"], set()).add(card)
+        elif kind == "drew_from_discard":
+            self.pile.pop()
+            self.held.setdefault(event["player"], set()).add(event["card"])
+        elif kind == "discarded":
+            self.pile.append(event["card"])
+            self.held.setdefault(event["player"], set()).discard(event["card"])
+        elif kind in ("spread_laid", "hit"):
+            self.gone.update(event["cards"])
+            self.held.setdefault(event["player"], set()).difference_update(event["cards"])
