@@ -5,7 +5,9 @@ from a ``SeatView`` — exactly what their seat may see (the base class and ``Ca
 To run one (the simulator does this; so does a table with computer seats): make it once per seat
 with ``make_strategy(name, rng)``, show it every event of the table as its seat sees it,
 ``player.observe([event_for(e, seat) for e in events])`` (``opening_events`` included), and ask
-``player.choose(table.seat_view(seat))`` whenever that seat is to move; ``apply`` the answer.
+``player.choose(table.seat_view(seat))`` whenever that seat is to move; ``apply`` the answer. A
+player made afresh in the middle of a hand (after a restart) still plays legal moves from the
+view alone; to give it back its memory, show it the hand's logged events through ``for_seat``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from bot.games.tonk.moves import (
 )
 from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import VALUE, hits_on, spreads_in
-from bot.games.tonk.strategy import CardMemory, Strategy
+from bot.games.tonk.strategy import CardMemory, Strategy, for_seat
 from bot.games.tonk.views import SeatView
 
 
@@ -115,5 +117,6 @@ __all__ = [
     "RandomStrategy",
     "SmartStrategy",
     "Strategy",
+    "for_seat",
     "make_strategy",
 ]

@@ -53,16 +53,16 @@ from bot.games.tonk.views import SeatView
 class TonkWeights:
     """Tuned with ``python -m bot.sim tonk --strategies smart,greedy``."""
 
-    drop_margin: float = 0.0
+    drop_margin: float = 0.2
     """Drop when the expected chips (in stakes) of dropping exceed this."""
-    discards_per_draw: float = 1.0
+    discards_per_draw: float = 0.75
     """How many cards an opponent is modelled to have thrown away per draw."""
-    potential: float = 3.0
+    potential: float = 7.0
     """Points a hand is worth less per live card that would complete a spread, scaled by the
     share of unseen cards that card is and the points it would lay down."""
     feed: float = 4.0
     """Points a discard costs when the next player could take it and lay it at once."""
-    take_margin: float = 0.5
+    take_margin: float = 0.25
     """Points the discard must beat a stock draw by to be taken (taking shows a card)."""
 
 

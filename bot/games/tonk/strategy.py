@@ -28,6 +28,23 @@ class Strategy:
         """Events as this seat sees them; the base strategy remembers nothing."""
 
 
+def for_seat(event: dict[str, Any], viewer: int) -> dict[str, Any]:
+    """A stored event (``event_to_dict``'s form, private cards under ``"private"``) as ``viewer``
+    was shown it — the same as ``events.event_for`` on the event itself: only the viewer's own
+    dealt hand and own stock draw stay. For rebuilding a player's memory from a move log."""
+    out = {k: v for k, v in event.items() if k != "private"}
+    private = event.get("private")
+    if not private:
+        return out
+    if event["type"] == "drew_from_stock" and event.get("player") == viewer:
+        out["private"] = {"card": private["card"]}
+    elif event["type"] == "dealt":
+        own = [list(hand) for player, hand in private.get("hands", ()) if player == viewer]
+        if own:
+            out["private"] = {"hand": own[0]}
+    return out
+
+
 class CardMemory:
     """Cards a seat has seen this hand, kept from the events it was shown.
 
@@ -63,7 +80,9 @@ class CardMemory:
             if card is not None:
                 self.held.setdefault(event["player"], set()).add(card)
         elif kind == "drew_from_discard":
-            self.pile.pop()
+            if self.pile:
+                # a memory that joined the hand late (a restart) may not know the pile
+                self.pile.pop()
             self.held.setdefault(event["player"], set()).add(event["card"])
         elif kind == "discarded":
             self.pile.append(event["card"])
