@@ -84,6 +84,24 @@ def test_smart_drops_a_very_low_hand_t10() -> None:
     assert smart().choose(view("As 2h", START, top="Kd")) == Drop()
 
 
+def test_smart_waits_to_catch_an_opponent_seen_to_drop_often_and_high_t10() -> None:
+    """Every hand so far ended with the next player dropping 33 points: waiting to catch them
+    (2s from them, and s from each other player for the lowest total) beats dropping."""
+    player = smart()
+    for n in range(1, 21):
+        player.observe([
+            {"type": "dealt", "hand_number": n, "dealer": P3, "players": [P1, P2, P3],
+             "upcard": c("Kd"), "stock_size": 36},
+            {"type": "dropped", "player": P2},
+            {"type": "hand_ended", "how": "drop_caught", "winner": None, "dropper": P2,
+             "leaver": None, "players": [{"player": P1, "total": 20, "hand": []},
+                                         {"player": P2, "total": 33, "hand": []},
+                                         {"player": P3, "total": 25, "hand": []}]},
+        ])
+    assert smart().choose(view("2s 4h 5d", START, top="Kd")) == Drop()
+    assert player.choose(view("2s 4h 5d", START, top="Kd")) == DrawStock()
+
+
 def test_smart_does_not_drop_a_high_hand() -> None:
     assert smart().choose(view("9s 8h 7d 6c 5d", START, top="Kd")) == DrawStock()
 

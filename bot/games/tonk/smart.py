@@ -5,13 +5,16 @@ took from the discard pile, how often each player drew) through ``CardMemory``, 
 cannot place are exactly those in the stock or in the unknown part of the other hands. From them
 it estimates each opponent's total by sampling: an opponent who has drawn ``d`` times has had the
 chance to throw away ``d`` cards, so their unknown cards are modelled as the lowest of a larger
-random draw. It then
+random draw. At the end of every hand it also learns how the table plays: how often and with
+what totals each opponent drops (every hand is shown then), and how long hands last. It then
 
-- drops (T10) when the expected chips of dropping are positive against those sampled totals;
+- drops (T10) when the expected chips of dropping, against those sampled totals, beat those of
+  waiting for an opponent to drop first and catching them;
 - takes the discard when the hand it can make with it beats the average hand after a stock draw;
 - lays whatever lowers its total most, going out whenever it can (T7);
-- discards for the lowest total, keeping pairs and run draws that can still be completed, and
-  avoiding cards the next player could take to hit a spread or complete one they hold.
+- discards for the lowest total, keeping pairs and run draws that can still be completed (worth
+  less where hands are short), and avoiding cards the next player could take to hit a spread
+  or complete one they hold.
 
 Without the events (a restart, say) it rebuilds what it can from the seat's view and plays on.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.tonk.autoplay import discard_key, legal_discards
@@ -53,8 +56,8 @@ from bot.games.tonk.views import SeatView
 class TonkWeights:
     """Tuned with ``python -m bot.sim tonk --strategies smart,greedy``."""
 
-    drop_margin: float = 0.2
-    """Drop when the expected chips (in stakes) of dropping exceed this."""
+    drop_margin: float = 0.5
+    """Drop when the expected chips (in stakes) of dropping exceed those of waiting by this."""
     discards_per_draw: float = 0.75
     """How many cards an opponent is modelled to have thrown away per draw."""
     potential: float = 7.0
@@ -69,6 +72,17 @@ class TonkWeights:
 WEIGHTS = TonkWeights()
 DROP_SAMPLES = 160
 STOCK_SAMPLES = 14
+HAND_TURNS_PRIOR = 12.0
+"""Turns a hand lasts, before any hand at the table has been seen to its end."""
+HAND_TURNS_RATE = 0.05
+"""Weight of the newest hand in the running mean of how many turns hands last."""
+FULL_POTENTIAL_DRAWS = 2.0
+"""Unfinished spreads count fully when each player draws this many times in a hand, on
+average; less in shorter hands."""
+DROP_RATE_PRIOR = (0.5, 10.0)
+"""Before any drop is seen, an opponent is taken to drop at one turn start in twenty."""
+DROP_HISTORY = 30
+DROP_HISTORY_MIN = 3
 DROP_CONSIDER = 25
 """Totals above this are never dropped (cheap early exit; no sampled opponent is that high)."""
 _TONK_OUT = 10_000.0
@@ -88,6 +102,11 @@ class SmartStrategy(Strategy):
         self._memory = CardMemory(0)
         self._draws: Counter[int] = Counter()
         self._dealt_seen = False
+        self._discards = 0
+        self._hand_turns = HAND_TURNS_PRIOR
+        self._turns_seen: Counter[int] = Counter()
+        self._drops_seen: Counter[int] = Counter()
+        self._drop_totals: dict[int, list[int]] = {}
 
     def observe(self, events: Sequence[dict[str, Any]]) -> None:
         memory = self._memory
@@ -96,9 +115,32 @@ class SmartStrategy(Strategy):
             if kind == "dealt":
                 self._draws.clear()
                 self._dealt_seen = True
+                self._discards = 0
             elif kind == "drew_from_stock" or kind == "drew_from_discard":
                 self._draws[event["player"]] += 1
+                self._turns_seen[event["player"]] += 1
+            elif kind == "dropped":
+                self._turns_seen[event["player"]] += 1
+                self._drops_seen[event["player"]] += 1
+            elif kind == "discarded":
+                self._discards += 1
+            elif kind == "hand_ended":
+                self._learn(event)
             memory.observe(event)
+
+    def _learn(self, result: dict[str, Any]) -> None:
+        """What the end of a hand shows about the table: the total each dropper had (every
+        hand is shown), and how many turns the hand lasted."""
+        dropper = result.get("dropper")
+        for row in result["players"]:
+            if row["player"] == dropper:
+                totals = self._drop_totals.setdefault(dropper, [])
+                totals.append(row["total"])
+                del totals[:-DROP_HISTORY]
+        if self._dealt_seen and result["how"] not in ("tonk_on_deal", "draw_on_deal"):
+            # against players who drop at once there is no time to complete a spread, so
+            # unfinished ones are worth less
+            self._hand_turns += HAND_TURNS_RATE * (self._discards - self._hand_turns)
 
     def choose(self, view: SeatView) -> Move:
         if view.phase is Phase.HAND_OVER:
@@ -107,13 +149,16 @@ class SmartStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         seen = _Seen.of(view, self._memory, self._draws, self._dealt_seen)
+        draws = self._hand_turns / (len(view.hand_sizes) + 1)
+        w = replace(self._w, potential=self._w.potential * min(1.0, draws / FULL_POTENTIAL_DRAWS))
         if view.phase is Phase.START:
-            return self._start(view, legal, seen)
-        return self._after_draw(view, legal, seen)
+            return self._start(view, legal, seen, w)
+        return self._after_draw(view, legal, seen, w)
 
     # ------------------------------------------------------------------ start of turn
 
-    def _start(self, view: SeatView, legal: tuple[Move, ...], seen: _Seen) -> Move:
+    def _start(self, view: SeatView, legal: tuple[Move, ...], seen: _Seen,
+               w: TonkWeights) -> Move:
         total = sum(VALUE[c] for c in view.hand)
         top = view.discard_top
         can_take = DrawDiscard() in legal and top is not None
@@ -125,12 +170,12 @@ class SmartStrategy(Strategy):
                 return DrawDiscard()
             return EndHand()
         if (Drop() in legal and total <= DROP_CONSIDER
-                and self._drop_value(total, seen) > self._w.drop_margin):
+                and self._drop_value(total, seen) > self._wait_value(total, seen) + w.drop_margin):
             return Drop()
         if can_take and top is not None:
-            taken = _best_plan((*view.hand, top), view, top, seen, self._w)[0]
-            stock = self._stock_draw_value(view, seen)
-            if taken > stock + self._w.take_margin:
+            taken = _best_plan((*view.hand, top), view, top, seen, w)[0]
+            stock = self._stock_draw_value(view, seen, w)
+            if taken > stock + w.take_margin:
                 return DrawDiscard()
         return DrawStock() if DrawStock() in legal else legal[0]
 
@@ -139,7 +184,7 @@ class SmartStrategy(Strategy):
         rng = self._rng
         pool = seen.pool
         plans = []
-        for known_total, unknown, draws in seen.opponents:
+        for _, known_total, unknown, draws in seen.opponents:
             extra = round(self._w.discards_per_draw * draws)
             plans.append((known_total, unknown, unknown + extra))
         need = sum(k for _, _, k in plans)
@@ -175,6 +220,33 @@ class SmartStrategy(Strategy):
                 value -= sum(1 for t in totals if t == low)
         return value / len(samples)
 
+    def _wait_value(self, total: int, seen: _Seen) -> float:
+        """Expected chips of not dropping when an opponent drops before this seat's next turn:
+        each drops about as often as they have been seen to, with a total like the ones they
+        showed when they dropped before (or like the model's, with no such history)."""
+        rng = self._rng
+        samples = self._opponent_totals(seen)
+        n = len(seen.opponents) + 1
+        value = 0.0
+        for j, (player, *_) in enumerate(seen.opponents):
+            rate = ((self._drops_seen[player] + DROP_RATE_PRIOR[0])
+                    / (self._turns_seen[player] + DROP_RATE_PRIOR[1]))
+            history = self._drop_totals.get(player, [])
+            gain = 0
+            for totals in samples:
+                dropper = rng.choice(history) if len(history) >= DROP_HISTORY_MIN else totals[j]
+                rest = [t for i, t in enumerate(totals) if i != j] + [total]
+                low = min(rest)
+                if dropper < low:
+                    gain -= 1
+                    continue
+                if total <= dropper:
+                    gain += 2
+                group = sum(1 for t in rest if t == low)
+                gain += n - group if total == low else -group
+            value += rate * gain / len(samples)
+        return value
+
     def _stock_out_value(self, total: int, seen: _Seen) -> float:
         """Expected chips of ending the hand on an empty stock (T8: ties all get paid)."""
         samples = self._opponent_totals(seen)
@@ -189,19 +261,20 @@ class SmartStrategy(Strategy):
                 value -= sum(1 for t in totals if t == low)
         return value / len(samples)
 
-    def _stock_draw_value(self, view: SeatView, seen: _Seen) -> float:
+    def _stock_draw_value(self, view: SeatView, seen: _Seen, w: TonkWeights) -> float:
         """The average plan value after drawing a card from the stock (sampled)."""
         pool = seen.pool
         cards = pool if len(pool) <= STOCK_SAMPLES else self._rng.sample(pool, STOCK_SAMPLES)
         if not cards:
             return -_TONK_OUT
-        return sum(_best_plan((*view.hand, c), view, None, seen, self._w)[0]
+        return sum(_best_plan((*view.hand, c), view, None, seen, w)[0]
                    for c in cards) / len(cards)
 
     # ------------------------------------------------------------------ after drawing
 
-    def _after_draw(self, view: SeatView, legal: tuple[Move, ...], seen: _Seen) -> Move:
-        _, move = _best_plan(view.hand, view, view.taken_discard, seen, self._w)
+    def _after_draw(self, view: SeatView, legal: tuple[Move, ...], seen: _Seen,
+                    w: TonkWeights) -> Move:
+        _, move = _best_plan(view.hand, view, view.taken_discard, seen, w)
         if move is not None and move in legal:
             return move
         discards = [m for m in legal if type(m) is Discard]
@@ -216,9 +289,9 @@ class _Seen:
 
     pool: list[int]
     """Cards that may be in the stock or in an unknown slot of another hand, in deck order."""
-    opponents: list[tuple[int, int, int]]
-    """Per opponent (turn order after this seat): total of their known cards, number of unknown
-    cards, draws this hand."""
+    opponents: list[tuple[int, int, int, int]]
+    """Per opponent (turn order after this seat): the player, the total of their known cards,
+    the number of unknown cards, their draws this hand."""
     next_known: frozenset[int]
     """Cards the next player is known to hold."""
     live: Counter[tuple[int, int]]
@@ -245,7 +318,7 @@ class _Seen:
             cards = held.get(player, set()) - hand - pile - on_table
             known_elsewhere |= cards
             d = draws[player] if consistent else turns_each
-            opponents.append((sum(VALUE[c] for c in cards), max(size - len(cards), 0), d))
+            opponents.append((player, sum(VALUE[c] for c in cards), max(size - len(cards), 0), d))
         out = hand | pile | on_table | known_elsewhere
         pool = [c for c in DECK_ORDER if c not in out]
         live: Counter[tuple[int, int]] = Counter()
