@@ -52,7 +52,7 @@ def smart_strategy(me: DubbObservation, rng: random.Random) -> Move:
         return _greedy(moves, me.top_rank)
     pid = me.player_id
     active = [p for p in view.players if p.player_id != pid and p.status in ("waiting", "to_move")]
-    if active and len(active) == 1 and _others_in(view, pid) == 1:
+    if len(active) == 1 and _others_in(view, pid) == 1:
         return _duel(me, moves, active[0].hand_size)
     if not active:
         return _alone(moves, me.top_rank)
