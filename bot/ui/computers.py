@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from bot.games.base import RuleError
 from bot.games.dubb import players as dubb_players
 from bot.games.tonk import players as tonk_players
+from bot.games.tonk.strategy import for_seat
 from bot.service import NoTableError, NotPlayingError, StaleMoveError, TableService
 from bot.service.tables import ApplyResult, TableSnapshot
 from bot.storage import MoveRecord, SeatInfo
@@ -85,22 +86,6 @@ class _DubbComputer:
         return snapshot.counter, strategy(snapshot.engine.observe(self.player_id), rng)
 
 
-def tonk_event_for_seat(event: Mapping[str, Any], viewer: int) -> dict[str, Any]:
-    """A stored Tonk event as ``viewer``'s seat saw it (as ``events.event_for`` does for live
-    events): the public part, plus the viewer's own dealt hand or drawn card. Any other private
-    part is dropped."""
-    out = {k: v for k, v in event.items() if k != "private"}
-    private = event.get("private") or {}
-    kind = event.get("type")
-    if kind == "dealt":
-        own = [hand for player, hand in private.get("hands", []) if player == viewer]
-        if own:
-            out["private"] = {"hand": own[0]}
-    elif kind == "drew_from_stock" and event.get("player") == viewer and "card" in private:
-        out["private"] = {"card": private["card"]}
-    return out
-
-
 class _TonkComputer:
     """Keeps its strategy (and the strategy's memory of this seat's events) for the table."""
 
@@ -128,7 +113,7 @@ class _TonkComputer:
             for record in records:
                 if record.seq > snapshot.counter:
                     break
-                self.strategy.observe([tonk_event_for_seat(e, self.player_id)
+                self.strategy.observe([for_seat(e, self.player_id)
                                        for e in record.events])
                 self.seen = record.seq
             if self.seen != snapshot.counter:

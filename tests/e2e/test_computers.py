@@ -13,7 +13,7 @@ import pytest
 from bot.games.dubb import players as dubb_players
 from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
 from bot.storage import MoveRecord
-from bot.ui.computers import PREFERRED_STRATEGIES, tonk_event_for_seat
+from bot.ui.computers import PREFERRED_STRATEGIES
 from bot.ui.timers import RETRY_SECONDS
 from tests.e2e import dubb_table
 from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocked
@@ -262,22 +262,6 @@ async def test_a_tonk_table_whose_last_person_leaves_mid_hand_pays_and_ends(
 def _titled(message: StoredMessage, title: str) -> StoredMessage | None:
     return message if dubb_table.title(message) == title else None
 
-
-def test_a_tonk_computer_reads_the_move_log_as_its_seat_saw_it() -> None:
-    """Only its own dealt hand and its own drawn card: never another hand, never another
-    player's draw, nothing private it does not know about."""
-    dealt = {"type": "dealt", "hand_number": 1, "dealer": 5, "players": [5, -1],
-             "upcard": 3, "stock_size": 40,
-             "private": {"hands": [[5, [1, 2, 3, 4, 5]], [-1, [6, 7, 8, 9, 10]]]}}
-    assert tonk_event_for_seat(dealt, -1)["private"] == {"hand": [6, 7, 8, 9, 10]}
-    assert "private" not in tonk_event_for_seat(dealt, -2)
-    assert tonk_event_for_seat(dealt, -1)["players"] == [5, -1]
-    drew = {"type": "drew_from_stock", "player": 5, "stock_size": 39,
-            "private": {"card": 33}}
-    assert "private" not in tonk_event_for_seat(drew, -1)
-    assert tonk_event_for_seat(drew, 5)["private"] == {"card": 33}
-    odd = {"type": "discarded", "player": 5, "card": 4, "private": {"secret": 1}}
-    assert tonk_event_for_seat(odd, 5) == {"type": "discarded", "player": 5, "card": 4}
 
 
 async def test_a_table_where_a_computer_is_to_move_after_a_restart_goes_on(

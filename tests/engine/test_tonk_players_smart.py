@@ -301,3 +301,20 @@ def test_a_smart_player_made_mid_hand_plays_on_and_can_be_given_its_memory_back(
         log.extend(events)
         for other, p in live.items():
             p.observe([event_for(e, other) for e in events])
+
+
+def test_a_tonk_computer_reads_the_move_log_as_its_seat_saw_it() -> None:
+    """Only its own dealt hand and its own drawn card: never another hand, never another
+    player's draw, nothing private it does not know about."""
+    dealt = {"type": "dealt", "hand_number": 1, "dealer": 5, "players": [5, -1],
+             "upcard": 3, "stock_size": 40,
+             "private": {"hands": [[5, [1, 2, 3, 4, 5]], [-1, [6, 7, 8, 9, 10]]]}}
+    assert for_seat(dealt, -1)["private"] == {"hand": [6, 7, 8, 9, 10]}
+    assert "private" not in for_seat(dealt, -2)
+    assert for_seat(dealt, -1)["players"] == [5, -1]
+    drew = {"type": "drew_from_stock", "player": 5, "stock_size": 39,
+            "private": {"card": 33}}
+    assert "private" not in for_seat(drew, -1)
+    assert for_seat(drew, 5)["private"] == {"card": 33}
+    odd = {"type": "discarded", "player": 5, "card": 4, "private": {"secret": 1}}
+    assert for_seat(odd, 5) == {"type": "discarded", "player": 5, "card": 4}
