@@ -1,1 +1,1 @@
-"""kortbord: a Discord bot for the card games Dubb and Tonk."""
+"""kortbord: a Discord bot that plays card games in server channels (``bot.games.registry``)."""

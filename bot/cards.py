@@ -6,10 +6,10 @@ thousands of moves per second). The code packs::
 
     code = deck * 64 + suit * 16 + rank
 
-``rank`` is 2..14 (ace = 14, the Dubb order, D3) for natural cards and 0 for a joker; ``suit`` is
-0..3 in the order ♠ ♥ ♦ ♣ (the tie-break order of T11); for a joker the suit field numbers the
-pack's two jokers. ``deck`` tells the copies apart when two packs are shuffled together, so every
-physical card has its own code and "no card twice" is checkable.
+``rank`` is 2..14 (ace high; a game may count it low) for natural cards and 0 for a joker;
+``suit`` is 0..3 in the order ♠ ♥ ♦ ♣ (a tie-break order games may use); for a joker the suit
+field numbers the pack's two jokers. ``deck`` tells the copies apart when two packs are shuffled
+together, so every physical card has its own code and "no card twice" is checkable.
 """
 
 from __future__ import annotations

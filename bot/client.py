@@ -1,4 +1,5 @@
-"""The bot: a ``commands.Bot`` that opens storage, loads the cogs and syncs its commands."""
+"""The bot: a ``commands.Bot`` that opens storage, sets up every registered game, loads the cogs
+and syncs its commands."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.service import TableService, TableSnapshot
-from bot.service.registry import GAME_KINDS
-from bot.service.tables import LOBBY_TTL_SECONDS
+from bot.discord.controller import TableController, load_face
+from bot.discord.errors import answer_error
+from bot.discord.publisher import TablePublisher
+from bot.discord.routing import RoutedButton, RoutedSelect, Router, dispatch_unmatched
+from bot.games.registry import GAMES, Registry
 from bot.storage import DueDeadline, Store
-from bot.ui.computers import ComputerPlayers, computer_to_move
-from bot.ui.errors import answer_error
-from bot.ui.publisher import TablePublisher
-from bot.ui.routing import RoutedButton, RoutedSelect, Router, dispatch_unmatched
-from bot.ui.tables import TableController
-from bot.ui.timers import Clock, DeadlineScheduler, SystemClock
+from bot.table import ApplyResult, TableService, TableSnapshot
+from bot.table.computers import ComputerPlayers, computer_to_move
+from bot.table.service import LOBBY_TTL_SECONDS
+from bot.table.timers import Clock, DeadlineScheduler, SystemClock
 
 _log = logging.getLogger("kortbord")
 
@@ -27,7 +28,7 @@ STARTUP_REFRESH_LIMIT = 200
 """Tables re-drawn at start-up, most recently active first: a crash between a move's commit and
 its table edit leaves the table a move behind, and its buttons a turn stale, until redrawn."""
 
-EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.dubb", "cogs.tonk")
+EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.games")
 
 LOBBY_EXPIRED_TEXT = (f"The lobby closed: the game did not start within "
                       f"{LOBBY_TTL_SECONDS // 60} minutes.")
@@ -44,15 +45,16 @@ class KortbordTree(app_commands.CommandTree):
 
 class KortbordBot(commands.Bot):
     """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
-    they move by hand)."""
+    they move by hand); ``games`` are the games it plays (the registry, or more in tests)."""
 
     store: Store
-    tables: TableService
+    service: TableService
     publisher: TablePublisher
     timers: DeadlineScheduler
     computers: ComputerPlayers
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None,
+                 games: Registry = GAMES) -> None:
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -64,6 +66,7 @@ class KortbordBot(commands.Bot):
             ),
         )
         self.settings = settings
+        self.games = games
         self.clock = clock or SystemClock()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
@@ -71,11 +74,16 @@ class KortbordBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.tables = TableService(self.store, GAME_KINDS, clock=self.clock.now)
+        self.service = TableService(self.store, self.games, clock=self.clock.now)
         self.publisher = TablePublisher(self, self._table_message_moved)
-        self.timers = DeadlineScheduler(self.tables, self._deadline_due, self.clock)
-        self.computers = ComputerPlayers(self.tables, self.controllers, self.clock,
+        self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
+        self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)
+        for spec in self.games.values():
+            controller = TableController(self.service, self.publisher, spec, load_face(spec),
+                                         on_change=self.table_changed)
+            controller.register_routes(self.router)
+            self.controllers[spec.kind] = controller
         # components are routed by custom id, so tables posted before a restart keep working
         self.add_dynamic_items(RoutedButton, RoutedSelect)
         for extension in EXTENSIONS:
@@ -90,34 +98,37 @@ class KortbordBot(commands.Bot):
         self.timers.rearm()
         self.computers.kick(snapshot)
 
+    async def show_automatic(self, result: ApplyResult) -> None:
+        """Show a move the bot made for someone (a computer player, a turn timer)."""
+        controller = self.controllers.get(result.snapshot.kind)
+        if controller is not None:
+            await controller.show_automatic(result)
+
     async def _deadline_due(self, due: DueDeadline) -> None:
         if due.what == "lobby":
-            closed = await self.tables.expire_lobby(due.channel_id)
+            closed = await self.service.expire_lobby(due.channel_id)
             controller = None if closed is None else self.controllers.get(closed.kind)
             if closed is not None and controller is not None:
                 await controller.close_table(closed, LOBBY_EXPIRED_TEXT)
             return
-        snapshot = await self.tables.get(due.channel_id)
+        snapshot = await self.service.get(due.channel_id)
         if snapshot is None or snapshot.counter != due.counter:
             return
-        if computer_to_move(self.tables, snapshot) is not None and not self.computers.overdue(
-            snapshot
-        ):
+        if computer_to_move(snapshot) is not None and not self.computers.overdue(snapshot):
             return
-        result = await self.tables.expire_turn(due.channel_id, due.counter)
-        controller = None if result is None else self.controllers.get(result.snapshot.kind)
-        if result is not None and controller is not None:
-            await controller.show_automatic(result)
+        result = await self.service.expire_turn(due.channel_id, due.counter)
+        if result is not None:
+            await self.show_automatic(result)
 
     async def _refresh_tables(self) -> None:
-        records = await self.tables.unfinished_tables()
+        records = await self.service.unfinished_tables()
         records.sort(key=lambda r: r.updated_at, reverse=True)
         for record in records[:STARTUP_REFRESH_LIMIT]:
             controller = self.controllers.get(record.kind)
             if controller is None or record.message_id is None:
                 continue
             try:
-                snapshot = await self.tables.get(record.channel_id)
+                snapshot = await self.service.get(record.channel_id)
                 if snapshot is not None:
                     await controller.publish(snapshot)
             except Exception:
@@ -125,7 +136,7 @@ class KortbordBot(commands.Bot):
         _log.info("redrew %d live tables", min(len(records), STARTUP_REFRESH_LIMIT))
 
     async def _table_message_moved(self, channel_id: int, message_id: int) -> None:
-        await self.tables.set_message_id(channel_id, message_id)
+        await self.service.set_message_id(channel_id, message_id)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_ids:

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import KortbordBot
+from bot.games.base import GameSpec
 
-HELP_TEXT = (
-    "**kortbord** plays two card games in this channel:\n"
-    "• **Dubb** — get rid of your cards; the last player holding cards loses. "
-    "Start with `/dubb start`.\n"
-    "• **Tonk** — knock rummy for chips; `/tonk start`, standings with `/tonk ledger`.\n"
-    "Your cards are only ever shown to you: press **Your hand** on the table."
-)
+
+def help_text(games: Iterable[GameSpec]) -> str:
+    """What the bot plays, one line a game from the registry."""
+    lines = [f"• **{g.name}** — {g.summary} Start with `/{g.kind} start`." for g in games]
+    return ("**kortbord** plays card games in this channel:\n" + "\n".join(lines)
+            + "\nYour cards are only ever shown to you: press **Your hand** on the table.")
 
 
 def _pong_text(count: int) -> str:
@@ -67,7 +68,8 @@ class Meta(commands.Cog):
 
     @kortbord.command(name="help", description="What the bot does and how to start a game")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP_TEXT, ephemeral=True)
+        await interaction.response.send_message(help_text(self.bot.games.values()),
+                                                ephemeral=True)
 
 
 async def setup(bot: KortbordBot) -> None:

@@ -31,10 +31,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.games import tonk
-from bot.service import TableService
-from bot.service.kinds import TonkKind
+from bot.games.registry import GAMES
 from bot.storage import MoveCommit, Store
 from bot.storage.store import Synchronous
+from bot.table import TableService
 
 GUILD = 1
 
@@ -87,7 +87,7 @@ async def bench_commits(path: Path, synchronous: Synchronous, moves: int) -> Non
     store = await TimedStore.open(path, synchronous=synchronous)
     store.commit_times = []
     rng = random.Random(1)
-    service = TableService(store, {"tonk": TonkKind()}, seed_source=lambda: rng.randrange(2**63))
+    service = TableService(store, GAMES, seed_source=lambda: rng.randrange(2**63))
     channels = list(range(1, 21))
     for c in channels:
         await start_table(service, c, rng)
@@ -109,7 +109,7 @@ async def bench_commits(path: Path, synchronous: Synchronous, moves: int) -> Non
 async def fill(path: Path, tables: int) -> None:
     store = await Store.open(path)
     rng = random.Random(2)
-    service = TableService(store, {"tonk": TonkKind()}, seed_source=lambda: rng.randrange(2**63))
+    service = TableService(store, GAMES, seed_source=lambda: rng.randrange(2**63))
     t0 = time.perf_counter()
     for c in range(1, tables + 1):
         await start_table(service, c, rng)
@@ -124,7 +124,7 @@ async def bench_startup(path: Path, tables: int) -> None:
     t0 = time.perf_counter()
     store = await Store.open(path)
     t1 = time.perf_counter()
-    service = TableService(store, {"tonk": TonkKind()})
+    service = TableService(store, GAMES)
     unfinished = await service.unfinished_tables()
     t2 = time.perf_counter()
     assert len(unfinished) == tables, len(unfinished)

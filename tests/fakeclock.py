@@ -1,6 +1,6 @@
 """A clock that moves only when a test says so, for the bot's turn timers and lobby expiry.
 
-``FakeClock`` is a ``bot.ui.timers.Clock``: ``now()`` is Unix time as the test set it, and
+``FakeClock`` is a ``bot.table.timers.Clock``: ``now()`` is Unix time as the test set it, and
 ``sleep_until(at)`` waits until ``advance`` has moved the clock to ``at`` — nothing ever waits
 for real time to pass.
 """

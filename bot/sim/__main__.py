@@ -1,18 +1,23 @@
-"""``python -m bot.sim dubb|tonk [options]``: run a simulator (``--help`` on each for options)."""
+"""``python -m bot.sim <game> [options]``: run a game's simulator (``--help`` on each for its
+options). Games that bring no simulator of their own get the generic runner
+(``bot.sim.generic``)."""
 
 import sys
 
+from bot.games.registry import GAMES
+from bot.sim.generic import main as generic_main
+
 
 def main(argv: list[str]) -> int:
-    usage = "usage: python -m bot.sim {dubb|tonk} [options]   (add --help for a game's options)"
-    if not argv or argv[0] not in ("dubb", "tonk"):
+    usage = (f"usage: python -m bot.sim {{{'|'.join(GAMES)}}} [options]   "
+             "(add --help for a game's options)")
+    if not argv or argv[0] not in GAMES:
         print(usage, file=sys.stderr)
         return 2
-    if argv[0] == "dubb":
-        from bot.sim.dubb import main as game_main
-    else:
-        from bot.sim.tonk import main as game_main
-    return game_main(argv[1:])
+    spec = GAMES[argv[0]]
+    if spec.simulator is not None:
+        return spec.simulator(argv[1:])
+    return generic_main(spec, argv[1:])
 
 
 raise SystemExit(main(sys.argv[1:]))

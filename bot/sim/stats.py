@@ -1,7 +1,7 @@
 """Figures for strategy comparisons: seat line-ups that cancel seat advantage, and running means
 with 95% confidence intervals.
 
-A comparison runs many independent units (a Dubb game, a Tonk hand). For each unit every strategy
+A comparison runs many independent units (a game, or a hand). For each unit every strategy
 gets one value — the share of its seats that lost, or its chips per seat — so the values of one
 strategy are independent across units even when it holds several seats of the same unit, and
 the interval is the normal one for a mean of independent values (the runs have thousands of units,

@@ -14,6 +14,7 @@ from bot.storage.errors import (
 )
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.models import (
+    Balance,
     DueDeadline,
     LedgerEntry,
     LoadedTable,
@@ -22,7 +23,6 @@ from bot.storage.models import (
     Payment,
     SeatClaim,
     SeatInfo,
-    Standing,
     StatDelta,
     StatsRow,
     TableRecord,
@@ -33,6 +33,7 @@ from bot.storage.store import Store
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "Balance",
     "ChannelTakenError",
     "DueDeadline",
     "LedgerConflictError",
@@ -45,7 +46,6 @@ __all__ = [
     "SeatClaim",
     "SeatInfo",
     "SeatTakenError",
-    "Standing",
     "StatDelta",
     "StatsRow",
     "Store",

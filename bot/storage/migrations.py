@@ -142,6 +142,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX tables_live ON tables (id) WHERE status IN ('lobby', 'playing')",
         ),
     ),
+    Migration(
+        4,
+        "the ledger is any game's: each row names its game, and balances are read per game",
+        (
+            "ALTER TABLE ledger ADD COLUMN kind TEXT NOT NULL DEFAULT ''",
+            "UPDATE ledger SET kind = (SELECT t.kind FROM tables t WHERE t.id = ledger.table_id)",
+            "CREATE INDEX ledger_guild_kind ON ledger (guild_id, kind)",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

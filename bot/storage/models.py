@@ -13,14 +13,6 @@ TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 LIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 FINAL_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled")
 
-GAMES_PLAYED = "games_played"
-LOSSES = "losses"
-HANDS_PLAYED = "hands_played"
-HANDS_WON = "hands_won"
-TONKS = "tonks"
-WON_BY_PREFIX = "won_by:"
-"""Stat counters named ``won_by:<how>`` count hands won in that way (e.g. ``won_by:tonk_out``)."""
-
 
 class _Row(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -78,7 +70,9 @@ class SeatClaim(_Row):
 
 
 class Payment(_Row):
-    """One ledger payment of a hand (T12), before it is written."""
+    """One ledger payment, before it is written: ``payer_id`` pays ``payee_id`` ``amount`` for
+    ``reason`` in round ``hand_no`` of its table (a hand, in a game of hands). A table writes each
+    (round, payer, payee, reason) at most once."""
 
     hand_no: int
     payer_id: int
@@ -94,7 +88,8 @@ class Payment(_Row):
 
 
 class StatDelta(_Row):
-    """Add ``amount`` to one of a player's stat counters."""
+    """Add ``amount`` to one of a player's stat counters. Counters are the game's own names
+    (``bot.games.<game>`` declares them); storage only adds them up."""
 
     player_id: int
     counter: str
@@ -131,8 +126,11 @@ class MoveRecord(_Row):
 
 
 class LedgerEntry(_Row):
+    """One written payment, with both players' names as last seen in the server."""
+
     id: int
     guild_id: int
+    kind: str
     table_id: int
     hand_no: int
     payer_id: int
@@ -144,32 +142,27 @@ class LedgerEntry(_Row):
     created_at: float
 
 
-class Standing(_Row):
-    """A player's line in a server's Tonk standings."""
+class Balance(_Row):
+    """A player's net in one game's ledger of a server: received minus paid."""
 
     player_id: int
     name: str | None
     is_computer: bool
     net: int
-    hands_played: int
-    hands_won: int
-    tonks: int
 
 
 class StatsRow(_Row):
-    """A player's statistics for one game kind in one server."""
+    """A player's stat counters for one game kind in one server."""
 
     guild_id: int
     kind: str
     player_id: int
     name: str | None
     is_computer: bool
-    games_played: int = 0
-    losses: int = 0
-    hands_played: int = 0
-    hands_won: int = 0
-    tonks: int = 0
-    won_by: dict[str, int] = Field(default_factory=dict)
+    counters: dict[str, int] = Field(default_factory=dict)
+
+    def count(self, counter: str) -> int:
+        return self.counters.get(counter, 0)
 
 
 class DueDeadline(_Row):

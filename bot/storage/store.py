@@ -37,12 +37,7 @@ from bot.storage.errors import (
 )
 from bot.storage.migrations import migrate, schema_version
 from bot.storage.models import (
-    GAMES_PLAYED,
-    HANDS_PLAYED,
-    HANDS_WON,
-    LOSSES,
-    TONKS,
-    WON_BY_PREFIX,
+    Balance,
     DueDeadline,
     LedgerEntry,
     LoadedTable,
@@ -51,7 +46,6 @@ from bot.storage.models import (
     Payment,
     SeatClaim,
     SeatInfo,
-    Standing,
     StatDelta,
     StatsRow,
     TableRecord,
@@ -69,7 +63,7 @@ _TABLE_COLUMNS = (
 )
 _LIVE = "status IN ('lobby', 'playing')"
 CHECKPOINT_EVERY = 300
-"""Commits between background WAL checkpoints (a Tonk move writes a few pages, so the WAL stays
+"""Commits between background WAL checkpoints (a move writes a few pages, so the WAL stays
 around SQLite's default checkpoint size of 1000 pages)."""
 WAL_SIZE_LIMIT = 16 * 1024 * 1024
 """A WAL file larger than this is truncated to it when the WAL starts over (disk space)."""
@@ -349,7 +343,7 @@ class Store:
     ) -> TableRecord:
         """Lobby → playing at move 0; ``start_record`` (what a replay needs besides the moves:
         seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
-        its hand at once (Tonk T4), so the start may carry ledger rows and stats too."""
+        its first round at once, so the start may carry ledger rows and stats too."""
 
         async def body(db: aiosqlite.Connection) -> TableRecord:
             cur = await db.execute(
@@ -461,9 +455,9 @@ class Store:
         if payments:
             try:
                 await db.executemany(
-                    "INSERT INTO ledger (guild_id, table_id, hand_no, payer_id, payee_id, "
+                    "INSERT INTO ledger (guild_id, kind, table_id, hand_no, payer_id, payee_id, "
                     "amount, reason, created_at) "
-                    "SELECT guild_id, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
+                    "SELECT guild_id, kind, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
                     [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, now, table_id)
                      for p in payments],
                 )
@@ -647,20 +641,24 @@ class Store:
         self,
         guild_id: int,
         *,
+        kind: str | None = None,
         player_id: int | None = None,
         table_id: int | None = None,
         limit: int | None = None,
     ) -> list[LedgerEntry]:
-        """A server's ledger rows, newest first; optionally one player's (as payer or payee)
-        and/or one table's."""
+        """A server's ledger rows, newest first; optionally one game's, one player's (as payer
+        or payee) and/or one table's."""
         sql = (
-            "SELECT l.id, l.guild_id, l.table_id, l.hand_no, l.payer_id, pa.name, l.payee_id, "
-            "pe.name, l.amount, l.reason, l.created_at FROM ledger l "
+            "SELECT l.id, l.guild_id, l.kind, l.table_id, l.hand_no, l.payer_id, pa.name, "
+            "l.payee_id, pe.name, l.amount, l.reason, l.created_at FROM ledger l "
             "LEFT JOIN player_names pa ON pa.guild_id = l.guild_id AND pa.player_id = l.payer_id "
             "LEFT JOIN player_names pe ON pe.guild_id = l.guild_id AND pe.player_id = l.payee_id "
             "WHERE l.guild_id = ?"
         )
         params: list[Any] = [guild_id]
+        if kind is not None:
+            sql += " AND l.kind = ?"
+            params.append(kind)
         if player_id is not None:
             sql += " AND (l.payer_id = ? OR l.payee_id = ?)"
             params += [player_id, player_id]
@@ -673,55 +671,43 @@ class Store:
             params.append(limit)
         rows = await self._reader.execute_fetchall(sql, params)
         return [
-            LedgerEntry(id=r[0], guild_id=r[1], table_id=r[2], hand_no=r[3], payer_id=r[4],
-                        payer_name=r[5], payee_id=r[6], payee_name=r[7], amount=r[8],
-                        reason=r[9], created_at=r[10])
+            LedgerEntry(id=r[0], guild_id=r[1], kind=r[2], table_id=r[3], hand_no=r[4],
+                        payer_id=r[5], payer_name=r[6], payee_id=r[7], payee_name=r[8],
+                        amount=r[9], reason=r[10], created_at=r[11])
             for r in rows
         ]
 
-    async def ledger_standings(
-        self, guild_id: int, *, table_id: int | None = None
-    ) -> list[Standing]:
-        """Everyone who played Tonk in the server (or at one table): net chips from the ledger,
-        hands played/won and tonks from the stats; best net first."""
+    async def balances(
+        self, guild_id: int, kind: str, *, table_id: int | None = None
+    ) -> list[Balance]:
+        """Every player's net in one game's ledger of a server (or of one table): received
+        minus paid, best first; the nets of a server always sum to zero."""
         table_filter = "" if table_id is None else " AND table_id = :table"
         sql = f"""
             WITH money AS (
                 SELECT payee_id AS player_id, amount AS delta FROM ledger
-                    WHERE guild_id = :guild{table_filter}
+                    WHERE guild_id = :guild AND kind = :kind{table_filter}
                 UNION ALL
-                SELECT payer_id, -amount FROM ledger WHERE guild_id = :guild{table_filter}
-            ),
-            net AS (SELECT player_id, sum(delta) AS net FROM money GROUP BY player_id),
-            counts AS (
-                SELECT player_id,
-                    sum(CASE counter WHEN '{HANDS_PLAYED}' THEN value ELSE 0 END) AS played,
-                    sum(CASE counter WHEN '{HANDS_WON}' THEN value ELSE 0 END) AS won,
-                    sum(CASE counter WHEN '{TONKS}' THEN value ELSE 0 END) AS tonks
-                FROM stats WHERE guild_id = :guild AND kind = 'tonk'{table_filter}
-                GROUP BY player_id
-            ),
-            players AS (SELECT player_id FROM net UNION SELECT player_id FROM counts)
-            SELECT p.player_id, n.name, coalesce(n.is_computer, 0), coalesce(m.net, 0),
-                coalesce(c.played, 0), coalesce(c.won, 0), coalesce(c.tonks, 0)
-            FROM players p
-            LEFT JOIN net m ON m.player_id = p.player_id
-            LEFT JOIN counts c ON c.player_id = p.player_id
-            LEFT JOIN player_names n ON n.guild_id = :guild AND n.player_id = p.player_id
-            ORDER BY 4 DESC, 6 DESC, 2, 1
+                SELECT payer_id, -amount FROM ledger
+                    WHERE guild_id = :guild AND kind = :kind{table_filter}
+            )
+            SELECT m.player_id, n.name, coalesce(n.is_computer, 0), sum(m.delta)
+            FROM money m
+            LEFT JOIN player_names n ON n.guild_id = :guild AND n.player_id = m.player_id
+            GROUP BY m.player_id
+            ORDER BY 4 DESC, 2, 1
         """
-        rows = await self._reader.execute_fetchall(sql, {"guild": guild_id, "table": table_id})
-        return [
-            Standing(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=r[3],
-                     hands_played=r[4], hands_won=r[5], tonks=r[6])
-            for r in rows
-        ]
+        rows = await self._reader.execute_fetchall(
+            sql, {"guild": guild_id, "kind": kind, "table": table_id}
+        )
+        return [Balance(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=r[3])
+                for r in rows]
 
     async def stats(
         self, guild_id: int, kind: str, *, table_id: int | None = None
     ) -> list[StatsRow]:
-        """Every player's counters for one game kind in the server (or at one table), most
-        games/hands played first."""
+        """Every player's counters for one game kind in the server (or at one table), in player
+        id order; which counters exist is the game's business."""
         sql = (
             "SELECT s.player_id, n.name, coalesce(n.is_computer, 0), s.counter, sum(s.value) "
             "FROM stats s LEFT JOIN player_names n "
@@ -732,18 +718,15 @@ class Store:
         if table_id is not None:
             sql += " AND s.table_id = ?"
             params.append(table_id)
-        sql += " GROUP BY s.player_id, s.counter"
+        sql += " GROUP BY s.player_id, s.counter ORDER BY s.player_id"
         rows = await self._reader.execute_fetchall(sql, params)
-        by_player: dict[int, dict[str, Any]] = {}
+        by_player: dict[int, StatsRow] = {}
         for player_id, name, is_computer, counter, value in rows:
-            entry = by_player.setdefault(player_id, {
-                "guild_id": guild_id, "kind": kind, "player_id": player_id, "name": name,
-                "is_computer": bool(is_computer), "won_by": {},
-            })
-            if counter.startswith(WON_BY_PREFIX):
-                entry["won_by"][counter.removeprefix(WON_BY_PREFIX)] = value
-            elif counter in (GAMES_PLAYED, LOSSES, HANDS_PLAYED, HANDS_WON, TONKS):
-                entry[counter] = value
-        result = [StatsRow(**e) for e in by_player.values()]
-        result.sort(key=lambda s: (-(s.games_played + s.hands_played), s.name or "", s.player_id))
-        return result
+            row = by_player.get(player_id)
+            if row is None:
+                row = by_player[player_id] = StatsRow(
+                    guild_id=guild_id, kind=kind, player_id=player_id, name=name,
+                    is_computer=bool(is_computer),
+                )
+            row.counters[counter] = value
+        return list(by_player.values())

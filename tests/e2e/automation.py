@@ -4,7 +4,7 @@ nobody can move."""
 
 from __future__ import annotations
 
-from bot.service.tables import TableSnapshot
+from bot.table.service import TableSnapshot
 from tests.e2e.conftest import BotRunner
 from tests.fakeclock import FakeClock
 from tests.fakediscord import Channel
@@ -24,12 +24,12 @@ async def start_clocked(runner: BotRunner, *, seed: int | None = None) -> FakeCl
 def set_seed(runner: BotRunner, seed: int) -> None:
     assert runner.bot is not None
     # the service's seed source decides the deal
-    runner.bot.tables._seed_source = lambda: seed  # type: ignore[attr-defined]
+    runner.bot.service._seed_source = lambda: seed  # type: ignore[attr-defined]
 
 
 async def snapshot(runner: BotRunner, channel: Channel) -> TableSnapshot | None:
     assert runner.bot is not None
-    return await runner.bot.tables.get(channel.id)
+    return await runner.bot.service.get(channel.id)
 
 
 async def assert_someone_can_move(runner: BotRunner, channel: Channel) -> None:
@@ -43,7 +43,8 @@ async def assert_someone_can_move(runner: BotRunner, channel: Channel) -> None:
     humans = [s.player_id for s in table.seats if not s.is_computer]
     assert humans, "a table without people is still playing"
     assert runner.bot is not None
-    to_move = runner.bot.tables.kind(table.kind).to_move(table.engine)
+    assert table.engine is not None
+    to_move = table.engine.to_move
     if to_move is None:
         assert any(table.engine.legal_moves(p) for p in humans), "nobody can deal"
     else:

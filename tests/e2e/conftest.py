@@ -31,7 +31,8 @@ from discord.http import Route
 from bot.client import KortbordBot
 from bot.config import Settings
 from bot.discord_api import point_discord_at
-from bot.ui.timers import Clock
+from bot.games.registry import GAMES, Registry
+from bot.table.timers import Clock
 from tests.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -124,14 +125,15 @@ def world(driver: Driver) -> World:
 class BotRunner:
     """Starts the real ``KortbordBot`` in this event loop against the fake; restarts keep the
     database and the fake's state, as a process restart would. Set ``clock`` (a
-    ``tests.fakeclock.FakeClock``) before starting to drive turn timers by hand; computer
-    players never pause in tests."""
+    ``tests.fakeclock.FakeClock``) before starting to drive turn timers by hand, and ``games``
+    to play other games than the registry's; computer players never pause in tests."""
 
     def __init__(self, fake: FakeDiscord, driver: Driver, database_path: Path) -> None:
         self.fake = fake
         self.driver = driver
         self.database_path = database_path
         self.clock: Clock | None = None
+        self.games: Registry = GAMES
         self.bot: KortbordBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._dev_guild_ids: list[int] = []
@@ -148,7 +150,7 @@ class BotRunner:
             log_level="INFO",
             computer_pause=0.0,
         )
-        bot = KortbordBot(settings, clock=self.clock)
+        bot = KortbordBot(settings, clock=self.clock, games=self.games)
         before = self.fake.gateway.identify_count
         task = asyncio.create_task(bot.start(TEST_TOKEN))
         ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))

@@ -6,15 +6,16 @@ no person left ends."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from bot.games.dubb import players as dubb_players
+from bot.games.registry import GAMES
 from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
 from bot.storage import MoveRecord
-from bot.ui.computers import PREFERRED_STRATEGIES
-from bot.ui.timers import RETRY_SECONDS
+from bot.table.timers import RETRY_SECONDS
 from tests.e2e import dubb_table
 from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, ErrorLog, World
@@ -66,7 +67,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     assert await snapshot(bot_runner, world.channel) is None
 
     assert bot_runner.bot is not None
-    records = await bot_runner.bot.tables.moves(table_id)
+    records = await bot_runner.bot.service.moves(table_id)
     by_player = Counter(player for player, _ in _moves(records))
     assert by_player[-1] > 0 and by_player[-2] > 0 and by_player[anna.id] == turns
     # computers play, draw and pass like anyone; nobody timed out
@@ -77,10 +78,10 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     assert stats.message is not None
     board = stats.message.embeds[0]["fields"][0]["value"]
     assert "🤖 Astrid" in board and "🤖 Bertil" in board and "Anna" in board
-    rows = {r.player_id: r for r in await bot_runner.bot.tables.stats(world.guild.id, "dubb")}
-    assert {pid: rows[pid].games_played for pid in (anna.id, -1, -2)} == {
+    rows = {r.player_id: r for r in await bot_runner.bot.service.stats(world.guild.id, "dubb")}
+    assert {pid: rows[pid].count("games_played") for pid in (anna.id, -1, -2)} == {
         anna.id: 1, -1: 1, -2: 1}
-    assert sum(rows[pid].losses for pid in (anna.id, -1, -2)) == 1
+    assert sum(rows[pid].count("losses") for pid in (anna.id, -1, -2)) == 1
 
 
 def _dubb_waiting_for(message: StoredMessage, player_id: int) -> StoredMessage | None:
@@ -101,7 +102,7 @@ async def _play_until_hand_over(play: TonkPlay, person: int) -> StoredMessage:
         if engine.phase is Phase.HAND_OVER:
             return await play.settle()
         if engine.to_move == person:
-            move = GreedyStrategy().choose(engine.seat_view(person))
+            move = GreedyStrategy().choose(engine.observe(person), random.Random(0))
             # the person acts on the table as it shows their turn
             await play.settle()
             await play.play(move, "buttons", play.users[person])
@@ -138,7 +139,7 @@ async def test_a_person_plays_five_tonk_hands_against_two_computers(
         await assert_someone_can_move(bot_runner, world.channel)
 
     assert bot_runner.bot is not None
-    records = await bot_runner.bot.tables.moves(play.table_id)
+    records = await bot_runner.bot.service.moves(play.table_id)
     moves = _moves(records)
     # people deal; computers never do, so nobody dealt but Anna
     assert {p for p, kind in moves if kind == "deal_next_hand"} == {anna.id}
@@ -227,8 +228,8 @@ async def test_a_dubb_table_whose_last_person_leaves_ends(
     assert closed.components == []
     assert await snapshot(bot_runner, world.channel) is None
     assert bot_runner.bot is not None
-    rows = {r.player_id: r for r in await bot_runner.bot.tables.stats(world.guild.id, "dubb")}
-    assert (rows[anna.id].games_played, rows[anna.id].losses) == (1, 1)
+    rows = {r.player_id: r for r in await bot_runner.bot.service.stats(world.guild.id, "dubb")}
+    assert (rows[anna.id].count("games_played"), rows[anna.id].count("losses")) == (1, 1)
     # the channel is free again
     again = await driver.slash(anna, world.channel, "dubb start")
     assert "opened" in again.content
@@ -254,7 +255,7 @@ async def test_a_tonk_table_whose_last_person_leaves_mid_hand_pays_and_ends(
     assert "Anna left mid-hand — forfeit (T11)" in closed.text
     assert await snapshot(bot_runner, world.channel) is None
     assert bot_runner.bot is not None
-    entries = await bot_runner.bot.tables.ledger_entries(world.guild.id, limit=None)
+    entries = await bot_runner.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)
     forfeits = [(e.payer_id, e.payee_id, e.amount) for e in entries if e.reason == "forfeit"]
     assert sorted(forfeits) == [(anna.id, -2, 3), (anna.id, -1, 3)]
 
@@ -300,11 +301,17 @@ async def test_a_computer_that_cannot_move_is_moved_by_its_turn_timer(
     """Its deadline first starts it again; when the same turn comes due once more it times out
     like anyone's (D5 draw or pass), so the table never waits for it forever."""
 
-    def broken(me: object, rng: object) -> object:
-        raise RuntimeError("the strategy crashed")
+    class Broken:
+        name = "broken"
+        remembers = False
 
-    for name in PREFERRED_STRATEGIES:
-        monkeypatch.setitem(dubb_players.STRATEGIES, name, broken)
+        def choose(self, view: object, rng: object) -> object:
+            raise RuntimeError("the strategy crashed")
+
+        def remember(self, events: object) -> None:
+            pass
+
+    monkeypatch.setitem(dubb_players.STRATEGIES, GAMES["dubb"].computer, Broken)
     bot_errors.expect()
     clock = await start_clocked(bot_runner, seed=11)
     anna = world.anna

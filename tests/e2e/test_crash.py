@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.games.base import Seat
-from bot.service.registry import GAME_KINDS
+from bot.games.registry import GAMES
 from bot.storage import Store
 from tests.e2e.conftest import SubprocessBot, World
 from tests.fakediscord import Channel, Driver, FakeDiscord, User
@@ -221,13 +221,13 @@ async def _check_table(store: Store, player: Player, guild_id: int) -> int:
         assert row is not None, f"acknowledged move at {seen.counter} is missing"
         assert row.player_id == seen.player_id
 
-    kind = GAME_KINDS[player.game]
+    kind = GAMES[player.game]
     start = records[0].move
     seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
     engine = kind.new_engine(seats, kind.validate_options(start["options"]), start["seed"])
     announced: dict[int, list[tuple[int, int, int, str]]] = {}
     for record in records[1:]:
-        engine.apply(record.player_id, kind.move_from_dict(record.move))
+        engine.apply(record.player_id, kind.moves.from_dict(record.move))
         for event in record.events:
             if event.get("type") == "hand_ended":
                 announced[event["hand_number"]] = sorted(
@@ -235,7 +235,7 @@ async def _check_table(store: Store, player: Player, guild_id: int) -> int:
                 )
     state = await store.table_state(table_id)
     assert state is not None
-    assert json.loads(state) == json.loads(json.dumps(kind.store_engine(engine)))
+    assert json.loads(state) == json.loads(json.dumps(engine.to_stored()))
 
     ledger = await store.ledger_entries(guild_id, table_id=table_id)
     written: dict[int, list[tuple[int, int, int, str]]] = {}

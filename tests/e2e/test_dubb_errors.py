@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 
 async def _state(bot: BotRunner, channel_id: int) -> tuple[int, dict]:
     assert bot.bot is not None
-    snapshot = await bot.bot.tables.get(channel_id)
+    snapshot = await bot.bot.service.get(channel_id)
     assert snapshot is not None and snapshot.engine is not None
     return snapshot.counter, snapshot.engine.to_stored()
 

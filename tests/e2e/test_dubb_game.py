@@ -49,7 +49,7 @@ async def test_a_three_player_game_with_slash_commands_only(
 ) -> None:
     table = await open_table(driver, world.channel, world.cem, [world.anna, world.bo])
     assert bot.bot is not None
-    service = bot.bot.tables
+    service = bot.bot.service
     turns = 0
     while not table.over():
         snapshot = await service.get(world.channel.id)
@@ -91,7 +91,7 @@ async def test_nobody_ever_sees_a_card_they_should_not(
         turns += 1
         assert turns < MAX_TURNS
     assert bot.bot is not None
-    public, held = await cards_seen(bot.bot.tables, table_id)
+    public, held = await cards_seen(bot.bot.service, table_id)
     checked = 0
     for entry in driver.log:
         shown = card_tokens(entry.text)

@@ -114,9 +114,9 @@ async def test_a_table_a_move_behind_is_redrawn_at_start_up(
 ) -> None:
     """A crash after a move's commit but before its table edit: the restart redraws the table,
     so its buttons carry the current turn again."""
-    from bot.service import TableService
-    from bot.service.registry import GAME_KINDS
+    from bot.games.registry import GAMES
     from bot.storage import Store
+    from bot.table import TableService
     from tests.e2e.dubb_table import counter_of
 
     table = await open_table(driver, world.channel, world.anna, [world.bo])
@@ -127,7 +127,7 @@ async def test_a_table_a_move_behind_is_redrawn_at_start_up(
 
     store = await Store.open(bot.database_path)
     try:
-        service = TableService(store, GAME_KINDS)
+        service = TableService(store, GAMES)
         snapshot = await service.get(world.channel.id)
         assert snapshot is not None and snapshot.engine is not None
         mover = snapshot.engine.to_move

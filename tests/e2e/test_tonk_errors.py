@@ -94,7 +94,7 @@ async def test_dropping_after_drawing_bad_spreads_and_hits_and_throwing_back_the
     engine = await play.engine()
     taken = engine.taken_discard
     assert taken is not None
-    hand = engine.hand_of(mover.id)
+    hand = engine.hand(mover.id)
     before = await play.state()
 
     knock = await driver.slash(mover, world.channel, "tonk knock")
@@ -178,4 +178,4 @@ async def test_a_double_click_draws_one_card(
     assert await play.counter() == counter + 1
     engine = await play.engine()
     assert engine.stock_size == stock - 1 and engine.phase is Phase.AFTER_DRAW
-    assert len(engine.hand_of(mover.id)) == 6
+    assert len(engine.hand(mover.id)) == 6

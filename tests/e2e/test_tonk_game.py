@@ -50,7 +50,7 @@ async def _ledger_matches(play: TonkPlay, asker: User, nets: Counter[str],
     assert sum(row[0] for row in shown.values()) == 0
     assert play.runner.bot is not None
     guild_id = play.channel.guild_id
-    entries = await play.runner.bot.tables.ledger_entries(guild_id, limit=None)
+    entries = await play.runner.bot.service.ledger_entries(guild_id, "tonk", limit=None)
     assert len(entries) == payments
     net: Counter[int] = Counter()
     for e in entries:

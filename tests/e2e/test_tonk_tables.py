@@ -9,7 +9,7 @@ import pytest
 
 from bot import cards
 from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
-from bot.render import ledger
+from bot.games.tonk.face import ledger
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.tonk_table import (
     POLICY_FOR,
@@ -90,7 +90,7 @@ async def test_a_restart_mid_hand_and_the_old_buttons_finish_the_hand_paid_once(
 
     announced = payments_announced(final)
     assert bot.bot is not None
-    entries = await bot.bot.tables.ledger_entries(world.guild.id, limit=None)
+    entries = await bot.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)
     names = {u.id: u.global_name for u in users}
     written = sorted((names[e.payer_id], names[e.payee_id], e.amount) for e in entries)
     assert written == sorted((a, b, n) for a, b, n, _ in announced)
@@ -142,7 +142,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     assert "Anna left mid-hand and forfeits (T11)" in closed.embeds[0]["description"]
 
     assert bot.bot is not None
-    entries = await bot.bot.tables.ledger_entries(world.guild.id, limit=None)
+    entries = await bot.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)
     net: Counter[int] = Counter()
     for e in entries:
         net[e.payee_id] += e.amount

@@ -13,6 +13,7 @@ they are the test's oracle for what a player decides — but every move is made 
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ _STANDING = re.compile(r"^\d+\. \*\*(.+?)\*\* ([+-]\d+) · (\d+) hands? played �
 
 
 # -- reading messages ---------------------------------------------------------------------------
+
 
 
 def title(message: StoredMessage) -> str:
@@ -145,19 +147,20 @@ def plain(t: TonkTable, p: int) -> Move:
     when the stock is out — so the hand ends in a stock-out."""
     if t.phase is Phase.START:
         return DrawStock() if t.stock_size else EndHand()
-    return Discard(auto_discard(t.hand_of(p), t.taken_discard))
+    return Discard(auto_discard(t.hand(p), t.taken_discard))
 
 
 def aim_out(t: TonkTable, p: int) -> Move:
     """Plays to go out: takes a useful discard, lays every spread and hit, never drops."""
     if t.phase is Phase.START:
         top = t.discard_top
-        hand = t.hand_of(p)
+        hand = t.hand(p)
         if top is not None and (any(top in s for s in spreads_in((*hand, top)))
                                 or any(hits_on((top,), s.cards) for s in t.spreads)):
             return DrawDiscard()
         return DrawStock() if t.stock_size else EndHand()
-    return GreedyStrategy().choose(t.seat_view(p))
+    # greedy decides without randomness
+    return GreedyStrategy().choose(t.observe(p), random.Random(0))
 
 
 def drop_when_lowest(t: TonkTable, p: int) -> Move:
@@ -242,7 +245,7 @@ class LeakScanner:
 
     async def scan(self, runner: BotRunner, table_id: int) -> None:
         assert runner.bot is not None
-        service = runner.bot.tables
+        service = runner.bot.service
         for record in (await service.moves(table_id))[self.records_done:]:
             for event in record.events:
                 self._learn(event)
@@ -251,7 +254,7 @@ class LeakScanner:
         engine = None if snapshot is None else snapshot.engine
         secret: dict[int, set[int]] = {}
         if engine is not None and engine.phase in (Phase.START, Phase.AFTER_DRAW):
-            secret = {p: set(engine.hand_of(p)) - self.public for p in engine.hand_players}
+            secret = {p: set(engine.hand(p)) - self.public for p in engine.hand_players}
         log = self.driver.log
         for entry in log[self.seen:]:
             if entry.channel_id != self.channel.id:
@@ -297,14 +300,14 @@ class TonkPlay:
 
     async def engine(self) -> TonkTable:
         assert self.runner.bot is not None
-        snapshot = await self.runner.bot.tables.get(self.channel.id)
+        snapshot = await self.runner.bot.service.get(self.channel.id)
         assert snapshot is not None and snapshot.engine is not None
         engine: TonkTable = snapshot.engine
         return engine
 
     async def counter(self) -> int:
         assert self.runner.bot is not None
-        snapshot = await self.runner.bot.tables.get(self.channel.id)
+        snapshot = await self.runner.bot.service.get(self.channel.id)
         assert snapshot is not None
         return snapshot.counter
 
@@ -316,7 +319,7 @@ class TonkPlay:
         """Wait until the public table shows the table's latest move, then check the messages
         sent meanwhile for leaks."""
         assert self.runner.bot is not None
-        snapshot = await self.runner.bot.tables.get(self.channel.id)
+        snapshot = await self.runner.bot.service.get(self.channel.id)
         # a table that closed is no longer the channel's table
         counter = None if snapshot is None else snapshot.counter
 
@@ -430,7 +433,7 @@ class TonkPlay:
         """The autocomplete value that names exactly ``wanted`` (it must be offered)."""
         choices = await self.driver.autocomplete(user, self.channel, command, options,
                                                  focused=focused)
-        hand = list((await self.engine()).hand_of(user.id))
+        hand = list((await self.engine()).hand(user.id))
         for choice in choices:
             picked = cards.pick_from_hand(cards.parse_cards(choice["value"]), hand)
             if sorted(picked) == sorted(wanted):
@@ -485,7 +488,7 @@ async def open_table(
     if seed is not None:
         assert runner.bot is not None
         # the service's seed source decides the deal; the hands then follow from the seed
-        runner.bot.tables._seed_source = lambda: seed  # type: ignore[attr-defined]
+        runner.bot.service._seed_source = lambda: seed  # type: ignore[attr-defined]
     started = await driver.click(host, lobby, "Start")
     assert started.ephemeral, started.content
     table_id = table_id_of(lobby)

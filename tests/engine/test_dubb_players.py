@@ -7,9 +7,8 @@ import random
 
 import pytest
 
-from bot.games.dubb import DubbGame, DubbOptions, Play, greedy_strategy, random_strategy
+from bot.games.dubb import DubbGame, DubbOptions, Play, greedy_move, random_move, sim
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS, play_of
-from bot.sim import dubb as sim
 from tests.engine.conftest import A, B, C, position, seats
 
 JOKERS = DubbOptions(jokers=True, last_player_draw_play=True)
@@ -18,35 +17,35 @@ JOKERS = DubbOptions(jokers=True, last_player_draw_play=True)
 def test_random_strategy_picks_every_legal_move_and_only_those() -> None:
     game = position(2, ["7h 7s 9c", "3d"], pile=[(B, "7d")], draw="2s", to_move=A)
     rng = random.Random(0)
-    seen = {random_strategy(game.observe(A), rng) for _ in range(400)}
+    seen = {random_move(game.observe(A), rng) for _ in range(400)}
     assert seen == set(game.legal_moves(A))
 
 
 def test_greedy_dubs_with_all_its_naturals_of_the_top_rank() -> None:
     game = position(2, ["7h 7s 9c jk", "3d"], pile=[(B, "7d")], draw="2s", to_move=A,
                     options=JOKERS)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(7, 2)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(7, 2)
 
 
 def test_greedy_dubs_with_jokers_when_it_has_no_natural_of_the_top_rank() -> None:
     game = position(2, ["9c jk jk2", "3d"], pile=[(B, "7d")], draw="2s", to_move=A,
                     options=JOKERS)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(7, 0, 2)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(7, 0, 2)
 
 
 def test_greedy_otherwise_plays_all_of_its_lowest_legal_rank() -> None:
     game = position(2, ["3c 9c 9h Kd", "3d"], pile=[(B, "8d")], draw="2s", to_move=A)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(9, 2)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(9, 2)
 
 
 def test_greedy_draws_draw_plays_or_passes_when_it_cannot_play() -> None:
     rng = random.Random(0)
     draws = position(2, ["3c", "3d"], pile=[(B, "8d")], draw="2s", to_move=A)
-    assert greedy_strategy(draws.observe(A), rng) == DRAW
+    assert greedy_move(draws.observe(A), rng) == DRAW
     passes = position(2, ["3c", "3d"], pile=[(B, "8d")], to_move=A)
-    assert greedy_strategy(passes.observe(A), rng) == PASS
+    assert greedy_move(passes.observe(A), rng) == PASS
     last = position(2, ["3c", ""], pile=[(B, "8d")], draw="2s", to_move=A, options=JOKERS)
-    assert greedy_strategy(last.observe(A), rng) == DRAW_PLAY
+    assert greedy_move(last.observe(A), rng) == DRAW_PLAY
 
 
 def test_an_observation_shows_only_the_seats_own_hand() -> None:
@@ -59,7 +58,7 @@ def test_an_observation_shows_only_the_seats_own_hand() -> None:
     assert all(isinstance(m, Play) or m in (DRAW, PASS) for m in game.observe(A).legal_moves)
 
 
-@pytest.mark.parametrize("strategy", [random_strategy, greedy_strategy])
+@pytest.mark.parametrize("strategy", [random_move, greedy_move])
 def test_strategies_finish_games_with_every_option(strategy) -> None:  # type: ignore[no-untyped-def]
     options = DubbOptions(decks=2, jokers=True, hand_limit=True, last_player_draw_play=True)
     for seed in range(5):

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.games.dubb import DubbGame, DubbOptions, sim
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, play_of
-from bot.games.dubb.players import STRATEGIES, greedy_strategy, random_strategy, smart_strategy
-from bot.sim import dubb as sim
+from bot.games.dubb.players import STRATEGIES, SmartStrategy, greedy_move, random_move
+from bot.games.dubb.smart import smart_strategy
 from tests.engine.conftest import A, B, C, position, seats
 
 LAST_DRAW = DubbOptions(last_player_draw_play=True)
@@ -94,7 +94,7 @@ def test_smart_plays_only_legal_moves_and_sees_only_its_seat(spec: tuple[Any, ..
                           last_player_draw_play=last_draw)
     game = DubbGame.new(seats(n), options, seed)
     rng = random.Random(seed)
-    lineup = [smart_strategy, greedy_strategy, random_strategy]
+    lineup = [smart_strategy, greedy_move, random_move]
     checked = 0
     while not game.is_over:
         player = game.to_move
@@ -115,7 +115,7 @@ def test_smart_plays_only_legal_moves_and_sees_only_its_seat(spec: tuple[Any, ..
 
 
 def test_smart_is_registered_and_deterministic() -> None:
-    assert STRATEGIES["smart"] is smart_strategy
+    assert STRATEGIES["smart"]().choose.__func__ is SmartStrategy.choose
     one = sim.run(60, 4, 3, "smart", DubbOptions(), checks=True, strategies=("smart", "greedy"))
     two = sim.run(60, 4, 3, "smart", DubbOptions(), checks=False, strategies=("smart", "greedy"))
     assert one.invariant_violations == 0
@@ -136,7 +136,7 @@ def test_smart_always_dubs_d8() -> None:
 def test_smart_keeps_a_high_card_while_it_holds_three_lower_ranks_d5() -> None:
     game = position(4, ["3c 5d 7h Jc", "4d", "6d 8d", "9d"], pile=[(B, "10d")], draw="2s",
                     to_move=A)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(11, 1)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(11, 1)
     assert smart_strategy(game.observe(A), random.Random(0)) == DRAW
     fewer = position(4, ["5d 7h Jc", "4d", "6d 8d", "9d"], pile=[(B, "10d")], draw="2s",
                      to_move=A)
@@ -152,13 +152,13 @@ def test_smart_stops_keeping_cards_once_its_hand_has_grown() -> None:
 def test_in_the_duel_smart_plays_its_aces_first_to_go_out_next_d7() -> None:
     game = position(3, ["5c As", "3h 8h 9h", ""], pile=[(B, "3d")], out=[C], draw="2s",
                     to_move=A)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(5, 1)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(5, 1)
     assert smart_strategy(game.observe(A), random.Random(0)) == play_of(14, 1)
 
 
 def test_in_the_duel_smart_blocks_an_opponent_with_one_card() -> None:
     game = position(3, ["4c 9d Qh", "8h", ""], pile=[(B, "3d")], out=[C], draw="2s", to_move=A)
-    assert greedy_strategy(game.observe(A), random.Random(0)) == play_of(4, 1)
+    assert greedy_move(game.observe(A), random.Random(0)) == play_of(4, 1)
     assert smart_strategy(game.observe(A), random.Random(0)) == play_of(12, 1)
 
 
@@ -167,7 +167,7 @@ def test_alone_with_a_pending_player_smart_dubs_or_tries_draw_and_play_d11_d12()
     assert smart_strategy(dub.observe(A), random.Random(0)) == play_of(7, 1)
     no_dub = position(3, ["9c Kd", "", ""], pile=[(B, "7d")], out=[C], draw="2s", to_move=A,
                       options=LAST_DRAW)
-    assert greedy_strategy(no_dub.observe(A), random.Random(0)) == play_of(9, 1)
+    assert greedy_move(no_dub.observe(A), random.Random(0)) == play_of(9, 1)
     assert smart_strategy(no_dub.observe(A), random.Random(0)) == DRAW_PLAY
 
 

@@ -25,6 +25,7 @@ from bot.games.dubb import (
     PlayerRejoined,
     event_to_dict,
     play_of,
+    public_form,
 )
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS
 from tests.engine.conftest import A, B, C, D, card, cards, position
@@ -499,7 +500,7 @@ def test_d12_a_card_that_cannot_be_played_goes_into_the_hand() -> None:
     events = game.apply(B, DRAW_PLAY)
     assert events[0] == DrawPlayed(B, card("4d"), False)
     assert game.hand(B) == (card("3c"), card("4d"))
-    assert event_to_dict(events[0], public=True)["card"] == card("4d")
+    assert public_form(event_to_dict(events[0]))["card"] == card("4d")
 
 
 def test_d12_a_turned_up_joker_takes_the_top_rank() -> None:
@@ -585,7 +586,7 @@ def test_d14_drawn_cards_are_private_in_the_public_event_form() -> None:
     assert event_to_dict(drew) == {
         "type": "drew", "player": A, "count": 1, "private_cards": [card("4c")], "auto": False
     }
-    assert event_to_dict(drew, public=True) == {
+    assert public_form(event_to_dict(drew)) == {
         "type": "drew", "player": A, "count": 1, "auto": False
     }
 
@@ -593,7 +594,7 @@ def test_d14_drawn_cards_are_private_in_the_public_event_form() -> None:
 def test_d14_dub_pick_ups_are_private_in_the_public_event_form() -> None:
     game = position(2, ["5h 9c", "3d"], pile=[(B, "5d")], draw="2c 2d", to_move=A)
     events = game.apply(A, play_of(5, 1))
-    public = event_to_dict(events[1], public=True)
+    public = public_form(event_to_dict(events[1]))
     assert public == {
         "type": "dubbed", "player": A, "rank": 5, "count": 1,
         "victims": [{"player": B, "picked_up": 1, "forgiven": 0}],

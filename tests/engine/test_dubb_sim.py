@@ -9,8 +9,7 @@ from collections import Counter
 
 import pytest
 
-from bot.games.dubb import DubbOptions
-from bot.sim import dubb as sim
+from bot.games.dubb import DubbOptions, sim
 from bot.sim.stats import Z95, Mean, lineups
 
 

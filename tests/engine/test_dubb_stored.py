@@ -28,7 +28,8 @@ from bot.games.dubb import (
     event_to_dict,
     move_from_dict,
     move_to_dict,
-    random_strategy,
+    public_form,
+    random_move,
 )
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, LEAVE, PASS, TIMEOUT
 from tests.engine.conftest import A, B, seats
@@ -43,7 +44,7 @@ def _played(game: DubbGame, moves: int, seed: int = 3) -> DubbGame:
             break
         player = game.to_move
         assert player is not None
-        game.apply(player, random_strategy(game.observe(player), rng))
+        game.apply(player, random_move(game.observe(player), rng))
     return game
 
 
@@ -74,7 +75,7 @@ def test_replay_of_options_seed_and_moves_reaches_the_same_state() -> None:
     while not game.is_over:
         player = game.to_move
         assert player is not None
-        move = random_strategy(game.observe(player), rng)
+        move = random_move(game.observe(player), rng)
         log.append((player, move_to_dict(move)))
         game.apply(player, move)
     again = DubbGame.replay(seats(3), ALL_ON, 12, [(p, move_from_dict(m)) for p, m in log])
@@ -142,7 +143,7 @@ def test_every_event_type_has_a_json_form() -> None:
         data = event_to_dict(event)
         json.dumps(data)
         types.add(data["type"])
-        public = json.dumps(event_to_dict(event, public=True))
+        public = json.dumps(public_form(event_to_dict(event)))
         assert "private_cards" not in public
     assert types == {
         "played", "dubbed", "drew", "passed", "pile_turned", "pending", "out", "rejoined",

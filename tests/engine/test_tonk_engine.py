@@ -33,11 +33,11 @@ from bot.games.tonk import (
     TonkOptions,
     TonkTable,
     check_invariants,
-    event_for,
     event_to_dict,
     move_from_dict,
     move_to_dict,
-    public_event_dict,
+    public_form,
+    seat_form,
 )
 from bot.games.tonk.events import (
     CutForDeal,
@@ -408,7 +408,7 @@ def _hit_p2_spread(options: TonkOptions) -> TonkTable:
 def test_hit_lock_stops_the_owner_dropping_next_turn_t9() -> None:
     t = _hit_p2_spread(TonkOptions(hit_lock=True))
     assert t.hit_locked == {P2}
-    assert t.public_view()["hit_locked"] == [P2]
+    assert t.public_view().hit_locked == (P2,)
     assert Drop() not in t.legal_moves(P2)
     unchanged_after_error(t, P2, Drop(), "T9")
     t.apply(P2, DrawStock())
@@ -472,7 +472,7 @@ def test_must_spread_lets_three_aces_be_held_t6() -> None:
                    stock_top="9c", options=TonkOptions(must_spread=True))
     t.apply(P1, DrawStock())
     t.apply(P1, Discard(c("Kc")))
-    assert t.hand_of(P1) == cs("As Ah Ad Qd 9c")
+    assert t.hand(P1) == sort_cards(cs("As Ah Ad Qd 9c"))
 
 
 @pytest.mark.parametrize("hand", ["As Ah Ad Ac Qd", "As Ah Ad 2s 3s"])
@@ -656,7 +656,7 @@ def test_cut_for_deal_ties_cut_again_and_highest_deals_t3() -> None:
     winner = max(last, key=lambda pc: tonk_rank(pc[1]))
     assert tied.cut.dealer == winner[0] == tied.dealer
     assert isinstance(tied.opening_events[0], CutForDeal)
-    assert tied.public_view()["cut"]["rounds"] == [[list(pc) for pc in r] for r in rounds]
+    assert tied.public_view().to_dict()["cut"]["rounds"] == [[list(pc) for pc in r] for r in rounds]
 
 
 def test_cut_counts_the_ace_low_t3(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -676,7 +676,7 @@ def test_deal_is_five_each_from_the_dealers_left_t4(monkeypatch: pytest.MonkeyPa
         deck_dealing([h2, h3, h1], c("Kd"))))
     events = t.apply(P3, DealNextHand())
     assert t.dealer == P1 and t.to_move == P2
-    assert (t.hand_of(P2), t.hand_of(P3), t.hand_of(P1)) == (h2, h3, h1)
+    assert (t.hand(P2), t.hand(P3), t.hand(P1)) == tuple(map(sort_cards, (h2, h3, h1)))
     assert t.discard_top == c("Kd") and t.hand_number == 2
     dealt = events[0]
     assert isinstance(dealt, Dealt) and dealt.upcard == c("Kd")
@@ -713,17 +713,17 @@ def test_a_49_and_a_50_on_the_same_deal_is_a_draw_t4(monkeypatch: pytest.MonkeyP
 
 def test_views_hide_hands_until_the_hand_ends() -> None:
     t = make_table({P1: "As 2h 3d", P2: "4s 5s 6d 7c 8d"}, discards="Jh")
-    pub = t.public_view()
+    pub = t.public_view().to_dict()
     text = json.dumps(pub)
     assert pub["seats"][0]["hand_size"] == 3 and pub["discard_top"] == c("Jh")
-    assert pub["to_move"] == P1 and pub["phase"] == "start" and pub["stake"] == 1
+    assert pub["to_move"] == P1 and pub["phase"] == "start" and t.public_view().stake == 1
     assert pub["last_hand_result"] is None and "hand\"" not in text
-    mine = t.private_view(P1)
+    mine = t.private_view(P1).to_dict()
     assert mine["hand"] == list(cs("As 2h 3d")) and mine["total"] == 6
     assert mine["legal_moves"] == [{"type": "drop"}, {"type": "draw_stock"},
                                    {"type": "draw_discard"}]
     t.apply(P1, Drop())
-    revealed = t.public_view()["last_hand_result"]
+    revealed = t.public_view().to_dict()["last_hand_result"]
     assert [(r["player"], r["total"], r["hand"]) for r in revealed["players"]] == [
         (P1, 6, list(cs("As 2h 3d"))), (P2, 30, list(cs("4s 5s 6d 7c 8d")))]
 
@@ -734,13 +734,13 @@ def test_private_cards_only_under_private() -> None:
     d = event_to_dict(drew)
     assert d == {"type": "drew_from_stock", "player": P1, "stock_size": t.stock_size,
                  "private": {"card": c("Kd")}}
-    assert "private" not in public_event_dict(drew)
-    assert event_for(drew, P1)["private"] == {"card": c("Kd")}
-    assert "private" not in event_for(drew, P2)
+    assert "private" not in public_form(event_to_dict(drew))
+    assert seat_form(event_to_dict(drew), P1)["private"] == {"card": c("Kd")}
+    assert "private" not in seat_form(event_to_dict(drew), P2)
     new = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 3)
     dealt = next(e for e in new.opening_events if isinstance(e, Dealt))
-    assert "private" not in public_event_dict(dealt)
-    assert event_for(dealt, P2)["private"]["hand"] == list(dealt.private_hands[1][1])
+    assert "private" not in public_form(event_to_dict(dealt))
+    assert seat_form(event_to_dict(dealt), P2)["private"]["hand"] == list(dealt.private_hands[1][1])
     for e in new.opening_events:
         json.dumps(event_to_dict(e))
 
@@ -770,7 +770,7 @@ def test_stored_form_round_trips_through_json() -> None:
     t.apply(P1, DrawDiscard())
     t.apply(P1, Hit(1, cs("8h")))
     data = t.to_stored()
-    assert data["format_version"] == 1
+    assert data["format_version"] == 2
     back = TonkTable.from_stored(json.loads(json.dumps(data)))
     assert back.to_stored() == data
     assert back.legal_moves(P1) == t.legal_moves(P1)
@@ -780,7 +780,7 @@ def test_stored_form_round_trips_through_json() -> None:
 def test_from_stored_rejects_broken_data() -> None:
     t = make_table({P1: "8h 2s 3d Kc Qd", P2: "As 2h 3c 4d 5s"}, discards="Jd")
     data = t.to_stored()
-    for key, value in [("format_version", 2), ("stock", data["stock"][1:]),
+    for key, value in [("format_version", 3), ("stock", data["stock"][1:]),
                        ("hands", [[1000], data["hands"][1]]), ("turns", "3"),
                        ("options", {"stake": 0})]:
         broken = dict(data)

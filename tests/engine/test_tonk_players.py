@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from bot.cards import make, parse_card
 from bot.games.base import Seat
@@ -22,13 +23,21 @@ from bot.games.tonk import (
     Spread,
     TonkOptions,
     TonkTable,
-    event_for,
-    make_strategy,
+    event_to_dict,
+    seat_form,
+    sort_cards,
 )
-from bot.games.tonk.engine import TableSpread
+from bot.games.tonk.players import STRATEGIES
+from bot.games.tonk.table import TableSpread
 from bot.games.tonk.views import SeatView
 
 P1, P2, P3 = 1, 2, 3
+
+def decide(strategy: Any, seen: Any, rng: random.Random | None = None) -> Any:
+    """The strategy's move for a seat's view; ``rng`` defaults to a fresh seeded one, so the
+    same view gives the same move."""
+    return strategy.choose(seen, rng or random.Random(7))
+
 
 
 def c(text: str) -> int:
@@ -54,8 +63,8 @@ def view(hand: str, legal: tuple, *, phase: Phase = Phase.START, top: str | None
 
 def test_random_is_uniform_over_legal_moves() -> None:
     legal = (Drop(), DrawStock(), DrawDiscard())
-    player = RandomStrategy(random.Random(5))
-    counts = Counter(player.choose(view("2s 3h", legal)) for _ in range(3000))
+    player, rng = RandomStrategy(), random.Random(1)
+    counts = Counter(decide(player, view("2s 3h", legal), rng) for _ in range(3000))
     assert set(counts) == set(legal)
     assert all(800 < n < 1200 for n in counts.values())
 
@@ -63,48 +72,48 @@ def test_random_is_uniform_over_legal_moves() -> None:
 def test_greedy_takes_the_discard_that_completes_a_spread() -> None:
     legal = (Drop(), DrawStock(), DrawDiscard())
     greedy = GreedyStrategy()
-    assert greedy.choose(view("9s 9h 2d Kc Qd", legal, top="9d")) == DrawDiscard()
-    assert greedy.choose(view("9s 8h 2d Kc Qd", legal, top="9d")) == DrawStock()
+    assert decide(greedy, view("9s 9h 2d Kc Qd", legal, top="9d")) == DrawDiscard()
+    assert decide(greedy, view("9s 8h 2d Kc Qd", legal, top="9d")) == DrawStock()
     run = (TableSpread(1, P2, cs("5d 6d 7d")),)
-    assert greedy.choose(view("9s 8h 2d Kc Qd", legal, top="8d", spreads=run)) == DrawDiscard()
+    assert decide(greedy, view("9s 8h 2d Kc Qd", legal, top="8d", spreads=run)) == DrawDiscard()
 
 
 def test_greedy_drops_when_low_against_the_shortest_other_hand() -> None:
     legal = (Drop(), DrawStock(), DrawDiscard())
     greedy = GreedyStrategy()
-    assert greedy.choose(view("As 2h 3d", legal, top="Kd", others=(5, 4))) == Drop()
-    assert greedy.choose(view("As 2h 3d", legal, top="Kd", others=(5, 2))) == DrawStock()
-    assert greedy.choose(view("As 2h 3d", legal[1:], top="Kd", others=(5, 4))) == DrawStock()
+    assert decide(greedy, view("As 2h 3d", legal, top="Kd", others=(5, 4))) == Drop()
+    assert decide(greedy, view("As 2h 3d", legal, top="Kd", others=(5, 2))) == DrawStock()
+    assert decide(greedy, view("As 2h 3d", legal[1:], top="Kd", others=(5, 4))) == DrawStock()
 
 
 def test_greedy_ends_the_hand_when_the_stock_is_out() -> None:
     legal = (Drop(), DrawDiscard(), EndHand())
-    assert GreedyStrategy().choose(view("9s 8h 2d Kc Qd", legal, top="4c", stock=0)) == EndHand()
+    assert decide(GreedyStrategy(), view("9s 8h 2d Kc Qd", legal, top="4c", stock=0)) == EndHand()
 
 
 def test_greedy_lays_then_hits_then_discards_highest_unmatched() -> None:
     greedy = GreedyStrategy()
     hand = "9s 9h 9d 4c Kd 2h"
     legal = (Spread(cs("9s 9h 9d")), Hit(1, cs("4c")), Discard(c("Kd")), Discard(c("2h")))
-    assert greedy.choose(view(hand, legal, phase=Phase.AFTER_DRAW)) == Spread(cs("9s 9h 9d"))
+    assert decide(greedy, view(hand, legal, phase=Phase.AFTER_DRAW)) == Spread(cs("9s 9h 9d"))
     legal = (Hit(1, cs("4c")), Discard(c("Kd")), Discard(c("2h")), Discard(c("4c")))
-    assert greedy.choose(view("4c Kd 2h", legal, phase=Phase.AFTER_DRAW)) == Hit(1, cs("4c"))
+    assert decide(greedy, view("4c Kd 2h", legal, phase=Phase.AFTER_DRAW)) == Hit(1, cs("4c"))
     legal = (Discard(c("2h")), Discard(c("5h")))
-    assert greedy.choose(view("Kd 2h 5h", legal, phase=Phase.AFTER_DRAW, taken="Kd")) == (
+    assert decide(greedy, view("Kd 2h 5h", legal, phase=Phase.AFTER_DRAW, taken="Kd")) == (
         Discard(c("5h")))
 
 
-def test_make_strategy_by_name() -> None:
-    assert isinstance(make_strategy("greedy", random.Random(1)), GreedyStrategy)
-    assert isinstance(make_strategy("random", random.Random(1)), RandomStrategy)
+def test_strategies_by_name() -> None:
+    assert isinstance(STRATEGIES["greedy"](), GreedyStrategy)
+    assert isinstance(STRATEGIES["random"](), RandomStrategy)
 
 
 def test_strategies_see_only_their_seat() -> None:
     table = TonkTable.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")], TonkOptions(), 4)
     player = table.to_move
     assert player is not None
-    seen = table.seat_view(player)
-    assert seen.hand == table.hand_of(player)
+    seen = table.observe(player)
+    assert sort_cards(seen.hand) == table.hand(player)
     assert {p for p, _ in seen.hand_sizes} == set(table.player_ids) - {player}
     assert not any(hasattr(seen, name) for name in ("hands", "stock"))
 
@@ -113,18 +122,18 @@ def test_card_memory_follows_what_the_seat_is_shown() -> None:
     table = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 8)
     memory = CardMemory(P1)
     for e in table.opening_events:
-        memory.observe(event_for(e, P1))
-    assert memory.held[P1] == set(table.hand_of(P1))
+        memory.observe(seat_form(event_to_dict(e), P1))
+    assert memory.held[P1] == set(table.hand(P1))
     assert memory.pile == [table.discard_top]
     while table.phase is not Phase.HAND_OVER and table.hand_number == 1:
         player = table.to_move
         assert player is not None
-        move = GreedyStrategy().choose(table.seat_view(player))
+        move = decide(GreedyStrategy(), table.observe(player))
         if isinstance(move, Drop | EndHand):
             break
         for e in table.apply(player, move):
-            memory.observe(event_for(e, P1))
+            memory.observe(seat_form(event_to_dict(e), P1))
         if table.phase is Phase.START:
             assert memory.pile[-1] == table.discard_top
-            assert memory.held[P1] == set(table.hand_of(P1))
+            assert memory.held[P1] == set(table.hand(P1))
             assert memory.gone == {x for s in table.spreads for x in s.cards}

@@ -23,15 +23,21 @@ from bot.games.tonk import (
     Spread,
     TonkOptions,
     TonkTable,
-    event_for,
     event_to_dict,
+    seat_form,
 )
-from bot.games.tonk.engine import TableSpread
-from bot.games.tonk.players import STRATEGIES, SmartStrategy, for_seat, make_strategy
+from bot.games.tonk.players import STRATEGIES, SmartStrategy
+from bot.games.tonk.sim import compare
+from bot.games.tonk.table import TableSpread
 from bot.games.tonk.views import SeatView
-from bot.sim.tonk import compare
 
 P1, P2, P3 = 1, 2, 3
+
+def decide(strategy: Any, seen: Any, rng: random.Random | None = None) -> Any:
+    """The strategy's move for a seat's view; ``rng`` defaults to a fresh seeded one, so the
+    same view gives the same move."""
+    return strategy.choose(seen, rng or random.Random(7))
+
 
 
 def c(text: str) -> int:
@@ -72,16 +78,16 @@ START = (Drop(), DrawStock(), DrawDiscard())
 
 
 def smart() -> SmartStrategy:
-    return SmartStrategy(random.Random(7))
+    return SmartStrategy()
 
 
 def test_smart_is_registered() -> None:
     assert STRATEGIES["smart"] is SmartStrategy
-    assert isinstance(make_strategy("smart", random.Random(1)), SmartStrategy)
+    assert isinstance(STRATEGIES["smart"](), SmartStrategy)
 
 
 def test_smart_drops_a_very_low_hand_t10() -> None:
-    assert smart().choose(view("As 2h", START, top="Kd")) == Drop()
+    assert decide(smart(), view("As 2h", START, top="Kd")) == Drop()
 
 
 def test_smart_waits_to_catch_an_opponent_seen_to_drop_often_and_high_t10() -> None:
@@ -89,7 +95,7 @@ def test_smart_waits_to_catch_an_opponent_seen_to_drop_often_and_high_t10() -> N
     (2s from them, and s from each other player for the lowest total) beats dropping."""
     player = smart()
     for n in range(1, 21):
-        player.observe([
+        player.remember([
             {"type": "dealt", "hand_number": n, "dealer": P3, "players": [P1, P2, P3],
              "upcard": c("Kd"), "stock_size": 36},
             {"type": "dropped", "player": P2},
@@ -98,41 +104,41 @@ def test_smart_waits_to_catch_an_opponent_seen_to_drop_often_and_high_t10() -> N
                                          {"player": P2, "total": 33, "hand": []},
                                          {"player": P3, "total": 25, "hand": []}]},
         ])
-    assert smart().choose(view("2s 4h 5d", START, top="Kd")) == Drop()
-    assert player.choose(view("2s 4h 5d", START, top="Kd")) == DrawStock()
+    assert decide(smart(), view("2s 4h 5d", START, top="Kd")) == Drop()
+    assert decide(player, view("2s 4h 5d", START, top="Kd")) == DrawStock()
 
 
 def test_smart_does_not_drop_a_high_hand() -> None:
-    assert smart().choose(view("9s 8h 7d 6c 5d", START, top="Kd")) == DrawStock()
+    assert decide(smart(), view("9s 8h 7d 6c 5d", START, top="Kd")) == DrawStock()
 
 
 def test_smart_takes_the_discard_that_completes_a_book() -> None:
-    assert smart().choose(view("9s 9h 2d Kc Qd", START, top="9d", turns=0)) == DrawDiscard()
+    assert decide(smart(), view("9s 9h 2d Kc Qd", START, top="9d", turns=0)) == DrawDiscard()
 
 
 def test_smart_takes_a_low_discard_to_throw_a_high_card() -> None:
-    assert GreedyStrategy().choose(view("As 3d 5h Kc Qd", START, top="2c")) == DrawStock()
-    assert smart().choose(view("As 3d 5h Kc Qd", START, top="2c")) == DrawDiscard()
+    assert decide(GreedyStrategy(), view("As 3d 5h Kc Qd", START, top="2c")) == DrawStock()
+    assert decide(smart(), view("As 3d 5h Kc Qd", START, top="2c")) == DrawDiscard()
 
 
 def test_smart_lays_so_that_it_tonks_out_t7() -> None:
     """The run 3-4-5♣ leaves 6♣ for the book of sixes: everything is laid (a tonk out, paid
     double), where laying the longer run 3-4-5-6♣ first would leave two cards."""
     position = after_draw("3c 4c 5c 6c 6h 6s")
-    assert GreedyStrategy().choose(position) == Spread(cs("3c 4c 5c 6c"))
-    assert smart().choose(position) == Spread(cs("3c 4c 5c"))
+    assert decide(GreedyStrategy(), position) == Spread(cs("3c 4c 5c 6c"))
+    assert decide(smart(), position) == Spread(cs("3c 4c 5c"))
 
 
 def test_smart_keeps_a_pair_and_throws_the_odd_ten() -> None:
     position = after_draw("Qs Qh 2d 3c 9d Jc")
-    assert GreedyStrategy().choose(position) == Discard(c("Qs"))
-    assert smart().choose(position) == Discard(c("Jc"))
+    assert decide(GreedyStrategy(), position) == Discard(c("Qs"))
+    assert decide(smart(), position) == Discard(c("Jc"))
 
 
 def test_smart_will_not_discard_the_card_the_next_player_collects() -> None:
     """The next player took 9♥ and 9♣ from the pile: 9♠ would complete their book."""
     player = smart()
-    player.observe([
+    player.remember([
         {"type": "dealt", "hand_number": 1, "dealer": P3, "players": [P1, P2, P3],
          "upcard": c("Kd"), "stock_size": 36, "private": {"hand": list(cs("2h 3s 4c 6d 8h"))}},
         {"type": "drew_from_stock", "player": P1, "stock_size": 35, "private": {"card": c("9h")}},
@@ -150,26 +156,26 @@ def test_smart_will_not_discard_the_card_the_next_player_collects() -> None:
         {"type": "drew_from_stock", "player": P1, "stock_size": 31, "private": {"card": c("9s")}},
     ])
     position = after_draw("2h 3s 4c 6d 8h 9s", top="Js", stock=31)
-    assert GreedyStrategy().choose(position) == Discard(c("9s"))
-    assert player.choose(position) == Discard(c("8h"))
-    assert smart().choose(position) == Discard(c("9s"))  # without the memory it cannot know
+    assert decide(GreedyStrategy(), position) == Discard(c("9s"))
+    assert decide(player, position) == Discard(c("8h"))
+    assert decide(smart(), position) == Discard(c("9s"))  # without the memory it cannot know
 
 
 def test_with_the_stock_out_smart_ends_the_hand_rather_than_drop_t8() -> None:
     legal = (Drop(), DrawDiscard(), EndHand())
-    assert smart().choose(view("As 2h 3d", legal, top="Kd", stock=0)) == EndHand()
+    assert decide(smart(), view("As 2h 3d", legal, top="Kd", stock=0)) == EndHand()
 
 
 def test_smart_obeys_must_spread_t6() -> None:
     position = after_draw("5s 5h 5d Kc 2d 3c", options=TonkOptions(must_spread=True))
     assert not any(type(m) is Discard for m in position.legal)
-    assert smart().choose(position) == Spread(cs("5s 5h 5d"))
+    assert decide(smart(), position) == Spread(cs("5s 5h 5d"))
 
 
 def _play_hands(table: TonkTable, players: dict[int, Any], hands: int,
                 check: Any = None) -> None:
     for pid, p in players.items():
-        p.observe([event_for(e, pid) for e in table.opening_events])
+        p.remember([seat_form(event_to_dict(e), pid) for e in table.opening_events])
     played = 0
     while played < hands and not table.is_over:
         if table.phase is Phase.HAND_OVER:
@@ -177,14 +183,14 @@ def _play_hands(table: TonkTable, players: dict[int, Any], hands: int,
         else:
             pid = table.to_move
             assert pid is not None
-            seat = table.seat_view(pid)
-            move = players[pid].choose(seat)
+            seat = table.observe(pid)
+            move = decide(players[pid], seat)
             assert move in seat.legal
             if check is not None:
                 check(table, pid, move)
         events = table.apply(pid, move)
         for other, p in players.items():
-            p.observe([event_for(e, other) for e in events])
+            p.remember([seat_form(event_to_dict(e), other) for e in events])
         played += sum(1 for e in events if type(e).__name__ == "HandEnded")
 
 
@@ -198,7 +204,7 @@ def test_smart_plays_only_legal_moves(seed: int, players: int, options: TonkOpti
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(players)]
     table = TonkTable.new(seats, options, seed)
     names = ["smart", "greedy", "random"]
-    strategies = {s.player_id: make_strategy(names[(i + seed) % 3], random.Random(seed + i))
+    strategies = {s.player_id: STRATEGIES[names[(i + seed) % 3]]()
                   for i, s in enumerate(seats)}
     _play_hands(table, strategies, 6)
 
@@ -210,33 +216,33 @@ def test_smart_decides_from_its_seat_only() -> None:
     seats = [Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")]
     table = TonkTable.new(seats, TonkOptions(), 21)
     log: list[Any] = list(table.opening_events)
-    players = {p.player_id: make_strategy("smart", random.Random(p.player_id)) for p in seats}
+    players = {p.player_id: STRATEGIES["smart"]() for p in seats}
     checked = 0
 
     def check(table: TonkTable, pid: int, move: Any) -> None:
         nonlocal checked
         twin = _twin(table, pid, log, random.Random(checked))
-        assert twin.seat_view(pid) == table.seat_view(pid)
-        one, two = SmartStrategy(random.Random(5)), SmartStrategy(random.Random(5))
-        one.observe([event_for(e, pid) for e in log])
-        two.observe([event_for(e, pid) for e in log])
-        assert one.choose(table.seat_view(pid)) == two.choose(twin.seat_view(pid))
+        assert twin.observe(pid) == table.observe(pid)
+        one, two = SmartStrategy(), SmartStrategy()
+        one.remember([seat_form(event_to_dict(e), pid) for e in log])
+        two.remember([seat_form(event_to_dict(e), pid) for e in log])
+        assert decide(one, table.observe(pid)) == decide(two, twin.observe(pid))
         checked += 1
 
     for pid, p in players.items():
-        p.observe([event_for(e, pid) for e in table.opening_events])
+        p.remember([seat_form(event_to_dict(e), pid) for e in table.opening_events])
     while checked < 40:
         if table.phase is Phase.HAND_OVER:
             events = table.apply(P1, DealNextHand())
         else:
             pid = table.to_move
             assert pid is not None
-            move = players[pid].choose(table.seat_view(pid))
+            move = decide(players[pid], table.observe(pid))
             check(table, pid, move)
             events = table.apply(pid, move)
         log.extend(events)
         for other, p in players.items():
-            p.observe([event_for(e, other) for e in events])
+            p.remember([seat_form(event_to_dict(e), other) for e in events])
 
 
 def _twin(table: TonkTable, seat: int, log: list[Any], rng: random.Random) -> TonkTable:
@@ -279,28 +285,28 @@ def test_a_smart_player_made_mid_hand_plays_on_and_can_be_given_its_memory_back(
     logged events through ``for_seat`` it decides as the player that saw them live."""
     seats = [Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")]
     table = TonkTable.new(seats, TonkOptions(), 8)
-    live = {s.player_id: make_strategy("smart", random.Random(3)) for s in seats}
+    live = {s.player_id: STRATEGIES["smart"]() for s in seats}
     log = list(table.opening_events)
     for pid, p in live.items():
-        p.observe([event_for(e, pid) for e in log])
+        p.remember([seat_form(event_to_dict(e), pid) for e in log])
     for _ in range(12):
         if table.phase is not Phase.START and table.phase is not Phase.AFTER_DRAW:
             break
         pid = table.to_move
         assert pid is not None
-        fresh = SmartStrategy(random.Random(3))
-        seat = table.seat_view(pid)
-        assert fresh.choose(seat) in seat.legal
-        rebuilt = SmartStrategy(random.Random(3))
-        rebuilt.observe([for_seat(event_to_dict(e), pid) for e in log])
-        replica = SmartStrategy(random.Random(3))
-        replica.observe([event_for(e, pid) for e in log])
-        assert rebuilt.choose(seat) == replica.choose(seat)
-        move = live[pid].choose(seat)
+        fresh = SmartStrategy()
+        seat = table.observe(pid)
+        assert decide(fresh, seat) in seat.legal
+        rebuilt = SmartStrategy()
+        rebuilt.remember([seat_form(event_to_dict(e), pid) for e in log])
+        replica = SmartStrategy()
+        replica.remember([seat_form(event_to_dict(e), pid) for e in log])
+        assert decide(rebuilt, seat) == decide(replica, seat)
+        move = decide(live[pid], seat)
         events = table.apply(pid, move)
         log.extend(events)
         for other, p in live.items():
-            p.observe([event_for(e, other) for e in events])
+            p.remember([seat_form(event_to_dict(e), other) for e in events])
 
 
 def test_a_tonk_computer_reads_the_move_log_as_its_seat_saw_it() -> None:
@@ -309,12 +315,12 @@ def test_a_tonk_computer_reads_the_move_log_as_its_seat_saw_it() -> None:
     dealt = {"type": "dealt", "hand_number": 1, "dealer": 5, "players": [5, -1],
              "upcard": 3, "stock_size": 40,
              "private": {"hands": [[5, [1, 2, 3, 4, 5]], [-1, [6, 7, 8, 9, 10]]]}}
-    assert for_seat(dealt, -1)["private"] == {"hand": [6, 7, 8, 9, 10]}
-    assert "private" not in for_seat(dealt, -2)
-    assert for_seat(dealt, -1)["players"] == [5, -1]
+    assert seat_form(dealt, -1)["private"] == {"hand": [6, 7, 8, 9, 10]}
+    assert "private" not in seat_form(dealt, -2)
+    assert seat_form(dealt, -1)["players"] == [5, -1]
     drew = {"type": "drew_from_stock", "player": 5, "stock_size": 39,
             "private": {"card": 33}}
-    assert "private" not in for_seat(drew, -1)
-    assert for_seat(drew, 5)["private"] == {"card": 33}
+    assert "private" not in seat_form(drew, -1)
+    assert seat_form(drew, 5)["private"] == {"card": 33}
     odd = {"type": "discarded", "player": 5, "card": 4, "private": {"secret": 1}}
-    assert for_seat(odd, 5) == {"type": "discarded", "player": 5, "card": 4}
+    assert seat_form(odd, 5) == {"type": "discarded", "player": 5, "card": 4}

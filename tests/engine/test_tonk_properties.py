@@ -64,7 +64,7 @@ def arbitrary_move(table: TonkTable, value: int) -> tuple[int, Move]:
     ids = [*table.player_ids, 77]
     player = ids[value % len(ids)]
     value //= len(ids)
-    hand = list(table.hand_of(player)) or DECK[:3]
+    hand = list(table.hand(player)) or DECK[:3]
     pick = value % 9
     value //= 9
     if pick == 4:

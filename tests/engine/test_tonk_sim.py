@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.games.tonk import TonkOptions
-from bot.sim.tonk import main, run
+from bot.games.tonk.sim import main, run
 
 VARIATIONS = [
     TonkOptions(),

@@ -5,8 +5,8 @@ import random
 from bot import cards
 from bot.cards import make, make_joker
 from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions, Play, event_to_dict, play_of
-from bot.render.dubb import (
+from bot.games.dubb import DubbGame, DubbOptions, Play, event_to_dict, play_of, public_form
+from bot.games.dubb.face.render import (
     describe,
     hand_panel,
     parse_play_value,
@@ -20,7 +20,7 @@ H, S, D, C = cards.HEARTS, cards.SPADES, cards.DIAMONDS, cards.CLUBS
 
 
 def _public_lines(game: DubbGame, player: int, move: Play) -> list[str]:
-    return describe([event_to_dict(e, public=True) for e in game.apply(player, move)], NAMES)
+    return describe([public_form(event_to_dict(e)) for e in game.apply(player, move)], NAMES)
 
 
 def test_a_dubbing_reads_as_one_line_naming_who_picks_up_how_many() -> None:
@@ -44,9 +44,9 @@ def test_drawn_cards_never_reach_the_public_lines() -> None:
         to_move=1,
     )
     events = game.apply(1, next(m for m in game.legal_moves(1) if not isinstance(m, Play)))
-    public = [event_to_dict(e, public=True) for e in events]
+    public = [public_form(event_to_dict(e)) for e in events]
     assert describe(public, NAMES) == ["Anna drew a card"]
-    table = table_render(game.public_view(), [], table_id=1, counter=1)
+    table = table_render(game.public_view(), [], NAMES, table_id=1, counter=1)
     assert "5♥" not in str(table.embed.to_dict())
 
 
@@ -61,13 +61,14 @@ def test_public_table_shows_only_public_cards_through_a_whole_game() -> None:
         assert player is not None
         events = game.apply(player, rng.choice(game.legal_moves(player)))
         for event in events:
-            data = event_to_dict(event, public=True)
+            data = public_form(event_to_dict(event))
             if data["type"] == "played":
                 seen_public.update(cards.display(c) for c in data["cards"])
             elif data["type"] == "draw_play":
                 seen_public.add(cards.display(data["card"]))
-        recent = (recent + describe([event_to_dict(e, public=True) for e in events], NAMES))[-6:]
-        text = str(table_render(game.public_view(), recent, table_id=1, counter=0).embed.to_dict())
+        recent = (recent + describe([public_form(event_to_dict(e)) for e in events], NAMES))[-6:]
+        text = str(table_render(game.public_view(), recent, NAMES,
+                                table_id=1, counter=0).embed.to_dict())
         for hand_card in (c for p in NAMES for c in game.hand(p)):
             shown = cards.display(hand_card)
             if shown in text:
@@ -78,7 +79,8 @@ def test_hand_panel_offers_exactly_the_legal_plays() -> None:
     game = DubbGame.new(SEATS, DubbOptions(), seed=3)
     player = game.to_move
     assert player is not None
-    _, view = hand_panel(game.public_view(), game.private_view(player), table_id=5, counter=0)
+    _, view = hand_panel(game.public_view(), game.private_view(player), NAMES, table_id=5,
+                         counter=0)
     offered = {
         parse_play_value(o.value)
         for item in view.children
@@ -104,10 +106,10 @@ def test_a_huge_hand_switches_to_choosing_a_rank_first() -> None:
     )
     public, private = game.public_view(), game.private_view(1)
     assert len([m for m in private.legal_moves if isinstance(m, Play)]) > 75
-    _, view = hand_panel(public, private, table_id=5, counter=0)
+    _, view = hand_panel(public, private, NAMES, table_id=5, counter=0)
     selects = [i for i in view.children if hasattr(i.item, "options")]
     assert len(selects) == 1 and selects[0].item.custom_id.startswith("ks:dubb:5:rank:0")
-    _, view = hand_panel(public, private, table_id=5, counter=0, rank_filter=7)
+    _, view = hand_panel(public, private, NAMES, table_id=5, counter=0, rank_filter=7)
     offered = [
         parse_play_value(o.value)
         for i in view.children

@@ -4,6 +4,7 @@ panel's moves per phase, and the ledger embeds."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,11 +23,17 @@ from bot.games.tonk import (
     Spread,
     TonkOptions,
     TonkTable,
-    move_to_dict,
-    public_event_dict,
+    event_to_dict,
+    public_form,
 )
-from bot.render.ledger import LedgerQuery, entries_embed, ledger_view, standings_embed
-from bot.render.tonk import (
+from bot.games.tonk.face.ledger import (
+    LedgerQuery,
+    Standing,
+    entries_embed,
+    ledger_view,
+    standings_embed,
+)
+from bot.games.tonk.face.render import (
     cut_text,
     describe,
     hand_panel,
@@ -37,7 +44,7 @@ from bot.render.tonk import (
     spread_text,
     table_render,
 )
-from bot.storage.models import LedgerEntry, Standing
+from bot.storage.models import LedgerEntry
 from tests.e2e.tonk_table import cards_shown
 from tests.engine.test_tonk_engine import cs, make_table
 
@@ -45,7 +52,7 @@ NAMES = {1: "Anna", 2: "Bo", 3: "Cem"}
 
 
 def _lines(table: TonkTable, player: int, move: Any) -> list[str]:
-    return describe([public_event_dict(e) for e in table.apply(player, move)], NAMES)
+    return describe([public_form(event_to_dict(e)) for e in table.apply(player, move)], NAMES)
 
 
 def _panel(table: TonkTable, player: int, notice: str | None = None
@@ -83,8 +90,9 @@ def test_moves_read_as_plain_words_and_a_drawn_card_stays_private() -> None:
     table = make_table({1: "2s 3h 9d Jc Kc", 2: "4s 5h 6d 8c Qh", 3: "As 2h 3d 4c 5d"},
                        discards="9h", spreads=[(1, "5c 6c 7c")], stock_top="Ks")
     drew = table.apply(1, DrawStock())
-    assert describe([public_event_dict(e) for e in drew], NAMES) == ["Anna drew from the stock"]
-    assert "K♠" not in str(describe([public_event_dict(e) for e in drew], NAMES))
+    public = [public_form(event_to_dict(e)) for e in drew]
+    assert describe(public, NAMES) == ["Anna drew from the stock"]
+    assert "K♠" not in str(describe(public, NAMES))
     assert move_notice(drew, 1) == "You drew **K♠** from the stock."
     assert move_notice(drew, 2) is None
     assert _lines(table, 1, Discard(cs("Ks")[0])) == ["Anna discarded K♠"]
@@ -147,7 +155,7 @@ def test_public_table_never_shows_a_card_of_a_hand_in_play_over_many_hands() -> 
             player = table.to_move
             assert player is not None
             events = table.apply(player, rng.choice(table.legal_moves(player)))
-        for e in map(public_event_dict, events):
+        for e in (public_form(event_to_dict(x)) for x in events):
             if e["type"] == "dealt":
                 public = set() if e["upcard"] is None else {e["upcard"]}
                 recent = []
@@ -155,12 +163,13 @@ def test_public_table_never_shows_a_card_of_a_hand_in_play_over_many_hands() -> 
                 public.add(e["card"])
             elif e["type"] in ("spread_laid", "hit"):
                 public.update(e["cards"])
-        recent = (recent + describe(list(map(public_event_dict, events)), NAMES))[-6:]
+        shown_events = [public_form(event_to_dict(x)) for x in events]
+        recent = (recent + describe(shown_events, NAMES))[-6:]
         render = table_render(table.public_view(), recent, table_id=1, counter=0, names=NAMES)
         shown = cards_shown(str(render.embed.to_dict()) + str(render.content) + str(
             [getattr(c, "label", "") for c in _components(render.view)] if render.view else ""))
         if table.phase in (Phase.START, Phase.AFTER_DRAW):
-            held = {c for p in NAMES for c in table.hand_of(p)} - public
+            held = {c for p in NAMES for c in table.hand(p)} - public
             assert not shown & held, [cards.display(c) for c in shown & held]
         else:
             # the reveal: every hand and total of the hand that just ended
@@ -231,8 +240,7 @@ def test_many_hits_are_split_over_several_menus_of_at_most_25() -> None:
     private = table.private_view(1)
     deck = cards.new_deck()
     fake_hits = [Hit(1, (deck[n % 52], deck[(n * 7 + 1) % 52])) for n in range(80)]
-    private["legal_moves"] = [move_to_dict(m) for m in fake_hits] + [
-        move_to_dict(Discard(cs("8s")[0]))]
+    private = replace(private, legal_moves=(*fake_hits, Discard(cs("8s")[0])))
     text, view = hand_panel(table.public_view(), private, table_id=7, counter=3, names=NAMES)
     selects = [c for c in _components(view) if isinstance(c, discord.ui.Select)]
     assert len(selects) == 4 and all(len(s.options) <= 25 for s in selects)
@@ -283,9 +291,11 @@ def test_ledger_standings_are_signed_and_paged() -> None:
 
 def test_a_players_entries_show_counterpart_amount_and_reason() -> None:
     entries = [
-        LedgerEntry(id=2, guild_id=1, table_id=4, hand_no=2, payer_id=1, payer_name="Anna",
+        LedgerEntry(id=2, guild_id=1, kind="tonk", table_id=4, hand_no=2, payer_id=1,
+                    payer_name="Anna",
                     payee_id=2, payee_name="Bo", amount=4, reason="caught", created_at=0),
-        LedgerEntry(id=1, guild_id=1, table_id=4, hand_no=1, payer_id=3, payer_name="Cem",
+        LedgerEntry(id=1, guild_id=1, kind="tonk", table_id=4, hand_no=1, payer_id=3,
+                    payer_name="Cem",
                     payee_id=1, payee_name="Anna", amount=2, reason="tonk_out", created_at=0),
     ]
     embed = entries_embed(entries, 1, "Anna", page=0).to_dict()

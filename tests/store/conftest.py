@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService
 from bot.storage import Store
-from tests.store.toy import ToyKind
+from bot.table import TableService
+from tests.store.toy import TOY
 
 
 class FakeClock:
@@ -46,7 +46,7 @@ def make_service(clock: FakeClock) -> Callable[[Store], TableService]:
     seeds = itertools.count(12345)
 
     def make(store: Store) -> TableService:
-        return TableService(store, {"toy": ToyKind()}, clock=clock,
+        return TableService(store, {"toy": TOY}, clock=clock,
                             seed_source=lambda: next(seeds))
 
     return make

@@ -17,8 +17,8 @@ import sys
 from typing import Any
 
 from bot.games import dubb, tonk
-from bot.service import StaleMoveError, TableService
 from bot.storage import Store
+from bot.table import StaleMoveError, TableService
 from tests.store.helpers import GUILD, KINDS
 from tests.store.toy import Add
 
@@ -46,7 +46,7 @@ async def retry_last_moves(service: TableService) -> None:
         if record.status != "playing" or record.counter == 0:
             continue
         last = (await service.moves(record.id))[-1]
-        move = KINDS[record.kind].move_from_dict(last.move)
+        move = KINDS[record.kind].moves.from_dict(last.move)
         try:
             await service.apply(record.channel_id, last.player_id, move, last.seq - 1)
         except StaleMoveError:
@@ -104,7 +104,7 @@ async def play_channel(service: TableService, channel: int, rng: random.Random) 
             player, move = dubb_move(engine, rng)
         else:
             player, move = engine.to_move, Add(rng.randint(1, 3))
-        move_dict = KINDS[kind].move_to_dict(move)
+        move_dict = KINDS[kind].moves.to_dict(move)
         result = await service.apply(channel, player, move, snap.counter)
         emit(table=snap.table_id, counter=result.counter, player=player, move=move_dict)
 

@@ -66,8 +66,8 @@ async def verify(db: Path, acked: dict[tuple[int, int], dict[str, Any]]) -> tupl
             if not ack.get("start"):
                 assert (row.player_id, row.move) == (ack["player"], ack["move"])
             assert by_id[table_id].counter >= counter
-        standings = await store.ledger_standings(GUILD)
-        assert sum(s.net for s in standings) == 0
+        for kind in ("toy", "tonk"):
+            assert sum(b.net for b in await store.balances(GUILD, kind)) == 0
         return len(tables), all(t.status == "finished" for t in tables)
     finally:
         await store.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -17,11 +19,14 @@ import aiosqlite
 import pytest
 
 from bot.games.base import Seat
-from bot.service import TableService
+from bot.games.dubb import DubbGame
+from bot.games.registry import GAMES
+from bot.games.tonk import DealNextHand, TonkTable
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError, Store
 from bot.storage.migrations import Migration, migrate
+from bot.table import TableService
 from tests.store.helpers import GUILD, check_against_log
-from tests.store.toy import Add, ToyEngine, ToyKind, ToyOptions
+from tests.store.toy import TOY, Add, ToyEngine, ToyOptions
 
 T0 = 1_600_000_000.0
 
@@ -80,7 +85,7 @@ def fill_v1(db: sqlite3.Connection) -> None:
         "VALUES (1, ?, 1, ?, ?, ?)",
         [(0, json.dumps(start), "[]", T0),
          (1, json.dumps({"type": "add", "n": 3}),
-          json.dumps([ToyKind().event_to_dict(e) for e in events]), T0)],
+          json.dumps([TOY.events.to_dict(e) for e in events]), T0)],
     )
     db.executemany("INSERT INTO seat_claims (guild_id, player_id, table_id) VALUES (?, ?, ?)",
                    [(GUILD, 1, 1), (GUILD, 2, 1), (GUILD, 3, 2)])
@@ -102,6 +107,7 @@ FIXTURES: dict[int, Callable[[sqlite3.Connection], None]] = {
     0: lambda db: None,
     1: fill_v1,
     2: fill_v2,
+    3: fill_v2,  # version 3 only added an index
 }
 
 
@@ -207,3 +213,82 @@ async def test_two_processes_opening_an_empty_file_migrate_once(db_path: Path) -
 def test_bad_synchronous_setting_is_refused(db_path: Path) -> None:
     with pytest.raises(ValueError, match="NORMAL or FULL"):
         asyncio.run(Store.open(db_path, synchronous="OFF"))  # type: ignore[arg-type]
+
+
+SCHEMA_3_GAMES = Path(__file__).parent / "fixtures" / "schema3.sqlite3"
+"""A database written by kortbord at schema version 3 (commit 835dc91, before games became
+plugins) through its own table service: two finished Dubb games (one with a computer), a Dubb
+game in play, a Tonk table between hands after four hands, one in the middle of its fourth hand,
+one stopped after two paid hands (with a computer), and a Dubb lobby."""
+
+
+async def test_a_schema_3_database_of_real_games_keeps_everything_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "kortbord.sqlite3"
+    shutil.copy(SCHEMA_3_GAMES, path)
+    with sqlite3.connect(path) as db:
+        assert int(db.execute("PRAGMA user_version").fetchone()[0]) == 3
+        before = {
+            "tables": db.execute("SELECT id, kind, status, counter FROM tables ORDER BY id")
+            .fetchall(),
+            "moves": db.execute("SELECT count(*) FROM moves").fetchone()[0],
+            "ledger": sorted(db.execute(
+                "SELECT table_id, hand_no, payer_id, payee_id, amount, reason FROM ledger"
+            ).fetchall()),
+            "stats": sorted(db.execute(
+                "SELECT kind, player_id, counter, sum(value) FROM stats "
+                "GROUP BY kind, player_id, counter").fetchall()),
+        }
+    assert len(before["ledger"]) > 10
+
+    store = await Store.open(path)
+    try:
+        service = TableService(store, GAMES, seed_source=lambda: 5)
+        records = [await store.table(i) for i in range(1, 8)]
+        assert [(r.id, r.kind, r.status, r.counter) for r in records if r is not None] == (
+            before["tables"])
+        for record in records:
+            assert record is not None
+            await check_against_log(store, record.id)
+        entries = await store.ledger_entries(GUILD)
+        assert {e.kind for e in entries} == {"tonk"}
+        assert sorted((e.table_id, e.hand_no, e.payer_id, e.payee_id, e.amount, e.reason)
+                      for e in entries) == before["ledger"]
+        balances = await store.balances(GUILD, "tonk")
+        assert sum(b.net for b in balances) == 0 and len(balances) == 8
+        rows = {kind: await store.stats(GUILD, kind) for kind in ("dubb", "tonk")}
+        after_stats = sorted((kind, row.player_id, counter, value)
+                             for kind, kind_rows in rows.items() for row in kind_rows
+                             for counter, value in row.counters.items())
+        assert after_stats == before["stats"]
+
+        # the Dubb game in play goes on to its end
+        rng = random.Random(1)
+        while (snap := await service.get(102)) is not None:
+            engine = snap.engine
+            assert isinstance(engine, DubbGame) and engine.to_move is not None
+            move = GAMES["dubb"].strategies["greedy"]().choose(engine.observe(engine.to_move),
+                                                               rng)
+            await service.apply(102, engine.to_move, move, snap.counter)
+        # the Tonk table in the middle of a hand plays that hand out and deals the next
+        for _ in range(200):
+            snap = await service.get(201)
+            assert snap is not None and isinstance(snap.engine, TonkTable)
+            table = snap.engine
+            if table.to_move is None:
+                await service.apply(201, table.seats[0].player_id, DealNextHand(),
+                                    snap.counter)
+                break
+            move = GAMES["tonk"].strategies["greedy"]().choose(table.observe(table.to_move),
+                                                               rng)
+            await service.apply(201, table.to_move, move, snap.counter)
+        # the lobby fills and starts
+        await service.join(300, 12, "Lo")
+        started = await service.start(300, 11)
+        assert started.snapshot.is_playing
+        for table_id in (3, 5, 7):
+            await check_against_log(store, table_id)
+        assert sum(b.net for b in await store.balances(GUILD, "tonk")) == 0
+    finally:
+        await store.close()

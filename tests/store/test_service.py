@@ -6,12 +6,14 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.games.base import RuleError
-from bot.service import (
+from bot.storage import MoveCommit, Store
+from bot.table import (
     AlreadyJoinedError,
     AlreadySeatedError,
     ChannelBusyError,
@@ -27,10 +29,19 @@ from bot.service import (
     TableFullError,
     TableService,
 )
-from bot.storage import MoveCommit, Store
 from tests.store.conftest import FakeClock
 from tests.store.helpers import GUILD, check_against_log, play_to_end, started_table
-from tests.store.toy import Add, HandEnded, Join, Leave, Sabotage, Timeout, ToyEngine, ToyKind
+from tests.store.toy import (
+    TOY,
+    Add,
+    HandEnded,
+    Join,
+    Leave,
+    Sabotage,
+    Timeout,
+    ToyEngine,
+    ToyRules,
+)
 
 # -- lobby ---------------------------------------------------------------------------------------
 
@@ -88,11 +99,11 @@ async def test_join_errors(service: TableService) -> None:
 
 
 async def test_join_after_start_needs_a_join_move(store: Store, clock: FakeClock) -> None:
-    class NoJoinKind(ToyKind):
+    class NoJoinRules(ToyRules):
         def join_move(self, name: str) -> None:
             return None
 
-    service = TableService(store, {"toy": NoJoinKind()}, clock=clock)
+    service = TableService(store, {"toy": replace(TOY, rules=NoJoinRules())}, clock=clock)
     await started_table(service, 10)
     with pytest.raises(GameStartedError):
         await service.join(10, 9, "Late")
@@ -174,11 +185,12 @@ async def test_apply_commits_move_state_ledger_and_stats(service: TableService,
     assert record is not None and record.status == "finished" and record.counter == moves
     await check_against_log(store, table_id)
     stats = {s.player_id: s for s in await store.stats(GUILD, "toy")}
-    assert {p: s.games_played for p, s in stats.items()} == {1: 1, 2: 1, 3: 1}
-    assert sum(s.losses for s in stats.values()) == 1
-    assert all(s.hands_played == 2 for s in stats.values())
-    assert sum(s.hands_won for s in stats.values()) == 2
-    assert sum(sum(s.won_by.values()) for s in stats.values()) == 2
+    assert {p: s.count("games_played") for p, s in stats.items()} == {1: 1, 2: 1, 3: 1}
+    assert sum(s.count("losses") for s in stats.values()) == 1
+    assert all(s.count("hands_played") == 2 for s in stats.values())
+    assert sum(s.count("hands_won") for s in stats.values()) == 2
+    assert sum(v for s in stats.values() for k, v in s.counters.items()
+               if k.startswith("won_by:")) == 2
     # the seats are free again
     assert await service.table_of_player(GUILD, 1) is None
 
@@ -293,7 +305,7 @@ async def test_hundred_channels_in_parallel(service: TableService, store: Store)
         record = await store.table(table_id)
         assert record is not None and record.status == "finished"
         await check_against_log(store, table_id)
-    standings = await service.ledger_standings(GUILD)
+    standings = await service.balances(GUILD, "toy")
     assert len(standings) == 300 and sum(s.net for s in standings) == 0
 
 

@@ -8,15 +8,15 @@ from pathlib import Path
 
 from bot.games import tonk
 from bot.games.base import Seat
-from bot.service import TableService
-from bot.service.kinds import TonkKind
+from bot.games.registry import GAMES
 from bot.storage import Store
+from bot.table import TableService
 from tests.store.conftest import FakeClock
 from tests.store.helpers import GUILD, check_table
 
 
 def tonk_service(store: Store, clock: FakeClock, seeds: list[int]) -> TableService:
-    return TableService(store, {"tonk": TonkKind()}, clock=clock,
+    return TableService(store, GAMES, clock=clock,
                         seed_source=lambda: seeds.pop(0))
 
 
@@ -64,8 +64,8 @@ async def check_tonk_log(store: Store, table_id: int) -> int:
     log = await store.moves(table_id)
     ended = [e for m in log for e in m.events if e["type"] == "hand_ended"]
     assert [e["hand_number"] for e in ended] == sorted({e["hand_number"] for e in ended})
-    standings = await store.ledger_standings(GUILD, table_id=table_id)
-    assert sum(s.hands_played for s in standings) == sum(len(e["players"]) for e in ended)
+    stats = await store.stats(GUILD, "tonk", table_id=table_id)
+    assert sum(s.count("hands_played") for s in stats) == sum(len(e["players"]) for e in ended)
     return len(ended)
 
 
@@ -97,7 +97,7 @@ async def test_tonk_tables_round_trip_and_keep_the_ledger(
         for table_id in tables.values():
             hands += await check_tonk_log(store, table_id)
         assert hands > 20
-        standings = await service.ledger_standings(GUILD)
+        standings = await service.balances(GUILD, "tonk")
         assert sum(s.net for s in standings) == 0
         assert all(s.name is not None for s in standings)
     finally:
@@ -131,8 +131,10 @@ async def test_a_tonk_on_the_first_deal_is_paid_with_the_start(
     assert sorted((e.payer_id, e.payee_id, e.amount, e.reason) for e in entries) == sorted(
         (p, winner, 4, "tonk_on_deal") for p in (1, 2, 3) if p != winner)
     stats = {s.player_id: s for s in await store.stats(GUILD, "tonk")}
-    assert stats[winner].tonks == 1 and stats[winner].won_by == {"tonk_on_deal": 1}
-    assert all(s.hands_played == 1 for s in stats.values())
+    assert stats[winner].count("tonks") == 1 and {k: v for k, v in stats[winner].counters.items()
+                                                  if k.startswith("won_by:")} == {
+        "won_by:tonk_on_deal": 1}
+    assert all(s.count("hands_played") == 1 for s in stats.values())
     await check_tonk_log(store, snap.table_id)
 
 
@@ -147,15 +149,15 @@ async def test_ledgers_of_two_servers_never_mix(db_path: Path, clock: FakeClock)
             for c in (1, 2):
                 await random_tonk_step(service, c, rng, [])
         for guild, channel in ((GUILD, 1), (GUILD + 1, 2)):
-            entries = await service.ledger_entries(guild, limit=None)
+            entries = await service.ledger_entries(guild, "tonk", limit=None)
             tables = {e.table_id for e in entries}
             records = [await store.table(t) for t in tables]
             assert all(r is not None and r.guild_id == guild and r.channel_id == channel
                        for r in records)
-            mine = await service.ledger_entries(guild, 1, limit=5)
+            mine = await service.ledger_entries(guild, "tonk", 1, limit=5)
             assert len(mine) <= 5 and all(1 in (e.payer_id, e.payee_id) for e in mine)
-        one = {s.player_id: s.net for s in await service.ledger_standings(GUILD)}
-        two = {s.player_id: s.net for s in await service.ledger_standings(GUILD + 1)}
+        one = {s.player_id: s.net for s in await service.balances(GUILD, "tonk")}
+        two = {s.player_id: s.net for s in await service.balances(GUILD + 1, "tonk")}
         assert sum(one.values()) == sum(two.values()) == 0
     finally:
         await store.close()

@@ -16,17 +16,13 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.base import RuleError, Seat
-from bot.service.kinds import GameKind
-from bot.storage.models import (
-    GAMES_PLAYED,
-    HANDS_PLAYED,
-    HANDS_WON,
-    LOSSES,
-    WON_BY_PREFIX,
-    Payment,
-    StatDelta,
-)
+from bot.games.base import GameSpec, Payment, RuleError, Seat, StatDelta
+
+GAMES_PLAYED = "games_played"
+LOSSES = "losses"
+HANDS_PLAYED = "hands_played"
+HANDS_WON = "hands_won"
+WON_BY_PREFIX = "won_by:"
 
 _MASK = (1 << 64) - 1
 
@@ -143,6 +139,14 @@ class ToyEngine:
     def seats(self) -> list[Seat]:
         return [Seat(p, n) for p, n in self.d["seats"]]
 
+    @property
+    def names(self) -> dict[int, str]:
+        return {p: n for p, n in self.d["seats"]}
+
+    @property
+    def opening_events(self) -> tuple[Any, ...]:
+        return ()
+
     def legal_moves(self, player_id: int) -> list[Any]:
         if self.d["over"]:
             return []
@@ -239,40 +243,31 @@ _MOVES: dict[str, type] = {"add": Add, "join": Join, "leave": Leave, "timeout": 
 _NAMES = {v: k for k, v in _MOVES.items()}
 
 
-class ToyKind(GameKind):
-    kind = "toy"
-    label = "Race"
-    min_players = 2
-    max_players = 5
-    options_model = ToyOptions
-
-    def new_engine(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> ToyEngine:
-        assert isinstance(options, ToyOptions)
-        return ToyEngine.new(seats, options, seed)
-
-    def load_engine(self, stored: dict[str, Any]) -> ToyEngine:
-        return ToyEngine.from_stored(stored)
-
-    def move_to_dict(self, move: Any) -> dict[str, Any]:
+class ToyMoves:
+    def to_dict(self, move: Any) -> dict[str, Any]:
         return {"type": _NAMES[type(move)], **asdict(move)}
 
-    def move_from_dict(self, data: Mapping[str, Any]) -> Any:
+    def from_dict(self, data: Mapping[str, Any]) -> Any:
         fields = dict(data)
         return _MOVES[fields.pop("type")](**fields)
 
-    def event_to_dict(self, event: Any) -> dict[str, Any]:
+
+class ToyEvents:
+    def to_dict(self, event: Any) -> dict[str, Any]:
         out: dict[str, Any] = {"type": type(event).__name__, **asdict(event)}
         for key, value in out.items():
             if isinstance(value, tuple):
                 out[key] = [list(v) if isinstance(v, tuple) else v for v in value]
         return out
 
-    def to_move(self, engine: Any) -> int | None:
-        return engine.to_move  # type: ignore[no-any-return]
+    def public(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(stored)
 
-    def seats(self, engine: Any) -> list[Seat]:
-        return engine.seats  # type: ignore[no-any-return]
+    def for_seat(self, stored: Mapping[str, Any], player_id: int) -> dict[str, Any]:
+        return dict(stored)
 
+
+class ToyRules:
     def join_move(self, name: str) -> Any | None:
         return Join(name)
 
@@ -284,8 +279,7 @@ class ToyKind(GameKind):
 
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         return [
-            Payment(hand_no=e.hand_no, payer_id=payer, payee_id=payee, amount=amount,
-                    reason=reason)
+            Payment(e.hand_no, payer, payee, amount, reason)
             for e in events if isinstance(e, HandEnded)
             for payer, payee, amount, reason in e.payments
         ]
@@ -294,23 +288,29 @@ class ToyKind(GameKind):
         deltas: list[StatDelta] = []
         for e in events:
             if isinstance(e, HandEnded):
-                deltas += [StatDelta(player_id=p, counter=HANDS_PLAYED) for p in e.players]
+                deltas += [StatDelta(p, HANDS_PLAYED) for p in e.players]
                 if e.winner is not None:
-                    deltas.append(StatDelta(player_id=e.winner, counter=HANDS_WON))
-                    deltas.append(StatDelta(player_id=e.winner,
-                                            counter=WON_BY_PREFIX + e.how))
+                    deltas.append(StatDelta(e.winner, HANDS_WON))
+                    deltas.append(StatDelta(e.winner, WON_BY_PREFIX + e.how))
             elif isinstance(e, GameOver):
-                deltas += [StatDelta(player_id=p, counter=GAMES_PLAYED) for p in e.players]
+                deltas += [StatDelta(p, GAMES_PLAYED) for p in e.players]
                 if e.loser is not None:
-                    deltas.append(StatDelta(player_id=e.loser, counter=LOSSES))
+                    deltas.append(StatDelta(e.loser, LOSSES))
         return deltas
 
 
-def replay(kind: ToyKind | GameKind, start: Mapping[str, Any],
+TOY = GameSpec(
+    kind="toy", name="Race", summary="add up to the target first.", min_players=2,
+    max_players=5, options=ToyOptions, engine=ToyEngine, moves=ToyMoves(), events=ToyEvents(),
+    rules=ToyRules(), strategies={}, computer="", stakes=True,
+)
+
+
+def replay(game: GameSpec, start: Mapping[str, Any],
            moves: Sequence[tuple[int, Mapping[str, Any]]]) -> Any:
     """Rebuild an engine from a move log's start record and moves."""
     seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
-    engine = kind.new_engine(seats, kind.validate_options(start["options"]), start["seed"])
+    engine = game.new_engine(seats, game.validate_options(start["options"]), start["seed"])
     for player_id, move in moves:
-        engine.apply(player_id, kind.move_from_dict(move))
+        engine.apply(player_id, game.moves.from_dict(move))
     return engine

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.storage import DueDeadline, TableRecord
-from bot.ui.timers import RETRY_SECONDS, DeadlineScheduler
+from bot.table.timers import RETRY_SECONDS, DeadlineScheduler
 from tests.fakeclock import FakeClock
 
 TURN = 30.0
@@ -168,7 +168,7 @@ async def test_a_failing_handler_is_retried_later_and_does_not_hold_up_other_tab
 
     fired = Fired()
     scheduler = DeadlineScheduler(stored, fire, clock)
-    with caplog.at_level(logging.ERROR, logger="bot.ui.timers"):
+    with caplog.at_level(logging.ERROR, logger="bot.table.timers"):
         # table 1 stays due, but the scheduler looks past it to table 2's deadline
         assert await scheduler.run_once() == now + 5
     assert "could not be handled" in caplog.text
@@ -256,7 +256,7 @@ async def test_an_unreadable_store_is_looked_at_again_later(
 
     stored.due_deadlines = broken  # type: ignore[method-assign]
     scheduler = DeadlineScheduler(stored, Fired(), clock)
-    with caplog.at_level(logging.ERROR, logger="bot.ui.timers"):
+    with caplog.at_level(logging.ERROR, logger="bot.table.timers"):
         scheduler.start()
         try:
             assert await clock.someone_sleeping() == clock.now() + RETRY_SECONDS

@@ -1,5 +1,6 @@
-"""Dubb: the rules engine (D1–D14 of ``shared/rules/dubb.md``), its moves, events, views and
-computer strategies. Pure Python; nothing here imports discord."""
+"""Dubb: the rules engine (D1–D14 of ``docs/rules/dubb.md``), its moves, events, views and
+computer strategies — pure Python, nothing here imports discord — and its Discord face
+(``bot.games.dubb.face``), which only the Discord layer loads."""
 
 from bot.games.dubb.engine import DubbGame, DubbObservation
 from bot.games.dubb.events import (
@@ -18,6 +19,8 @@ from bot.games.dubb.events import (
     PlayerRejoined,
     TimedOut,
     event_to_dict,
+    public_form,
+    seat_form,
 )
 from bot.games.dubb.moves import (
     Draw,
@@ -33,7 +36,14 @@ from bot.games.dubb.moves import (
     play_of,
 )
 from bot.games.dubb.options import HAND_LIMIT, MOVE_CAP, DubbOptions
-from bot.games.dubb.players import STRATEGIES, Strategy, greedy_strategy, random_strategy
+from bot.games.dubb.players import (
+    STRATEGIES,
+    GreedyStrategy,
+    RandomStrategy,
+    SmartStrategy,
+    greedy_move,
+    random_move,
+)
 from bot.games.dubb.views import (
     DubbPrivateView,
     DubbPublicView,
@@ -60,6 +70,7 @@ __all__ = [
     "Dubbed",
     "Event",
     "GameOver",
+    "GreedyStrategy",
     "Leave",
     "Move",
     "Pass",
@@ -73,14 +84,17 @@ __all__ = [
     "PlayerPending",
     "PlayerRejoined",
     "PlayerView",
-    "Strategy",
+    "RandomStrategy",
+    "SmartStrategy",
     "TimedOut",
     "Timeout",
     "TurnMove",
     "event_to_dict",
-    "greedy_strategy",
+    "greedy_move",
     "move_from_dict",
     "move_to_dict",
     "play_of",
-    "random_strategy",
+    "public_form",
+    "random_move",
+    "seat_form",
 ]

@@ -278,7 +278,20 @@ class DubbGame:
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        return self._seats
+        """Everyone still at the table: players who are out stay until the end; those who left
+        do not."""
+        return tuple(seat for seat, st in zip(self._seats, self._status, strict=True)
+                     if st != LEFT)
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Everyone dealt into the game, those who left included."""
+        return {s.player_id: s.name for s in self._seats}
+
+    @property
+    def opening_events(self) -> tuple[Event, ...]:
+        """The deal shows nothing beyond the table itself (D2, D4)."""
+        return ()
 
     @property
     def options(self) -> DubbOptions:

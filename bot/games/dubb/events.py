@@ -1,12 +1,13 @@
 """What a Dubb move caused, in order, for the table, the move log and statistics.
 
 Player fields hold player ids. Fields named ``private_cards`` carry cards only their receiver may
-see (a drawn card, a dubbing's pick-ups): ``event_to_dict(event, public=True)`` leaves them out,
-and renderers of the public table must only use the public form.
+see (a drawn card, a dubbing's pick-ups): ``public_form`` leaves them out, ``seat_form`` keeps
+only the viewer's own, and renderers of the public table must only use the public form.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -164,21 +165,42 @@ _TYPE_NAMES: dict[type, str] = {
 }
 
 
-def event_to_dict(event: Event, *, public: bool = False) -> dict[str, Any]:
-    """A JSON-safe dict: ``{"type": "played", "player": ..., ...}``. With ``public=True`` every
-    ``private_cards`` field is left out, so the dict is safe to show the whole table."""
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The stored form, a JSON-safe dict: ``{"type": "played", "player": ..., ...}``, private
+    cards included (``public_form`` and ``seat_form`` make the shown forms from it)."""
     out: dict[str, Any] = {"type": _TYPE_NAMES[type(event)]}
-    out.update(_fields(event, public))
+    out.update(_fields(event))
     return out
 
 
-def _fields(obj: Any, public: bool) -> dict[str, Any]:
+def _fields(obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in fields(obj):
-        if public and f.name == "private_cards":
-            continue
         value = getattr(obj, f.name)
         if isinstance(value, tuple):
-            value = [_fields(v, public) if isinstance(v, DubPickup) else v for v in value]
+            value = [_fields(v) if isinstance(v, DubPickup) else v for v in value]
         out[f.name] = value
+    return out
+
+
+def public_form(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """What the whole table may see of a stored event: every ``private_cards`` left out."""
+    return _shown(stored, None)
+
+
+def seat_form(stored: Mapping[str, Any], viewer: int) -> dict[str, Any]:
+    """What ``viewer`` was shown: the public form plus their own drawn or picked-up cards."""
+    return _shown(stored, viewer)
+
+
+def _shown(entry: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in entry.items():
+        if key == "private_cards":
+            if viewer is not None and entry.get("player") == viewer:
+                out[key] = value
+        elif key == "victims":
+            out[key] = [_shown(v, viewer) for v in value]
+        else:
+            out[key] = value
     return out

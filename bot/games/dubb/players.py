@@ -1,30 +1,68 @@
 """Computer strategies for Dubb. A strategy sees only what its seat may see (D14): a
-``DubbObservation`` gives its own hand, its legal moves and the public view, nothing else."""
+``DubbObservation`` gives its own hand, its legal moves and the public view, nothing else.
+
+Every Dubb strategy decides from the observation alone (``remembers`` is false): the public view
+already holds everything the table has shown, so there is nothing worth remembering."""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
+from bot.games.base import Strategy
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW_PLAY, Move, Play
 from bot.games.dubb.smart import smart_strategy
 
 
-class Strategy(Protocol):
-    """Chooses one of ``me.legal_moves`` for the player to move. ``rng`` is the strategy's own
-    seeded randomness, so simulations are reproducible."""
+class _Stateless:
+    """A Dubb strategy: one decision function of the seat's observation and ``rng``."""
 
-    def __call__(self, me: DubbObservation, rng: random.Random) -> Move: ...
+    name: ClassVar[str]
+    remembers: ClassVar[bool] = False
+
+    def choose(self, view: DubbObservation, rng: random.Random) -> Move:
+        raise NotImplementedError
+
+    def remember(self, events: Sequence[Mapping[str, Any]]) -> None:
+        """Nothing to remember: see the module docstring."""
 
 
-def random_strategy(me: DubbObservation, rng: random.Random) -> Move:
+class RandomStrategy(_Stateless):
+    """Uniform over the legal moves."""
+
+    name = "random"
+
+    def choose(self, view: DubbObservation, rng: random.Random) -> Move:
+        return random_move(view, rng)
+
+
+class GreedyStrategy(_Stateless):
+    """See ``greedy_move``."""
+
+    name = "greedy"
+
+    def choose(self, view: DubbObservation, rng: random.Random) -> Move:
+        return greedy_move(view, rng)
+
+
+class SmartStrategy(_Stateless):
+    """See ``bot.games.dubb.smart``."""
+
+    name = "smart"
+
+    def choose(self, view: DubbObservation, rng: random.Random) -> Move:
+        return smart_strategy(view, rng)
+
+
+def random_move(me: DubbObservation, rng: random.Random) -> Move:
     """Uniform over the legal moves."""
     moves = me.legal_moves
     return moves[int(rng.random() * len(moves))]
 
 
-def greedy_strategy(me: DubbObservation, rng: random.Random) -> Move:
+def greedy_move(me: DubbObservation, rng: random.Random) -> Move:
     """Dub when possible (every natural of the top rank, else every joker), otherwise play all
     naturals of the lowest legal rank, otherwise draw-and-play (D12), draw or pass."""
     moves = me.legal_moves
@@ -44,8 +82,6 @@ def greedy_strategy(me: DubbObservation, rng: random.Random) -> Move:
     return DRAW_PLAY if DRAW_PLAY in moves else moves[0]
 
 
-STRATEGIES: dict[str, Strategy] = {
-    "random": random_strategy, "greedy": greedy_strategy, "smart": smart_strategy,
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,
 }
-
-__all__ = ["STRATEGIES", "Strategy", "greedy_strategy", "random_strategy", "smart_strategy"]

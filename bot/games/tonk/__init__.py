@@ -1,15 +1,8 @@
-"""Tonk: American knock rummy for stakes (rulings T1–T12 in ``shared/rules/tonk.md``)."""
+"""Tonk: American knock rummy for stakes (rulings T1–T12 in ``docs/rules/tonk.md``): the rules
+engine — pure Python, nothing here imports discord — and its Discord face
+(``bot.games.tonk.face``), which only the Discord layer loads."""
 
-from bot.games.tonk.engine import (
-    HAND_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    TURN_CAP,
-    Phase,
-    TableSpread,
-    TonkTable,
-    check_invariants,
-)
+from bot.games.tonk.engine import TonkTable, check_invariants
 from bot.games.tonk.events import (
     CutForDeal,
     Dealt,
@@ -27,9 +20,9 @@ from bot.games.tonk.events import (
     SpreadLaid,
     TableClosed,
     TimedOut,
-    event_for,
     event_to_dict,
-    public_event_dict,
+    public_form,
+    seat_form,
 )
 from bot.games.tonk.moves import (
     DealNextHand,
@@ -53,11 +46,11 @@ from bot.games.tonk.players import (
     GreedyStrategy,
     RandomStrategy,
     Strategy,
-    make_strategy,
 )
 from bot.games.tonk.settlement import HandEnd, HandResult, Payment, Reason, settle
 from bot.games.tonk.spreads import card_value, hand_total, is_spread, sort_cards, tonk_rank
-from bot.games.tonk.views import SeatView
+from bot.games.tonk.table import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TURN_CAP, Phase, TableSpread
+from bot.games.tonk.views import SeatPublic, SeatView, TonkPrivateView, TonkPublicView
 
 __all__ = [
     "HAND_SIZE",
@@ -94,6 +87,7 @@ __all__ = [
     "Phase",
     "RandomStrategy",
     "Reason",
+    "SeatPublic",
     "SeatView",
     "Spread",
     "SpreadHit",
@@ -104,17 +98,18 @@ __all__ = [
     "TimedOut",
     "Timeout",
     "TonkOptions",
+    "TonkPrivateView",
+    "TonkPublicView",
     "TonkTable",
     "card_value",
     "check_invariants",
-    "event_for",
     "event_to_dict",
     "hand_total",
     "is_spread",
-    "make_strategy",
     "move_from_dict",
     "move_to_dict",
-    "public_event_dict",
+    "public_form",
+    "seat_form",
     "settle",
     "sort_cards",
     "tonk_rank",

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from bot.games.base import RuleError, Seat
@@ -62,42 +60,20 @@ from bot.games.tonk.spreads import (
     sort_cards,
     spreads_in,
 )
+from bot.games.tonk.table import (
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TIMEOUTS_TO_REMOVE,
+    TONK_TOTALS,
+    TURN_CAP,
+    Phase,
+    TableSpread,
+)
+from bot.games.tonk.views import SeatPublic, SeatView, TonkPrivateView, TonkPublicView
 
 if TYPE_CHECKING:
     from bot.games.tonk.stored import StoredTonk
-    from bot.games.tonk.views import SeatView
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
-HAND_SIZE = 5
-TURN_CAP = 200
-"""T8: a hand that completes this many turns ends as if the stock had run out."""
-TIMEOUTS_TO_REMOVE = 3
-"""T11: the third automatic move in a row removes the player."""
-TONK_TOTALS = (49, 50)
-
-
-class Phase(StrEnum):
-    START = "start"
-    """T5: the player to move may drop, draw, or (empty stock, T8) end the hand."""
-    AFTER_DRAW = "after_draw"
-    """T5: lay spreads and hit in any order, then discard to end the turn."""
-    HAND_OVER = "hand_over"
-    TABLE_CLOSED = "table_closed"
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpread:
-    """A spread on the table: a small stable id (shown as "S1"), who laid it, its cards."""
-
-    id: int
-    owner: int
-    cards: tuple[int, ...]
-
-    @property
-    def label(self) -> str:
-        return f"S{self.id}"
-
 
 _DROP = Drop()
 _DRAW_STOCK = DrawStock()
@@ -108,13 +84,15 @@ _DEAL_NEXT = DealNextHand()
 
 class TonkTable:
     KIND: ClassVar[str] = "tonk"
-    STATE_VERSION: ClassVar[int] = 1
+    STATE_VERSION: ClassVar[int] = 2
+    """2 added ``departed``, the names of players who left; a version-1 form loads without."""
 
     def __init__(self, options: TonkOptions, seed: int, seats: Sequence[Seat]) -> None:
         self.options = options
         self.seed = seed
         self._shuffles = 0
         self._seats: list[Seat] = list(seats)
+        self._departed: dict[int, str] = {}
         self.phase = Phase.HAND_OVER
         self.hand_number = 0
         self.dealer: int | None = None
@@ -255,8 +233,14 @@ class TonkTable:
         """T9: players who may not drop on their next turn."""
         return frozenset(self._locked)
 
-    def hand_of(self, player_id: int) -> tuple[int, ...]:
-        return tuple(self._hands.get(player_id, ()))
+    @property
+    def names(self) -> dict[int, str]:
+        """Everyone who sat at the table, those who left included."""
+        return {**self._departed, **{s.player_id: s.name for s in self._seats}}
+
+    def hand(self, player_id: int) -> tuple[int, ...]:
+        """``player_id``'s cards in Tonk order, ace low (private: only for their eyes)."""
+        return sort_cards(self._hands.get(player_id, ()))
 
     def hand_size(self, player_id: int) -> int:
         return len(self._hands.get(player_id, ()))
@@ -477,6 +461,7 @@ class TonkTable:
         ids = [s.player_id for s in self._seats]
         index = ids.index(self.next_dealer) if self.next_dealer in ids else len(ids)
         self._seats.insert(index, Seat(player_id, name))
+        self._departed.pop(player_id, None)
         return [Joined(player_id, name, index)]
 
     def _do_leave(self, player_id: int, move: Leave) -> list[Event]:
@@ -495,6 +480,7 @@ class TonkTable:
         if self.next_dealer == player_id:
             # T1: the deal passes to the next seat clockwise
             self.next_dealer = ids[(i + 1) % len(ids)] if len(ids) > 1 else None
+        self._departed[player_id] = self._seats[i].name
         del self._seats[i]
         self._timeouts.pop(player_id, None)
         if len(self._seats) < MIN_PLAYERS:
@@ -571,6 +557,7 @@ class TonkTable:
             "seed": self.seed,
             "shuffles": self._shuffles,
             "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
+            "departed": [[p, name] for p, name in self._departed.items()],
             "phase": self.phase.value,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
@@ -614,6 +601,7 @@ class TonkTable:
     def _from_validated(cls, st: StoredTonk, options: TonkOptions) -> Self:
         table = cls(options, st.seed, [Seat(s.player_id, s.name) for s in st.seats])
         table._shuffles = st.shuffles
+        table._departed = {p: name for p, name in st.departed}
         table.phase = Phase(st.phase)
         table.hand_number = st.hand_number
         table.dealer = st.dealer
@@ -639,20 +627,69 @@ class TonkTable:
 
     # ------------------------------------------------------------------ views
 
-    def public_view(self) -> dict[str, Any]:
-        from bot.games.tonk.views import public_view
+    def public_view(self) -> TonkPublicView:
+        """What everyone may see; hands only as sizes, until a hand's end reveals them."""
+        in_hand = set(self._players) if self.phase in (Phase.START, Phase.AFTER_DRAW) else set()
+        locked = self._locked
+        return TonkPublicView(
+            hand_number=self.hand_number,
+            phase=self.phase,
+            dealer=self.dealer,
+            next_dealer=self.next_dealer,
+            to_move=self.to_move,
+            options=self.options,
+            seats=tuple(
+                SeatPublic(s.player_id, s.name,
+                           self.hand_size(s.player_id) if s.player_id in in_hand else None,
+                           s.player_id in locked, self.timeouts_in_a_row(s.player_id))
+                for s in self._seats
+            ),
+            spreads=tuple(self._spreads),
+            discard_top=self.discard_top,
+            discard_size=len(self._discards),
+            stock_size=len(self._stock),
+            turns=self.turns,
+            turn_cap=TURN_CAP,
+            cut=self.cut,
+            last_hand_result=self.last_hand_result,
+        )
 
-        return public_view(self)
+    def private_view(self, player_id: int) -> TonkPrivateView:
+        hand = self.hand(player_id)
+        return TonkPrivateView(
+            player_id=player_id,
+            hand=hand,
+            total=sum(VALUE[c] for c in hand),
+            taken_discard=self._taken if self.to_move == player_id else None,
+            legal_moves=tuple(self.legal_moves(player_id)),
+        )
 
-    def private_view(self, player_id: int) -> dict[str, Any]:
-        from bot.games.tonk.views import private_view
+    def observe(self, player_id: int) -> SeatView:
+        players = self._players
+        hands = self._hands
+        if player_id in hands:
+            i = players.index(player_id)
+            others = players[i + 1:] + players[:i]
+        else:
+            others = players
+        discards = self._discards
+        return SeatView(
+            player_id,
+            self.phase,
+            self.options,
+            tuple(hands.get(player_id, ())),
+            tuple(self.legal_moves(player_id)),
+            tuple(self._spreads),
+            discards[-1] if discards else None,
+            len(self._stock),
+            tuple((p, len(hands[p])) for p in others),
+            self._taken if self.to_move == player_id else None,
+            player_id in self._locked,
+            self.turns,
+        )
 
-        return private_view(self, player_id)
-
-    def seat_view(self, player_id: int) -> SeatView:
-        from bot.games.tonk.views import seat_view
-
-        return seat_view(self, player_id)
+    def check_invariants(self) -> list[str]:
+        return check_invariants(self)
 
 
 def _any_required(spreads: list[tuple[int, ...]]) -> bool:

@@ -1,12 +1,14 @@
 """What happened at a Tonk table, as frozen records for renderers, logs and storage.
 
-Cards only their holder may see sit in fields named ``private_*``; ``event_to_dict`` moves them
-under a separate ``"private"`` key and ``public_event_dict`` leaves them out, so a renderer that
-shows the public part can never leak a hand.
+Cards only their holder may see sit in fields named ``private_*``; ``event_to_dict`` (the stored
+form) moves them under a separate ``"private"`` key, ``public_form`` leaves them out and
+``seat_form`` keeps only the viewer's own, so a renderer that shows the public part can never
+leak a hand.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -164,20 +166,22 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return out
 
 
-def public_event_dict(event: Event) -> dict[str, Any]:
-    """What everyone at the table may see."""
-    out = event_to_dict(event)
-    out.pop("private", None)
-    return out
+def public_form(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """What everyone at the table may see of a stored event: the private part left out."""
+    return {k: v for k, v in stored.items() if k != "private"}
 
 
-def event_for(event: Event, viewer: int) -> dict[str, Any]:
-    """What ``viewer`` may see: the public part plus the viewer's own private cards."""
-    out = public_event_dict(event)
-    if isinstance(event, DrewFromStock) and event.player == viewer:
-        out["private"] = {"card": event.private_card}
-    elif isinstance(event, Dealt):
-        own = [list(h) for p, h in event.private_hands if p == viewer]
+def seat_form(stored: Mapping[str, Any], viewer: int) -> dict[str, Any]:
+    """What ``viewer`` was shown of a stored event: the public form plus the viewer's own dealt
+    hand and own stock draw."""
+    out = public_form(stored)
+    private = stored.get("private")
+    if not private:
+        return out
+    if stored["type"] == "drew_from_stock" and stored.get("player") == viewer:
+        out["private"] = {"card": private["card"]}
+    elif stored["type"] == "dealt":
+        own = [list(hand) for player, hand in private.get("hands", ()) if player == viewer]
         if own:
             out["private"] = {"hand": own[0]}
     return out

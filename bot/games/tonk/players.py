@@ -3,19 +3,19 @@ from a ``SeatView`` — exactly what their seat may see (the base class and ``Ca
 ``bot.games.tonk.strategy``).
 
 To run one (the simulator does this; so does a table with computer seats): make it once per seat
-with ``make_strategy(name, rng)``, show it every event of the table as its seat sees it,
-``player.observe([event_for(e, seat) for e in events])`` (``opening_events`` included), and ask
-``player.choose(table.seat_view(seat))`` whenever that seat is to move; ``apply`` the answer. A
-player made afresh in the middle of a hand (after a restart) still plays legal moves from the
-view alone; to give it back its memory, show it the hand's logged events through ``for_seat``.
+with ``STRATEGIES[name]()``, show it every event of the table as its seat saw it,
+``player.remember([seat_form(event_to_dict(e), seat) for e in events])`` (``opening_events``
+included), and ask ``player.choose(table.observe(seat), rng)`` whenever that seat is to move;
+``apply`` the answer. A player made afresh in the middle of a hand (after a restart) still plays
+legal moves from the view alone; to give it back its memory, show it the hand's logged events.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.games.tonk.autoplay import auto_discard, spread_order_key
-from bot.games.tonk.engine import Phase
 from bot.games.tonk.moves import (
     DealNextHand,
     Discard,
@@ -29,7 +29,8 @@ from bot.games.tonk.moves import (
 )
 from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import VALUE, hits_on, spreads_in
-from bot.games.tonk.strategy import CardMemory, Strategy, for_seat
+from bot.games.tonk.strategy import CardMemory, Strategy
+from bot.games.tonk.table import Phase
 from bot.games.tonk.views import SeatView
 
 
@@ -38,12 +39,9 @@ class RandomStrategy(Strategy):
 
     name = "random"
 
-    def __init__(self, rng: random.Random) -> None:
-        self._rng = rng
-
-    def choose(self, view: SeatView) -> Move:
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
         legal = view.legal
-        return legal[int(self._rng.random() * len(legal))]
+        return legal[int(rng.random() * len(legal))]
 
 
 DROP_POINTS_PER_CARD = 2
@@ -57,7 +55,7 @@ class GreedyStrategy(Strategy):
 
     name = "greedy"
 
-    def choose(self, view: SeatView) -> Move:
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
         legal = view.legal
         if view.phase is Phase.HAND_OVER:
             return DealNextHand()
@@ -94,20 +92,9 @@ def _useful(card: int, view: SeatView) -> bool:
     return any(hits_on((card,), sp.cards) for sp in view.spreads)
 
 
-STRATEGIES: dict[str, type[Strategy]] = {
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,
 }
-
-
-def make_strategy(name: str, rng: random.Random) -> Strategy:
-    """A strategy by name (``random``, ``greedy`` or ``smart``), with its own random source."""
-    if name == "random":
-        return RandomStrategy(rng)
-    if name == "greedy":
-        return GreedyStrategy()
-    if name == "smart":
-        return SmartStrategy(rng)
-    raise ValueError(f"unknown Tonk strategy {name!r}; choose from {sorted(STRATEGIES)}")
 
 
 __all__ = [
@@ -117,6 +104,4 @@ __all__ = [
     "RandomStrategy",
     "SmartStrategy",
     "Strategy",
-    "for_seat",
-    "make_strategy",
 ]

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.tonk.autoplay import discard_key, legal_discards
-from bot.games.tonk.engine import Phase
 from bot.games.tonk.moves import (
     DealNextHand,
     Discard,
@@ -49,6 +48,7 @@ from bot.games.tonk.spreads import (
     spreads_in,
 )
 from bot.games.tonk.strategy import CardMemory, Strategy
+from bot.games.tonk.table import Phase
 from bot.games.tonk.views import SeatView
 
 
@@ -90,14 +90,15 @@ _OUT_BY_DISCARD = 5_000.0
 
 
 class SmartStrategy(Strategy):
-    """See the module docstring. ``choose`` is deterministic given the ``rng`` it was made with
-    and the events it was shown."""
+    """See the module docstring. ``choose`` is deterministic given its ``rng`` and the events
+    the strategy was shown."""
 
     name = "smart"
-    wants_events = True
+    remembers = True
 
-    def __init__(self, rng: random.Random, weights: TonkWeights = WEIGHTS) -> None:
-        self._rng = rng
+    def __init__(self, weights: TonkWeights = WEIGHTS) -> None:
+        # the random source of the decision being made (``choose`` sets it)
+        self._rng = random.Random(0)
         self._w = weights
         self._memory = CardMemory(0)
         self._draws: Counter[int] = Counter()
@@ -108,7 +109,7 @@ class SmartStrategy(Strategy):
         self._drops_seen: Counter[int] = Counter()
         self._drop_totals: dict[int, list[int]] = {}
 
-    def observe(self, events: Sequence[dict[str, Any]]) -> None:
+    def remember(self, events: Sequence[Mapping[str, Any]]) -> None:
         memory = self._memory
         for event in events:
             kind = event["type"]
@@ -128,7 +129,7 @@ class SmartStrategy(Strategy):
                 self._learn(event)
             memory.observe(event)
 
-    def _learn(self, result: dict[str, Any]) -> None:
+    def _learn(self, result: Mapping[str, Any]) -> None:
         """What the end of a hand shows about the table: the total each dropper had (every
         hand is shown), and how many turns the hand lasted."""
         dropper = result.get("dropper")
@@ -142,9 +143,10 @@ class SmartStrategy(Strategy):
             # unfinished ones are worth less
             self._hand_turns += HAND_TURNS_RATE * (self._discards - self._hand_turns)
 
-    def choose(self, view: SeatView) -> Move:
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
         if view.phase is Phase.HAND_OVER:
             return DealNextHand()
+        self._rng = rng
         legal = view.legal
         if len(legal) == 1:
             return legal[0]

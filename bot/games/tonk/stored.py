@@ -50,12 +50,13 @@ class _Spread(BaseModel):
 
 class StoredTonk(BaseModel):
     model_config = _CONFIG
-    format_version: Literal[1]
+    format_version: Literal[1, 2]
     kind: Literal["tonk"]
     options: dict[str, Any]
     seed: StrictInt
     shuffles: StrictInt = Field(ge=0)
     seats: list[_Seat]
+    departed: list[tuple[StrictInt, StrictStr]] = []
     phase: Literal["start", "after_draw", "hand_over", "table_closed"]
     hand_number: StrictInt = Field(ge=0)
     dealer: StrictInt | None

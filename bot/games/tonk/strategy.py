@@ -1,13 +1,15 @@
 """The base of every Tonk computer player, and the card memory a player may keep.
 
-A strategy decides from a ``SeatView`` — exactly what its seat may see — and may keep a memory of
-the events its seat was shown (``observe``): ``choose`` gets the seat's view at a decision point,
-``observe`` gets every event as that seat sees it (``events.event_for``), in order.
+A strategy (``bot.games.base.Strategy``) decides from a ``SeatView`` — exactly what its seat may
+see — and may keep a memory of the events its seat was shown: ``choose`` gets the seat's view at
+a decision point, ``remember`` gets every event as that seat saw it (``events.seat_form``), in
+order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.tonk.moves import Move
@@ -15,34 +17,17 @@ from bot.games.tonk.views import SeatView
 
 
 class Strategy:
-    """The interface every computer player implements."""
+    """The base of every Tonk computer player: it remembers nothing unless it says so."""
 
     name: ClassVar[str] = "strategy"
-    wants_events: ClassVar[bool] = False
-    """Whether ``observe`` does anything (the simulator skips the work of redacting otherwise)."""
+    remembers: ClassVar[bool] = False
+    """Whether ``remember`` does anything (the simulator skips the work of redacting otherwise)."""
 
-    def choose(self, view: SeatView) -> Move:
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
         raise NotImplementedError
 
-    def observe(self, events: Sequence[dict[str, Any]]) -> None:
+    def remember(self, events: Sequence[Mapping[str, Any]]) -> None:
         """Events as this seat sees them; the base strategy remembers nothing."""
-
-
-def for_seat(event: dict[str, Any], viewer: int) -> dict[str, Any]:
-    """A stored event (``event_to_dict``'s form, private cards under ``"private"``) as ``viewer``
-    was shown it — the same as ``events.event_for`` on the event itself: only the viewer's own
-    dealt hand and own stock draw stay. For rebuilding a player's memory from a move log."""
-    out = {k: v for k, v in event.items() if k != "private"}
-    private = event.get("private")
-    if not private:
-        return out
-    if event["type"] == "drew_from_stock" and event.get("player") == viewer:
-        out["private"] = {"card": private["card"]}
-    elif event["type"] == "dealt":
-        own = [list(hand) for player, hand in private.get("hands", ()) if player == viewer]
-        if own:
-            out["private"] = {"hand": own[0]}
-    return out
 
 
 class CardMemory:
@@ -66,7 +51,7 @@ class CardMemory:
             known |= cards
         return known
 
-    def observe(self, event: dict[str, Any]) -> None:
+    def observe(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
         if kind == "dealt":
             self.pile = [] if event["upcard"] is None else [event["upcard"]]

@@ -1,73 +1,113 @@
 """What each seat may see: the public view (everyone), the private view (one player), and the
-compact ``SeatView`` that strategies decide from."""
+compact ``SeatView`` that computer players decide from (``TonkTable.observe``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.games.tonk.engine import TURN_CAP, Phase, TableSpread
+from bot.games.tonk.events import CutForDeal
 from bot.games.tonk.moves import Move, move_to_dict
 from bot.games.tonk.options import TonkOptions
-from bot.games.tonk.spreads import hand_total, sort_cards
-
-if TYPE_CHECKING:
-    from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.settlement import HandResult
+from bot.games.tonk.table import Phase, TableSpread
 
 
-def public_view(table: TonkTable) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SeatPublic:
+    """A seat as everyone sees it. ``hand_size`` is ``None`` for a player not dealt into the
+    hand in play (and for everyone between hands)."""
+
+    player_id: int
+    name: str
+    hand_size: int | None
+    hit_locked: bool
+    timeouts_in_a_row: int
+
+
+@dataclass(frozen=True, slots=True)
+class TonkPublicView:
     """Spreads with owners and ids, discard top, stock size, hand sizes, whose turn, phase,
-    dealer, stake, hand number, hit-lock status, the cut for deal (T3); the last finished hand
-    with every total and hand revealed."""
-    in_hand = set(table.hand_players) if table.phase in (Phase.START, Phase.AFTER_DRAW) else set()
-    locked = table.hit_locked
-    result = table.last_hand_result
-    return {
-        "kind": table.KIND,
-        "hand_number": table.hand_number,
-        "phase": table.phase.value,
-        "dealer": table.dealer,
-        "next_dealer": table.next_dealer,
-        "to_move": table.to_move,
-        "stake": table.options.stake,
-        "options": table.options.model_dump(),
-        "seats": [
-            {
-                "player_id": s.player_id,
-                "name": s.name,
-                "hand_size": table.hand_size(s.player_id) if s.player_id in in_hand else None,
-                "hit_locked": s.player_id in locked,
-                "timeouts_in_a_row": table.timeouts_in_a_row(s.player_id),
-            }
-            for s in table.seats
-        ],
-        "spreads": [{"id": sp.id, "label": sp.label, "owner": sp.owner, "cards": list(sp.cards)}
-                    for sp in table.spreads],
-        "discard_top": table.discard_top,
-        "discard_size": table.discard_size,
-        "stock_size": table.stock_size,
-        "turns": table.turns,
-        "turn_cap": TURN_CAP,
-        "hit_lock": table.options.hit_lock,
-        "hit_locked": sorted(locked),
-        "cut": None if table.cut is None else {
-            "rounds": [[[p, card] for p, card in r] for r in table.cut.rounds],
-            "dealer": table.cut.dealer,
-        },
-        "last_hand_result": None if result is None else result.to_dict(),
-    }
+    dealer, stake, hand number, hit-lock status, the cut for deal (T3), and the last finished
+    hand with every total and hand revealed."""
+
+    hand_number: int
+    phase: Phase
+    dealer: int | None
+    next_dealer: int | None
+    to_move: int | None
+    options: TonkOptions
+    seats: tuple[SeatPublic, ...]
+    spreads: tuple[TableSpread, ...]
+    discard_top: int | None
+    discard_size: int
+    stock_size: int
+    turns: int
+    turn_cap: int
+    cut: CutForDeal | None
+    last_hand_result: HandResult | None
+
+    @property
+    def stake(self) -> int:
+        return self.options.stake
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand is being played (not between hands, not closed)."""
+        return self.phase is Phase.START or self.phase is Phase.AFTER_DRAW
+
+    @property
+    def hit_locked(self) -> tuple[int, ...]:
+        return tuple(s.player_id for s in self.seats if s.hit_locked)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand_number": self.hand_number,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "next_dealer": self.next_dealer,
+            "to_move": self.to_move,
+            "options": self.options.model_dump(),
+            "seats": [
+                {"player_id": s.player_id, "name": s.name, "hand_size": s.hand_size,
+                 "hit_locked": s.hit_locked, "timeouts_in_a_row": s.timeouts_in_a_row}
+                for s in self.seats
+            ],
+            "spreads": [{"id": sp.id, "label": sp.label, "owner": sp.owner,
+                         "cards": list(sp.cards)} for sp in self.spreads],
+            "discard_top": self.discard_top,
+            "discard_size": self.discard_size,
+            "stock_size": self.stock_size,
+            "turns": self.turns,
+            "turn_cap": self.turn_cap,
+            "cut": None if self.cut is None else {
+                "rounds": [[[p, card] for p, card in r] for r in self.cut.rounds],
+                "dealer": self.cut.dealer,
+            },
+            "last_hand_result": (None if self.last_hand_result is None
+                                 else self.last_hand_result.to_dict()),
+        }
 
 
-def private_view(table: TonkTable, player_id: int) -> dict[str, Any]:
-    """The player's own hand (Tonk order), its total, and the moves open to them now."""
-    hand = table.hand_of(player_id) if player_id in table.hand_players else ()
-    return {
-        "player_id": player_id,
-        "hand": list(sort_cards(hand)),
-        "total": hand_total(hand),
-        "taken_discard": table.taken_discard if table.to_move == player_id else None,
-        "legal_moves": [move_to_dict(m) for m in table.legal_moves(player_id)],
-    }
+@dataclass(frozen=True, slots=True)
+class TonkPrivateView:
+    """The player's own hand (Tonk order), its total, the discard they took this turn (T5),
+    and the moves open to them now."""
+
+    player_id: int
+    hand: tuple[int, ...]
+    total: int
+    taken_discard: int | None
+    legal_moves: tuple[Move, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "hand": list(self.hand),
+            "total": self.total,
+            "taken_discard": self.taken_discard,
+            "legal_moves": [move_to_dict(m) for m in self.legal_moves],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,29 +129,3 @@ class SeatView:
     taken_discard: int | None
     hit_locked: bool
     turns: int
-
-
-def seat_view(table: TonkTable, player_id: int) -> SeatView:
-    # reads the table's internals directly: the simulator builds one of these per move
-    players = table._players
-    hands = table._hands
-    if player_id in hands:
-        i = players.index(player_id)
-        others = players[i + 1:] + players[:i]
-    else:
-        others = players
-    discards = table._discards
-    return SeatView(
-        player_id,
-        table.phase,
-        table.options,
-        tuple(hands.get(player_id, ())),
-        tuple(table.legal_moves(player_id)),
-        tuple(table._spreads),
-        discards[-1] if discards else None,
-        len(table._stock),
-        tuple((p, len(hands[p])) for p in others),
-        table._taken if table.to_move == player_id else None,
-        player_id in table._locked,
-        table.turns,
-    )

@@ -27,9 +27,9 @@ from itertools import combinations
 from typing import Any
 
 from bot.cards import ACE
-from bot.games.base import RuleError, Seat
+from bot.games.base import RuleError, Seat, Strategy
 from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played
-from bot.games.dubb.players import STRATEGIES, Strategy
+from bot.games.dubb.players import STRATEGIES
 from bot.sim.stats import Mean, lineups
 
 
@@ -82,7 +82,7 @@ def play_game(
     while not game.is_over:
         player = game.to_move
         assert player is not None
-        move = by_seat[ids.index(player)](game.observe(player), rng)
+        move = by_seat[ids.index(player)].choose(game.observe(player), rng)
         try:
             events = game.apply(player, move)
         except RuleError as e:
@@ -159,7 +159,7 @@ def run(
     for game_no in range(games):
         names = seatings[game_no % len(seatings)]
         game = DubbGame.new(seats, options, master.getrandbits(63))
-        play_game(game, [STRATEGIES[name] for name in names],
+        play_game(game, [STRATEGIES[name]() for name in names],
                   random.Random(master.getrandbits(63)), stats, game_no, checks, names)
     stats.seconds = time.perf_counter() - start
     return stats

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bot.games.base import Seat
+from bot.games.base import Seat, Strategy
 from bot.games.tonk import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -40,13 +40,10 @@ from bot.games.tonk import (
     TonkOptions,
     TonkTable,
     check_invariants,
-    event_for,
-    make_strategy,
 )
-from bot.games.tonk.events import Event
-from bot.games.tonk.players import STRATEGIES, Strategy
+from bot.games.tonk.events import Event, event_to_dict, seat_form
+from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.settlement import net
-from bot.games.tonk.views import seat_view
 from bot.sim.stats import Mean, lineups
 
 
@@ -99,12 +96,12 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(len(names))]
     table = TonkTable.new(seats, options, seed)
     players_by_id: dict[int, Strategy] = {
-        s.player_id: make_strategy(names[i], random.Random(seed * 7919 + i))
-        for i, s in enumerate(seats)
+        s.player_id: STRATEGIES[names[i]]() for i, s in enumerate(seats)
     }
+    rngs = {s.player_id: random.Random(seed * 7919 + i) for i, s in enumerate(seats)}
     name_of = {s.player_id: names[i] for i, s in enumerate(seats)}
     count = Counter(names)
-    watchers = [(pid, st) for pid, st in players_by_id.items() if st.wants_events]
+    watchers = [(pid, st) for pid, st in players_by_id.items() if st.remembers]
     for pid in players_by_id:
         tally.balances.setdefault(balance_key(pid, name_of[pid]), 0)
     table_mean = {name: Mean() for name in count}
@@ -113,7 +110,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
     def record(events: list[Event]) -> None:
         nonlocal played
         for pid, st in watchers:
-            st.observe([event_for(e, pid) for e in events])
+            st.remember([seat_form(event_to_dict(e), pid) for e in events])
         for e in events:
             if type(e) is HandEnded:
                 result = e.result
@@ -149,7 +146,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
         else:
             pid = table.to_move
             assert pid is not None
-            move = players_by_id[pid].choose(seat_view(table, pid))
+            move = players_by_id[pid].choose(table.observe(pid), rngs[pid])
         events = table.apply(pid, move)
         tally.moves += 1
         record(events)

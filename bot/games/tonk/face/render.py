@@ -1,7 +1,7 @@
 """Tonk on Discord: the public table, the private hand panel, and events in plain words.
 
 The public table reads only ``TonkTable.public_view()`` and events in their public form
-(``public_event_dict``), so no card of a hand in play can reach it; hands are shown only once
+(``public_form``), so no card of a hand in play can reach it; hands are shown only once
 the hand is over, from the result the public view reveals. The panel shows one player's own
 cards (``private_view``) and exactly the moves the engine allows them now.
 """
@@ -14,6 +14,17 @@ from typing import Any
 import discord
 
 from bot import cards
+from bot.discord.common import (
+    FINISHED_COLOUR,
+    PLAYING_COLOUR,
+    button,
+    countdown,
+    join_names,
+    label,
+    name_of,
+)
+from bot.discord.publisher import TableRender
+from bot.discord.routing import Route, RoutedSelect
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -25,10 +36,11 @@ from bot.games.tonk import (
     Joined,
     Left,
     Move,
+    Phase,
     Spread,
     TonkOptions,
-    move_from_dict,
-    public_event_dict,
+    TonkPrivateView,
+    TonkPublicView,
     sort_cards,
 )
 from bot.games.tonk.events import (
@@ -43,19 +55,6 @@ from bot.games.tonk.events import (
     SpreadLaid,
 )
 from bot.games.tonk.spreads import hand_total, is_run
-from bot.render.common import (
-    FINISHED_COLOUR,
-    PLAYING_COLOUR,
-    button,
-    countdown,
-    join_names,
-    label,
-    labelled,
-    name_of,
-)
-from bot.storage.models import MoveRecord
-from bot.ui.publisher import TableRender
-from bot.ui.routing import Route, RoutedSelect
 
 GAME = "tonk"
 TITLE = "Tonk"
@@ -272,14 +271,14 @@ def payment_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[s
 
 
 def table_render(
-    view: Mapping[str, Any], recent: Sequence[str], *, table_id: int, counter: int,
+    view: TonkPublicView, recent: Sequence[str], *, table_id: int, counter: int,
     names: Mapping[int, str], deadline: float | None = None,
 ) -> TableRender:
     """``deadline``: when the turn timer of the player to move runs out (issue 8)."""
-    phase = view["phase"]
-    if phase in ("start", "after_draw"):
+    if view.in_hand:
         return _in_play(view, recent, table_id, counter, names, deadline)
-    return _between_hands(view, recent, table_id, counter, names, closed=phase == "table_closed")
+    return _between_hands(view, recent, table_id, counter, names,
+                          closed=view.phase is Phase.TABLE_CLOSED)
 
 
 def _table_buttons(table_id: int, counter: int) -> discord.ui.View:
@@ -290,17 +289,17 @@ def _table_buttons(table_id: int, counter: int) -> discord.ui.View:
     return view
 
 
-def _in_play(view: Mapping[str, Any], recent: Sequence[str], table_id: int, counter: int,
+def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter: int,
              names: Mapping[int, str], deadline: float | None) -> TableRender:
-    to_move = view["to_move"]
+    to_move = view.to_move
     mover = name_of(names, to_move)
     human = to_move is not None and to_move > 0
-    embed = discord.Embed(title=f"{TITLE} — hand {view['hand_number']}", colour=PLAYING_COLOUR)
-    doing = ("to drop or draw" if view["phase"] == "start"
+    embed = discord.Embed(title=f"{TITLE} — hand {view.hand_number}", colour=PLAYING_COLOUR)
+    doing = ("to drop or draw" if view.phase is Phase.START
              else "drew — lays spreads and hits, then discards")
     timer = countdown(deadline) if human else None
-    embed.description = (f"Stake **{chips(view['stake'])}** · dealer "
-                         f"**{name_of(names, view['dealer'])}**\n▶ **{mover}** {doing}"
+    embed.description = (f"Stake **{chips(view.stake)}** · dealer "
+                         f"**{name_of(names, view.dealer)}**\n▶ **{mover}** {doing}"
                          + (f" · ⏱ time runs out {timer}" if timer else ""))
     embed.add_field(name="Discard pile", value=_discard_text(view), inline=True)
     embed.add_field(name="Stock", value=_stock_text(view), inline=True)
@@ -309,15 +308,15 @@ def _in_play(view: Mapping[str, Any], recent: Sequence[str], table_id: int, coun
                     inline=False)
     if recent:
         embed.add_field(name="Latest", value="\n".join(recent), inline=False)
-    embed.set_footer(text=f"Options: {options_line(TonkOptions(**view['options']))}")
+    embed.set_footer(text=f"Options: {options_line(view.options)}")
     table_view = _table_buttons(table_id, counter)
-    if view["phase"] == "start":
-        if view["stock_size"]:
+    if view.phase is Phase.START:
+        if view.stock_size:
             table_view.add_item(button(GAME, table_id, "draw_stock", "Draw from stock",
                                        counter=counter))
-        if view["discard_top"] is not None:
+        if view.discard_top is not None:
             table_view.add_item(button(GAME, table_id, "draw_discard",
-                                       f"Take {card_text(view['discard_top'])}", counter=counter))
+                                       f"Take {card_text(view.discard_top)}", counter=counter))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
     ping_text = "it's your turn at Tonk — press **Your hand** on the table."
     if timer:
@@ -331,66 +330,66 @@ def _in_play(view: Mapping[str, Any], recent: Sequence[str], table_id: int, coun
     )
 
 
-def _discard_text(view: Mapping[str, Any]) -> str:
-    top = view["discard_top"]
+def _discard_text(view: TonkPublicView) -> str:
+    top = view.discard_top
     if top is None:
         return "empty"
-    size = view["discard_size"]
+    size = view.discard_size
     return f"**{card_text(top)}** ({size} card{'s' if size != 1 else ''})"
 
 
-def _stock_text(view: Mapping[str, Any]) -> str:
-    n = view["stock_size"]
+def _stock_text(view: TonkPublicView) -> str:
+    n = view.stock_size
     if n:
         return f"{n} card{'s' if n != 1 else ''}"
     return "**empty** — take the discard, drop, or end the hand (T8)"
 
 
-def _spreads_text(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    spreads = view["spreads"]
+def _spreads_text(view: TonkPublicView, names: Mapping[int, str]) -> str:
+    spreads = view.spreads
     if not spreads:
         return "none yet"
-    return "\n".join(spread_label(s["id"], s["cards"], s["owner"], names) for s in spreads)
+    return "\n".join(spread_label(s.id, s.cards, s.owner, names) for s in spreads)
 
 
-def _players_text(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
+def _players_text(view: TonkPublicView, names: Mapping[int, str]) -> str:
     lines = []
-    for seat in view["seats"]:
-        pid = seat["player_id"]
+    for seat in view.seats:
+        pid = seat.player_id
         tags = []
-        if pid == view["dealer"]:
+        if pid == view.dealer:
             tags.append("dealer")
-        if seat["hit_locked"]:
+        if seat.hit_locked:
             tags.append("🔒 hit — no drop this turn (T9)")
-        size = seat["hand_size"]
+        size = seat.hand_size
         count = ("waits for the next deal" if size is None
                  else f"{size} card{'s' if size != 1 else ''}")
         extra = "".join(f" · {t}" for t in tags)
-        name = label(pid, seat["name"])
-        if pid == view["to_move"]:
+        name = label(pid, seat.name)
+        if pid == view.to_move:
             lines.append(f"▶ **{name}** — {count} · to move{extra}")
         else:
             lines.append(f"• {name} — {count}{extra}")
     return "\n".join(lines)
 
 
-def _between_hands(view: Mapping[str, Any], recent: Sequence[str], table_id: int, counter: int,
+def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, counter: int,
                    names: Mapping[int, str], *, closed: bool) -> TableRender:
-    result = view["last_hand_result"]
+    result = _result(view)
     if closed:
         embed = discord.Embed(title=f"{TITLE} — table closed", colour=FINISHED_COLOUR)
     else:
-        embed = discord.Embed(title=f"{TITLE} — hand {view['hand_number']} over",
+        embed = discord.Embed(title=f"{TITLE} — hand {view.hand_number} over",
                               colour=HAND_OVER_COLOUR)
     lines = []
     if result is not None:
         lines.append(f"**{how_text(result, names)}.**")
-    seated = [label(s["player_id"], s["name"]) for s in view["seats"]]
+    seated = [label(s.player_id, s.name) for s in view.seats]
     if closed:
         lines.append("The table closed: fewer than two players are left.")
     else:
-        nxt = name_of(names, view["next_dealer"])
-        lines.append(f"Next: **{nxt}** deals hand {view['hand_number'] + 1}. Anyone at the table "
+        nxt = name_of(names, view.next_dealer)
+        lines.append(f"Next: **{nxt}** deals hand {view.hand_number + 1}. Anyone at the table "
                      "can press **Deal next hand**; others may **Join** now, and players may "
                      "**Leave** without paying anything.")
         lines.append(f"At the table: {join_names(seated)}.")
@@ -407,7 +406,7 @@ def _between_hands(view: Mapping[str, Any], recent: Sequence[str], table_id: int
         )
     if recent:
         embed.add_field(name="Latest", value="\n".join(recent), inline=False)
-    embed.set_footer(text=f"Options: {options_line(TonkOptions(**view['options']))}")
+    embed.set_footer(text=f"Options: {options_line(view.options)}")
     if closed:
         return TableRender(embed=embed, view=None)
     table_view = discord.ui.View(timeout=None)
@@ -417,7 +416,13 @@ def _between_hands(view: Mapping[str, Any], recent: Sequence[str], table_id: int
     table_view.add_item(button(GAME, table_id, "leave", "Leave"))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
     return TableRender(embed=embed, view=table_view,
-                       content=f"Hand {view['hand_number']} is over.")
+                       content=f"Hand {view.hand_number} is over.")
+
+
+def _result(view: TonkPublicView) -> dict[str, Any] | None:
+    """The last hand's result in its event form (what the describing functions read)."""
+    result = view.last_hand_result
+    return None if result is None else result.to_dict()
 
 
 def _revealed(result: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -434,8 +439,8 @@ def _revealed(result: Mapping[str, Any], names: Mapping[int, str]) -> str:
 
 
 def hand_panel(
-    view: Mapping[str, Any],
-    private: Mapping[str, Any],
+    view: TonkPublicView,
+    private: TonkPrivateView,
     *,
     table_id: int,
     counter: int,
@@ -444,30 +449,31 @@ def hand_panel(
     deadline: float | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral panel: the player's cards and total, and exactly their legal moves."""
-    player = private["player_id"]
-    hand = private["hand"]
-    legal: list[Move] = [move_from_dict(m) for m in private["legal_moves"]]
-    phase = view["phase"]
+    player = private.player_id
+    hand = private.hand
+    legal: list[Move] = list(private.legal_moves)
+    phase = view.phase
     lines = []
     if notice:
         lines.append(notice)
-    lines.append(f"**{TITLE} — hand {view['hand_number']}** · stake {chips(view['stake'])} · "
-                 f"stock {view['stock_size']} · discard "
-                 f"{card_text(view['discard_top']) if view['discard_top'] is not None else '—'}")
-    in_hand = phase in ("start", "after_draw") and player in _hand_players(view)
+    top = view.discard_top
+    lines.append(f"**{TITLE} — hand {view.hand_number}** · stake {chips(view.stake)} · "
+                 f"stock {view.stock_size} · discard "
+                 f"{card_text(top) if top is not None else '—'}")
+    in_hand = view.in_hand and player in _hand_players(view)
     if in_hand:
         lines.append(f"**Your hand ({len(hand)}):** {cards_text(hand) or 'no cards'} — total "
-                     f"**{private['total']}**")
-        if view["spreads"]:
+                     f"**{private.total}**")
+        if view.spreads:
             lines.append("**Spreads:** " + " · ".join(
-                spread_label(s["id"], s["cards"], s["owner"], names) for s in view["spreads"]))
+                spread_label(s.id, s.cards, s.owner, names) for s in view.spreads))
     lines.append(_panel_status(view, private, legal, names))
     timer = countdown(deadline)
-    if timer is not None and view["to_move"] == player:
+    if timer is not None and view.to_move == player:
         lines.append(f"⏱ Your time runs out {timer} — then the automatic move of T11 is made "
                      "for you; three in a row and you leave the table.")
     panel = discord.ui.View(timeout=None)
-    if phase == "after_draw" and view["to_move"] == player:
+    if phase is Phase.AFTER_DRAW and view.to_move == player:
         _add_selects(panel, view, legal, table_id, counter, names, lines)
     row = 4
     for move in legal:
@@ -478,21 +484,21 @@ def hand_panel(
     return "\n".join(lines), panel
 
 
-def _hand_players(view: Mapping[str, Any]) -> set[int]:
-    return {s["player_id"] for s in view["seats"] if s["hand_size"] is not None}
+def _hand_players(view: TonkPublicView) -> set[int]:
+    return {s.player_id for s in view.seats if s.hand_size is not None}
 
 
-def _panel_status(view: Mapping[str, Any], private: Mapping[str, Any], legal: list[Move],
+def _panel_status(view: TonkPublicView, private: TonkPrivateView, legal: list[Move],
                   names: Mapping[int, str]) -> str:
-    phase = view["phase"]
-    player = private["player_id"]
-    if phase == "table_closed":
+    phase = view.phase
+    player = private.player_id
+    if phase is Phase.TABLE_CLOSED:
         return "The table has closed."
-    if all(s["player_id"] != player for s in view["seats"]):
+    if all(s.player_id != player for s in view.seats):
         return "You are no longer at this table."
-    if phase == "hand_over":
-        result = view["last_hand_result"]
-        text = f"Hand {view['hand_number']} is over"
+    if phase is Phase.HAND_OVER:
+        result = _result(view)
+        text = f"Hand {view.hand_number} is over"
         if result is not None:
             text += f": {how_text(result, names)}"
             mine = nets(result).get(player)
@@ -502,37 +508,37 @@ def _panel_status(view: Mapping[str, Any], private: Mapping[str, Any], legal: li
                        "never deal).")
     if player not in _hand_players(view):
         return "You'll be dealt in at the next hand."
-    to_move = view["to_move"]
+    to_move = view.to_move
     if to_move != player:
         return f"Waiting for **{name_of(names, to_move)}**."
-    if phase == "start":
+    if phase is Phase.START:
         parts = ["**Your turn.**"]
         if Drop() not in legal:
             parts.append("A spread of yours was hit: no drop this turn (T9).")
-        if view["stock_size"]:
+        if view.stock_size:
             parts.append("Drop, draw from the stock, or take the discard.")
         else:
             parts.append("The stock is empty: take the discard, drop, or end the hand (T8).")
         return " ".join(parts)
     parts = ["**Your turn:** lay spreads and hit in any order, then discard."]
-    taken = private["taken_discard"]
-    if taken is not None and len(private["hand"]) > 1:
+    taken = private.taken_discard
+    if taken is not None and len(private.hand) > 1:
         parts.append(f"You took {card_text(taken)}: you can't discard it this turn (T5).")
     if not any(isinstance(m, Discard) for m in legal):
         parts.append("Must spread: lay your complete spreads before you discard (T6).")
     return " ".join(parts)
 
 
-def _move_button(move: Move, view: Mapping[str, Any], private: Mapping[str, Any],
+def _move_button(move: Move, view: TonkPublicView, private: TonkPrivateView,
                  table_id: int, counter: int, row: int) -> discord.ui.Item[Any] | None:
     if isinstance(move, Drop):
-        return button(GAME, table_id, "drop", f"Drop ({private['total']})",
+        return button(GAME, table_id, "drop", f"Drop ({private.total})",
                       discord.ButtonStyle.danger, counter=counter, row=row)
     if isinstance(move, DrawStock):
         return button(GAME, table_id, "draw_stock", "Draw from stock",
                       discord.ButtonStyle.primary, counter=counter, row=row)
-    if isinstance(move, DrawDiscard):
-        return button(GAME, table_id, "draw_discard", f"Take {card_text(view['discard_top'])}",
+    if isinstance(move, DrawDiscard) and view.discard_top is not None:
+        return button(GAME, table_id, "draw_discard", f"Take {card_text(view.discard_top)}",
                       discord.ButtonStyle.primary, counter=counter, row=row)
     if isinstance(move, EndHand):
         return button(GAME, table_id, "end_hand", "End the hand", discord.ButtonStyle.danger,
@@ -543,7 +549,7 @@ def _move_button(move: Move, view: Mapping[str, Any], private: Mapping[str, Any]
     return None
 
 
-def _add_selects(panel: discord.ui.View, view: Mapping[str, Any], legal: list[Move],
+def _add_selects(panel: discord.ui.View, view: TonkPublicView, legal: list[Move],
                  table_id: int, counter: int, names: Mapping[int, str], lines: list[str]) -> None:
     spreads = [m for m in legal if isinstance(m, Spread)]
     hits = [m for m in legal if isinstance(m, Hit)]
@@ -558,8 +564,7 @@ def _add_selects(panel: discord.ui.View, view: Mapping[str, Any], legal: list[Mo
                                     "Lay a spread…", row=row))
         row += 1
     hit_rows = SELECT_ROWS - row - (1 if discards else 0)
-    labels = {s["id"]: spread_label(s["id"], s["cards"], s["owner"], names)
-              for s in view["spreads"]}
+    labels = {s.id: spread_label(s.id, s.cards, s.owner, names) for s in view.spreads}
     shown = hits[: hit_rows * SELECT_LIMIT]
     chunks = [shown[i:i + SELECT_LIMIT] for i in range(0, len(shown), SELECT_LIMIT)]
     for n, chunk in enumerate(chunks):
@@ -611,78 +616,6 @@ def move_notice(events: Sequence[Any], player_id: int) -> str | None:
             if mine is not None:
                 notes.append(f"The hand is over — your result: **{signed(mine)}**.")
     return " ".join(notes) or None
-
-
-# -- names, which outlive a player's seat -------------------------------------------------------
-
-
-def names_from_log(records: Iterable[MoveRecord]) -> dict[int, str]:
-    """Everyone who ever sat at a table, from its move log: the seats of the start record and
-    every join. A player who left is no longer seated but still named in results and lines."""
-    found: dict[int, str] = {}
-    for record in records:
-        move = record.move
-        if move.get("type") == "start":
-            for seat in move.get("seats", []):
-                found[int(seat["player_id"])] = str(seat["name"])
-        elif move.get("type") == "join":
-            found[record.player_id] = str(move["name"])
-    return found
-
-
-class TonkUI:
-    """The game's face on Discord, for the shared table controller."""
-
-    game = GAME
-    title = TITLE
-    min_players = 2
-    max_players = 4
-
-    def __init__(self) -> None:
-        self._names: dict[int, dict[int, str]] = {}
-
-    def knows(self, table_id: int) -> bool:
-        return table_id in self._names
-
-    def learn(self, table_id: int, names: Mapping[int, str]) -> None:
-        self._names.setdefault(table_id, {}).update(names)
-
-    def forget(self, table_id: int) -> None:
-        self._names.pop(table_id, None)
-
-    def options_line(self, options: Any, players: int) -> str:
-        return options_line(options, players)
-
-    def names(self, snapshot: Any) -> dict[int, str]:
-        """Everyone ever seated, computer players as "🤖 Astrid"."""
-        known = self._names.setdefault(snapshot.table_id, {})
-        known.update({s.player_id: s.name for s in snapshot.seats})
-        if snapshot.engine is not None:
-            known.update({s.player_id: s.name for s in snapshot.engine.seats})
-        return labelled(known.items())
-
-    def table_render(self, snapshot: Any, recent: Sequence[str]) -> TableRender:
-        return table_render(snapshot.engine.public_view(), recent, table_id=snapshot.table_id,
-                            counter=snapshot.counter, names=self.names(snapshot),
-                            deadline=snapshot.turn_deadline)
-
-    def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]:
-        return [public_event_dict(e) for e in events]
-
-    def describe(self, events: Sequence[dict[str, Any]], names: dict[int, str]) -> list[str]:
-        return describe(events, names)
-
-    def hand_panel(
-        self, snapshot: Any, player_id: int, *, notice: str | None, arg: str | None
-    ) -> tuple[str, discord.ui.View]:
-        engine = snapshot.engine
-        return hand_panel(engine.public_view(), engine.private_view(player_id),
-                          table_id=snapshot.table_id, counter=snapshot.counter,
-                          names=self.names(snapshot), notice=notice,
-                          deadline=snapshot.turn_deadline)
-
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
-        return move_notice(events, player_id)
 
 
 def rules_text(options: TonkOptions | None) -> str:

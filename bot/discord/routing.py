@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.ui.errors import answer_error
+from bot.discord.errors import answer_error
 
 _log = logging.getLogger(__name__)
 

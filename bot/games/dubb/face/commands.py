@@ -1,4 +1,4 @@
-"""``/dubb``: Dubb in a channel — lobby, table buttons, the hand panel and slash commands.
+"""``/dubb``: Dubb in a channel — the game's own components and its slash commands.
 
 Thin on purpose: every handler turns an interaction into a call on the shared table controller
 (or a Dubb move for it) and nothing else; the rules live in ``bot.games.dubb``.
@@ -12,18 +12,41 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import KortbordBot
+from bot.discord.controller import MAX_TURN_SECONDS, TableController
+from bot.discord.errors import UserFacingError
+from bot.discord.routing import Handler, Route
 from bot.games.dubb import DubbOptions, Play, play_of
+from bot.games.dubb.face.render import parse_play_value, play_label, play_text, rules_text
+from bot.games.dubb.face.stats import dubb_stats_embed
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS
-from bot.render.dubb import DubbUI, parse_play_value, play_label, play_text, rules_text
-from bot.render.stats import dubb_stats_embed
-from bot.ui.errors import UserFacingError
-from bot.ui.routing import Route
-from bot.ui.tables import MAX_TURN_SECONDS, TableController
 
 AUTOCOMPLETE_LIMIT = 25
 DEFAULT_TURN_SECONDS = 90
 """Issue 8: Dubb's default turn time; ``turn_time: 0`` turns the timer off."""
+
+
+def routes(controller: TableController) -> dict[str, Handler]:
+    """Dubb's own components: the table's Draw, Pass and Rules, the panel's menus."""
+
+    async def rules(i: discord.Interaction, route: Route, _: list[str]) -> None:
+        snapshot = await controller.table_for(i, route)
+        await i.response.send_message(rules_text(snapshot.options), ephemeral=True)
+
+    async def play(i: discord.Interaction, route: Route, values: list[str]) -> None:
+        rank, naturals, jokers = parse_play_value(values[0])
+        await controller.move(i, play_of(rank, naturals, jokers), route=route, from_panel=True)
+
+    async def rank(i: discord.Interaction, route: Route, values: list[str]) -> None:
+        await controller.show_hand(i, route, arg=values[0], edit=True)
+
+    return {
+        "rules": rules,
+        "draw": controller.move_button(DRAW),
+        "pass": controller.move_button(PASS),
+        "draw_play": controller.move_button(DRAW_PLAY),
+        "play": play,
+        "rank": rank,
+    }
 
 
 class Dubb(commands.Cog):
@@ -33,32 +56,8 @@ class Dubb(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, bot: KortbordBot) -> None:
-        self.bot = bot
-        self.tables = TableController(bot.tables, bot.publisher, DubbUI(),
-                                      on_change=bot.table_changed)
-        bot.controllers["dubb"] = self.tables
-        self.tables.register_routes(bot.router, {
-            "rules": self._rules_button,
-            "draw": self.tables.move_button(DRAW),
-            "pass": self.tables.move_button(PASS),
-            "draw_play": self.tables.move_button(DRAW_PLAY),
-            "play": self._play_select,
-            "rank": self._rank_select,
-        })
-
-    # -- components ----------------------------------------------------------------------------
-
-    async def _rules_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        snapshot = await self.tables.table_for(i, route)
-        await i.response.send_message(rules_text(snapshot.options), ephemeral=True)
-
-    async def _play_select(self, i: discord.Interaction, route: Route, values: list[str]) -> None:
-        rank, naturals, jokers = parse_play_value(values[0])
-        await self.tables.move(i, play_of(rank, naturals, jokers), route=route, from_panel=True)
-
-    async def _rank_select(self, i: discord.Interaction, route: Route, values: list[str]) -> None:
-        await self.tables.show_hand(i, route, arg=values[0], edit=True)
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
 
     # -- slash commands ------------------------------------------------------------------------
 
@@ -100,31 +99,31 @@ class Dubb(commands.Cog):
                 "2 players get 10–12, 3 get 7–8, 4 get 5–6, 5 get 4–5, 6 get 4"
                 + (", and the hand limit allows at most 7." if hand_limit else ".")
             )
-        await self.tables.open_lobby(interaction, options, turn_seconds=turn_time,
+        await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
                                      computers=computers)
 
     @dubb.command(name="join", description="Sit down at this channel's Dubb lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.tables.join(interaction)
+        await self.controller.join(interaction)
 
     @dubb.command(name="leave", description="Leave the lobby, or leave the game (counts as a loss)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.tables.leave(interaction)
+        await self.controller.leave(interaction)
 
     @dubb.command(name="hand", description="Show your hand and your moves (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.tables.show_hand(interaction)
+        await self.controller.show_hand(interaction)
 
     @dubb.command(name="play", description="Play cards of one rank, e.g. 7h 7s, 7 7 or joker")
     @app_commands.describe(cards="The cards to play — pick one of your legal plays")
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
-        snapshot = await self.tables.table_for(interaction)
+        snapshot = await self.controller.table_for(interaction)
         if snapshot.engine is None:
             raise UserFacingError("The game hasn't started yet.")
         if snapshot.seat_of(interaction.user.id) is None:
             raise UserFacingError("You're not playing at this table.")
         move = snapshot.engine.play_from_text(interaction.user.id, cards)
-        await self.tables.move(interaction, move)
+        await self.controller.move(interaction, move)
 
     @play.autocomplete("cards")
     async def play_cards(
@@ -132,8 +131,9 @@ class Dubb(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
-        snapshot = await self.bot.tables.get(interaction.channel_id)
-        if snapshot is None or snapshot.kind != "dubb" or snapshot.engine is None:
+        snapshot = await self.controller.service.get(interaction.channel_id)
+        if (snapshot is None or snapshot.kind != self.controller.game.kind
+                or snapshot.engine is None):
             return []
         player = interaction.user.id
         if snapshot.seat_of(player) is None:
@@ -153,37 +153,34 @@ class Dubb(commands.Cog):
 
     @dubb.command(name="draw", description="Draw a card from the draw pile")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await self.tables.move(interaction, DRAW)
+        await self.controller.move(interaction, DRAW)
 
     @dubb.command(name="pass", description="Pass your turn (only when you cannot draw)")
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await self.tables.move(interaction, PASS)
+        await self.controller.move(interaction, PASS)
 
     @dubb.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction) -> None:
-        await self.tables.repost(interaction)
+        await self.controller.repost(interaction)
 
     @dubb.command(name="rules", description="A short summary of the rules (only you see it)")
     async def rules(self, interaction: discord.Interaction) -> None:
         options: Any = None
         if interaction.channel_id is not None:
-            snapshot = await self.bot.tables.get(interaction.channel_id)
-            if snapshot is not None and snapshot.kind == "dubb":
+            snapshot = await self.controller.service.get(interaction.channel_id)
+            if snapshot is not None and snapshot.kind == self.controller.game.kind:
                 options = snapshot.options
         await interaction.response.send_message(rules_text(options), ephemeral=True)
 
     @dubb.command(name="stop", description="Stop this channel's Dubb game (host or moderators)")
     async def stop(self, interaction: discord.Interaction) -> None:
-        await self.tables.cancel(interaction)
+        await self.controller.cancel(interaction)
 
     @dubb.command(name="stats", description="This server's Dubb statistics")
     async def stats(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        rows = await self.bot.tables.stats(interaction.guild_id, "dubb")
+        rows = await self.controller.service.stats(interaction.guild_id,
+                                                      self.controller.game.kind)
         await interaction.response.send_message(
             embed=dubb_stats_embed(rows, interaction.user.id)
         )
-
-
-async def setup(bot: KortbordBot) -> None:
-    await bot.add_cog(Dubb(bot))

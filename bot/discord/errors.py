@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.cards import CardTextError
 from bot.games.base import RuleError
-from bot.service.errors import TableError
+from bot.table.errors import TableError
 
 _log = logging.getLogger("kortbord.errors")
 

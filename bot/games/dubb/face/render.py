@@ -1,7 +1,7 @@
 """Dubb on Discord: the public table, the private hand panel, and events in plain words.
 
 The public table reads only ``DubbPublicView`` (D14) and events in their public form
-(``event_to_dict(event, public=True)``), so no hand card can reach it.
+(``public_form``), so no hand card can reach it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,18 @@ from typing import Any
 import discord
 
 from bot import cards
+from bot.discord.common import (
+    FINISHED_COLOUR,
+    PLAYING_COLOUR,
+    button,
+    countdown,
+    join_names,
+    label,
+    name_of,
+    ordinal,
+)
+from bot.discord.publisher import TableRender
+from bot.discord.routing import Route, RoutedSelect
 from bot.games.dubb import (
     MOVE_CAP,
     DrawPlay,
@@ -28,22 +40,8 @@ from bot.games.dubb import (
     Played,
     PlayerLeft,
     PlayView,
-    event_to_dict,
 )
 from bot.games.dubb.moves import Draw
-from bot.render.common import (
-    FINISHED_COLOUR,
-    PLAYING_COLOUR,
-    button,
-    countdown,
-    join_names,
-    label,
-    labelled,
-    name_of,
-    ordinal,
-)
-from bot.ui.publisher import TableRender
-from bot.ui.routing import Route, RoutedSelect
 
 GAME = "dubb"
 TITLE = "Dubb"
@@ -94,17 +92,12 @@ def _player_line(view: DubbPublicView, index: int, deadline: float | None) -> st
     return f"• {name} — {count}"
 
 
-def player_names(view: DubbPublicView) -> dict[int, str]:
-    """Everyone's name as the table shows it, computer players as "🤖 Astrid"."""
-    return labelled((p.player_id, p.name) for p in view.players)
-
-
 def table_render(
-    view: DubbPublicView, recent: Sequence[str], *, table_id: int, counter: int,
-    deadline: float | None = None,
+    view: DubbPublicView, recent: Sequence[str], names: Mapping[int, str], *, table_id: int,
+    counter: int, deadline: float | None = None,
 ) -> TableRender:
-    """``deadline``: when the turn timer of the player to move runs out (issue 8)."""
-    names = player_names(view)
+    """``names``: everyone as the table names them; ``deadline``: when the turn timer of the
+    player to move runs out (issue 8)."""
     over = view.result is not None
     embed = discord.Embed(
         title=f"{TITLE} — {'game over' if over else 'in play'}",
@@ -212,6 +205,7 @@ def hand_text(hand: Sequence[int]) -> str:
 def hand_panel(
     public: DubbPublicView,
     private: DubbPrivateView,
+    names: Mapping[int, str],
     *,
     table_id: int,
     counter: int,
@@ -220,7 +214,6 @@ def hand_panel(
     deadline: float | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The ephemeral panel: the hand, the pile, and exactly the legal moves as components."""
-    names = player_names(public)
     lines = []
     if notice:
         lines.append(notice)
@@ -384,59 +377,23 @@ def _dub_text(e: dict[str, Any], names: Mapping[int, str]) -> str:
     return "dubbed: " + ", ".join(parts)
 
 
-# -- the game's face on Discord, for the shared table controller ----------------------------------
+# -- what only the mover learns -----------------------------------------------------------------
 
 
-class DubbUI:
-    game = GAME
-    title = TITLE
-    min_players = 2
-    max_players = 6
-
-    def options_line(self, options: Any, players: int) -> str:
-        return options_line(options, players)
-
-    def names(self, snapshot: Any) -> dict[int, str]:
-        if snapshot.engine is None:
-            return labelled((s.player_id, s.name) for s in snapshot.seats)
-        return player_names(snapshot.engine.public_view())
-
-    def table_render(self, snapshot: Any, recent: Sequence[str]) -> TableRender:
-        return table_render(
-            snapshot.engine.public_view(), recent, table_id=snapshot.table_id,
-            counter=snapshot.counter, deadline=snapshot.turn_deadline,
-        )
-
-    def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]:
-        return [event_to_dict(e, public=True) for e in events]
-
-    def describe(self, events: Sequence[dict[str, Any]], names: dict[int, str]) -> list[str]:
-        return describe(events, names)
-
-    def hand_panel(
-        self, snapshot: Any, player_id: int, *, notice: str | None, arg: str | None
-    ) -> tuple[str, discord.ui.View]:
-        engine = snapshot.engine
-        return hand_panel(
-            engine.public_view(), engine.private_view(player_id), table_id=snapshot.table_id,
-            counter=snapshot.counter, rank_filter=int(arg) if arg else None, notice=notice,
-            deadline=snapshot.turn_deadline,
-        )
-
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
-        for event in events:
-            if isinstance(event, Drew) and event.player == player_id and event.private_cards:
-                return f"You drew {cards.display_many(event.private_cards)}."
-            if isinstance(event, Played) and event.player == player_id:
-                return f"You played {cards.display_many(event.cards)}."
-            if isinstance(event, DrawPlayed) and event.player == player_id:
-                card = cards.display(event.card)
-                return f"You turned up {card} and {'played it' if event.played else 'took it'}."
-            if isinstance(event, Passed) and event.player == player_id:
-                return "You passed."
-            if isinstance(event, PlayerLeft) and event.player == player_id:
-                return "You left the game."
-        return None
+def move_notice(events: Sequence[Any], player_id: int) -> str | None:
+    for event in events:
+        if isinstance(event, Drew) and event.player == player_id and event.private_cards:
+            return f"You drew {cards.display_many(event.private_cards)}."
+        if isinstance(event, Played) and event.player == player_id:
+            return f"You played {cards.display_many(event.cards)}."
+        if isinstance(event, DrawPlayed) and event.player == player_id:
+            card = cards.display(event.card)
+            return f"You turned up {card} and {'played it' if event.played else 'took it'}."
+        if isinstance(event, Passed) and event.player == player_id:
+            return "You passed."
+        if isinstance(event, PlayerLeft) and event.player == player_id:
+            return "You left the game."
+    return None
 
 
 def rules_text(options: DubbOptions | None) -> str:

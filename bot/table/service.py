@@ -24,8 +24,24 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.games.base import Seat
-from bot.service.errors import (
+from bot.games.base import Engine, GameSpec, Seat
+from bot.storage import (
+    Balance,
+    ChannelTakenError,
+    DueDeadline,
+    LedgerEntry,
+    MoveCommit,
+    MoveRecord,
+    Payment,
+    SeatInfo,
+    SeatTakenError,
+    StatDelta,
+    StatsRow,
+    Store,
+    TableChangedError,
+    TableRecord,
+)
+from bot.table.errors import (
     AlreadyJoinedError,
     AlreadySeatedError,
     ChannelBusyError,
@@ -40,21 +56,6 @@ from bot.service.errors import (
     StaleMoveError,
     TableFullError,
 )
-from bot.service.kinds import GameKind
-from bot.storage import (
-    ChannelTakenError,
-    DueDeadline,
-    LedgerEntry,
-    MoveCommit,
-    MoveRecord,
-    SeatInfo,
-    SeatTakenError,
-    Standing,
-    StatsRow,
-    Store,
-    TableChangedError,
-    TableRecord,
-)
 
 _log = logging.getLogger("kortbord.tables")
 
@@ -64,6 +65,16 @@ LOBBY_TTL_SECONDS = 15 * 60
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _payments(game: GameSpec, events: Sequence[Any]) -> list[Payment]:
+    return [Payment(hand_no=p.round_no, payer_id=p.payer, payee_id=p.payee, amount=p.amount,
+                    reason=p.reason) for p in game.rules.payments(events)]
+
+
+def _stat_deltas(game: GameSpec, events: Sequence[Any], engine: Engine) -> list[StatDelta]:
+    return [StatDelta(player_id=d.player, counter=d.counter, amount=d.amount)
+            for d in game.rules.stat_deltas(events, engine)]
 
 
 def _options_error(exc: ValidationError) -> InvalidOptionsError:
@@ -92,7 +103,7 @@ class TableSnapshot:
     seats: tuple[SeatInfo, ...]
     message_id: int | None
     counter: int
-    engine: Any | None
+    engine: Engine | None
     turn_seconds: int
     turn_deadline: float | None
     lobby_expires_at: float | None
@@ -125,7 +136,7 @@ class _Live:
 
     __slots__ = ("engine", "options", "record", "state")
 
-    def __init__(self, record: TableRecord, options: BaseModel, engine: Any | None,
+    def __init__(self, record: TableRecord, options: BaseModel, engine: Engine | None,
                  state: str | None) -> None:
         self.record = record
         self.options = options
@@ -144,7 +155,8 @@ class _Live:
 
 
 class TableService:
-    """``TableService(store, kinds)``: ``kinds`` maps a kind name to its ``GameKind``.
+    """``TableService(store, games)``: ``games`` maps a kind to its ``GameSpec`` (the
+    registry); the service never looks inside a game beyond that spec and the engine protocol.
 
     ``clock`` (Unix seconds) drives deadlines and timestamps; ``seed_source`` makes the deal
     seed of each started game (63 random bits by default).
@@ -153,14 +165,14 @@ class TableService:
     def __init__(
         self,
         store: Store,
-        kinds: Mapping[str, GameKind],
+        games: Mapping[str, GameSpec],
         *,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         lobby_ttl: float | None = LOBBY_TTL_SECONDS,
     ) -> None:
         self._store = store
-        self._kinds = dict(kinds)
+        self._games = games
         self._clock = clock
         self._seed_source = seed_source
         self._lobby_ttl = lobby_ttl
@@ -172,9 +184,13 @@ class TableService:
     def store(self) -> Store:
         return self._store
 
-    def kind(self, kind: str) -> GameKind:
+    @property
+    def games(self) -> Mapping[str, GameSpec]:
+        return self._games
+
+    def game(self, kind: str) -> GameSpec:
         try:
-            return self._kinds[kind]
+            return self._games[kind]
         except KeyError:
             raise ValueError(f"unknown game kind {kind!r}") from None
 
@@ -193,9 +209,9 @@ class TableService:
         if loaded is None:
             return None
         record = loaded.record
-        kind = self.kind(record.kind)
-        engine = None if loaded.state is None else kind.load_engine(json.loads(loaded.state))
-        live = _Live(record, kind.validate_options(record.options), engine, loaded.state)
+        game = self.game(record.kind)
+        engine = None if loaded.state is None else game.load_engine(json.loads(loaded.state))
+        live = _Live(record, game.validate_options(record.options), engine, loaded.state)
         self._cache[channel_id] = live
         return live
 
@@ -210,7 +226,7 @@ class TableService:
 
     def _rebuild_engine(self, live: _Live) -> None:
         assert live.state is not None
-        live.engine = self.kind(live.record.kind).load_engine(json.loads(live.state))
+        live.engine = self.game(live.record.kind).load_engine(json.loads(live.state))
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -227,7 +243,7 @@ class TableService:
     ) -> TableSnapshot:
         """A new lobby with the host seated. Raises ``ChannelBusyError`` (with the existing
         table's message) or ``AlreadySeatedError``, or ``InvalidOptionsError``."""
-        game = self.kind(kind)
+        game = self.game(kind)
         try:
             opts = game.validate_options(options)
         except ValidationError as exc:
@@ -261,7 +277,7 @@ class TableService:
     def _busy(self, record: TableRecord) -> ChannelBusyError:
         return ChannelBusyError(
             guild_id=record.guild_id, channel_id=record.channel_id, table_id=record.id,
-            kind_label=self.kind(record.kind).label, status=record.status,
+            kind_label=self.game(record.kind).name, status=record.status,
             message_id=record.message_id,
         )
 
@@ -289,11 +305,11 @@ class TableService:
 
     async def _join(self, live: _Live, seat: SeatInfo) -> ApplyResult:
         record = live.record
-        game = self.kind(record.kind)
+        game = self.game(record.kind)
         if any(s.player_id == seat.player_id for s in record.seats):
             raise AlreadyJoinedError()
         if record.status == "playing":
-            move = game.join_move(seat.name)
+            move = game.rules.join_move(seat.name)
             if move is None:
                 raise GameStartedError()
             if not seat.is_computer:
@@ -315,8 +331,8 @@ class TableService:
             if all(s.player_id != player_id for s in record.seats):
                 raise NotSeatedError()
             if record.status == "playing":
-                return await self._apply_locked(live, player_id, self.kind(record.kind)
-                                                .leave_move())
+                return await self._apply_locked(live, player_id,
+                                                self.game(record.kind).rules.leave_move())
             seats = tuple(s for s in record.seats if s.player_id != player_id)
             humans = [s for s in seats if not s.is_computer]
             if not humans:
@@ -359,7 +375,7 @@ class TableService:
         if loaded is None:
             raise NoTableError()
         record = loaded.record
-        options = self.kind(record.kind).options_model.model_construct(**record.options)
+        options = self.game(record.kind).options.model_construct(**record.options)
         return _Live(record, options, None, None)
 
     async def expire_lobby(self, channel_id: int) -> TableSnapshot | None:
@@ -397,7 +413,7 @@ class TableService:
                 raise GameStartedError()
             if by_id != record.host_id:
                 raise NotHostError("start the game")
-            game = self.kind(record.kind)
+            game = self.game(record.kind)
             if len(record.seats) < game.min_players:
                 raise NotEnoughPlayersError(game.min_players)
             if len(record.seats) > game.max_players:
@@ -409,8 +425,8 @@ class TableService:
             seed = self._seed_source()
             engine = game.new_engine([Seat(s.player_id, s.name) for s in record.seats],
                                      options, seed)
-            events = game.start_events(engine)
-            state = _dumps(game.store_engine(engine))
+            events = list(engine.opening_events)
+            state = _dumps(engine.to_stored())
             start_record = {
                 "type": "start",
                 "seed": seed,
@@ -422,10 +438,10 @@ class TableService:
                 live.record = await self._store.start_table(
                     record.id, seats=record.seats, state=state, seed=seed,
                     start_record=start_record,
-                    events=[game.event_to_dict(e) for e in events], by_id=by_id,
-                    payments=game.payments(events),
-                    stat_deltas=game.stat_deltas(events, engine),
-                    turn_deadline=self._turn_deadline(record, game, engine, now), now=now,
+                    events=[game.events.to_dict(e) for e in events], by_id=by_id,
+                    payments=_payments(game, events),
+                    stat_deltas=_stat_deltas(game, events, engine),
+                    turn_deadline=self._turn_deadline(record, engine, now), now=now,
                 )
             except BaseException:
                 self._evict(channel_id)
@@ -453,7 +469,7 @@ class TableService:
 
     async def expire_turn(self, channel_id: int, counter: int) -> ApplyResult | None:
         """Fire the turn deadline set at move ``counter``: the player to move gets the game's
-        automatic move (issue 8; T11 for Tonk). ``None`` if the table has moved on since."""
+        automatic move (``GameRules.timeout_move``). ``None`` if the table has moved on since."""
         async with self._lock(channel_id):
             live = await self._load(channel_id)
             if live is None or live.record.status != "playing":
@@ -461,20 +477,21 @@ class TableService:
             record = live.record
             if record.counter != counter or record.deadline_counter != counter:
                 return None
-            game = self.kind(record.kind)
-            player = game.to_move(live.engine)
+            assert live.engine is not None
+            player = live.engine.to_move
             if player is None:
                 return None
-            return await self._apply_locked(live, player, game.timeout_move())
+            return await self._apply_locked(live, player,
+                                            self.game(record.kind).rules.timeout_move())
 
-    def _turn_deadline(self, record: TableRecord, game: GameKind, engine: Any,
-                       now: float) -> float | None:
-        if record.turn_seconds <= 0 or engine.is_over or game.to_move(engine) is None:
+    def _turn_deadline(self, record: TableRecord, engine: Engine, now: float) -> float | None:
+        if record.turn_seconds <= 0 or engine.is_over or engine.to_move is None:
             return None
         return now + record.turn_seconds
 
-    def _seats_after(self, live: _Live, game: GameKind) -> tuple[SeatInfo, ...] | None:
-        current = game.seats(live.engine)
+    def _seats_after(self, live: _Live) -> tuple[SeatInfo, ...] | None:
+        assert live.engine is not None
+        current = live.engine.seats
         before = live.record.seats
         if [s.player_id for s in current] == [s.player_id for s in before]:
             return None
@@ -487,26 +504,27 @@ class TableService:
 
     async def _apply_locked(self, live: _Live, player_id: int, move: Any) -> ApplyResult:
         record = live.record
-        game = self.kind(record.kind)
+        game = self.game(record.kind)
         engine = live.engine
+        assert engine is not None
         try:
             events = engine.apply(player_id, move)
             over = bool(engine.is_over)
-            state = _dumps(game.store_engine(engine))
-            seats = self._seats_after(live, game)
+            state = _dumps(engine.to_stored())
+            seats = self._seats_after(live)
             now = self._clock()
             commit = MoveCommit(
                 table_id=record.id,
                 expected_counter=record.counter,
                 player_id=player_id,
-                move=game.move_to_dict(move),
-                events=[game.event_to_dict(e) for e in events],
+                move=game.moves.to_dict(move),
+                events=[game.events.to_dict(e) for e in events],
                 state=state,
                 status="finished" if over else "playing",
                 seats=seats,
-                payments=tuple(game.payments(events)),
-                stat_deltas=tuple(game.stat_deltas(events, engine)),
-                turn_deadline=None if over else self._turn_deadline(record, game, engine, now),
+                payments=tuple(_payments(game, events)),
+                stat_deltas=tuple(_stat_deltas(game, events, engine)),
+                turn_deadline=None if over else self._turn_deadline(record, engine, now),
                 now=now,
             )
         except BaseException:
@@ -596,18 +614,21 @@ class TableService:
         claim = await self._store.claim_of(guild_id, player_id)
         return None if claim is None else await self._store.table(claim.table_id)
 
-    async def moves(self, table_id: int) -> list[MoveRecord]:
-        return await self._store.moves(table_id)
+    async def moves(self, table_id: int, *, after: int = -1) -> list[MoveRecord]:
+        """The table's move log from ``after + 1`` on (row 0 is the start record)."""
+        return await self._store.moves(table_id, after=after)
 
-    async def ledger_standings(self, guild_id: int, table_id: int | None = None) -> list[Standing]:
-        return await self._store.ledger_standings(guild_id, table_id=table_id)
+    async def balances(self, guild_id: int, kind: str, table_id: int | None = None
+                       ) -> list[Balance]:
+        return await self._store.balances(guild_id, kind, table_id=table_id)
 
     async def ledger_entries(
-        self, guild_id: int, player_id: int | None = None, limit: int | None = 20, *,
+        self, guild_id: int, kind: str, player_id: int | None = None, limit: int | None = 20, *,
         table_id: int | None = None,
     ) -> list[LedgerEntry]:
-        return await self._store.ledger_entries(guild_id, player_id=player_id,
+        return await self._store.ledger_entries(guild_id, kind=kind, player_id=player_id,
                                                 table_id=table_id, limit=limit)
 
-    async def stats(self, guild_id: int, kind: str) -> list[StatsRow]:
-        return await self._store.stats(guild_id, kind)
+    async def stats(self, guild_id: int, kind: str, table_id: int | None = None
+                    ) -> list[StatsRow]:
+        return await self._store.stats(guild_id, kind, table_id=table_id)

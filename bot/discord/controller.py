@@ -1,28 +1,32 @@
-"""The flow both games share on Discord: lobby, table message, hand panel, moves, errors.
+"""The flow every game shares on Discord: lobby, table message, hand panel, moves, errors.
 
-A cog hands an interaction and (for moves) an engine move to a ``TableController``; the
-controller calls the table service, answers the interaction (always, within the deadline) and
-publishes the new table. What differs per game — how a table, a hand panel and events look — is
-a ``GameUI``.
+A game's command group hands an interaction and (for moves) an engine move to its
+``TableController``; the controller calls the table service, answers the interaction (always,
+within the deadline) and publishes the new table. What differs per game — how a table, a hand
+panel and events look, its own components and commands — is the game's ``GameFace``, which
+``GameSpec.face`` names and ``load_face`` loads.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
+from discord.ext import commands
 
-from bot.render.common import LobbySeat, closed_embed, lobby_embed, lobby_view
-from bot.service import TableService
-from bot.service.errors import NoTableError, StaleMoveError
-from bot.service.tables import ApplyResult, TableSnapshot
-from bot.ui.computers import computer_label, free_computer
-from bot.ui.errors import UserFacingError
-from bot.ui.publisher import TablePublisher, TableRender
-from bot.ui.routing import Handler, Route, Router
+from bot.discord.common import LobbySeat, closed_embed, labelled, lobby_embed, lobby_view
+from bot.discord.errors import UserFacingError
+from bot.discord.publisher import TablePublisher, TableRender
+from bot.discord.routing import Handler, Route, Router
+from bot.games.base import GameSpec
+from bot.table import TableService
+from bot.table.computers import computer_label, free_computer
+from bot.table.errors import NoTableError, StaleMoveError
+from bot.table.service import ApplyResult, TableSnapshot
 
 _log = logging.getLogger(__name__)
 
@@ -40,31 +44,55 @@ OnChange = Callable[[TableSnapshot], None]
 """Told about every table the controller shows (timers re-arm, computers look for their turn)."""
 
 
-class GameUI(Protocol):
-    """How one game looks on Discord. Implementations only read views; they change nothing."""
+class GameFace(Protocol):
+    """How one game shows itself on Discord. Faces only read views; they change nothing."""
 
-    game: str
-    title: str
-    min_players: int
-    max_players: int
+    def options_line(self, options: Any, players: int) -> str:
+        """The table's options in a few words, for the lobby (``players`` seated so far)."""
+        ...
 
-    def options_line(self, options: Any, players: int) -> str: ...
+    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+                     names: Mapping[int, str]) -> TableRender:
+        """The public table of a game in play (or over); ``recent`` are its latest lines."""
+        ...
 
-    def names(self, snapshot: TableSnapshot) -> dict[int, str]: ...
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
+                 ) -> list[str]:
+        """Events in their public form as lines of plain words."""
+        ...
 
-    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str]) -> TableRender: ...
+    def starts_round(self, event: Mapping[str, Any]) -> bool:
+        """Whether this public event begins a new round (a new deal): the latest lines then
+        start afresh, since an earlier round's cards are dealt again."""
+        ...
 
-    def public_events(self, events: Sequence[Any]) -> list[dict[str, Any]]: ...
-
-    def describe(self, events: Sequence[dict[str, Any]], names: dict[int, str]) -> list[str]: ...
-
-    def hand_panel(
-        self, snapshot: TableSnapshot, player_id: int, *, notice: str | None, arg: str | None
-    ) -> tuple[str, discord.ui.View]: ...
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
+                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+        """The private panel: the player's cards and exactly their legal moves."""
+        ...
 
     def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
-        """What only the mover learns from their move (the card they drew), or None."""
+        """What only the mover learns from their move (the card they drew), or ``None``."""
         ...
+
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+        """What a player who left a game in play is told, or ``None`` for the plain text."""
+        ...
+
+    def routes(self, controller: TableController) -> Mapping[str, Handler]:
+        """The game's own components, by action (the shared ones are the controller's)."""
+        ...
+
+    def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
+        """The game's command group."""
+        ...
+
+
+def load_face(spec: GameSpec) -> GameFace:
+    """The face ``spec.face`` names (``"package.module:attribute"``)."""
+    module_name, _, attribute = spec.face.partition(":")
+    face: GameFace = getattr(importlib.import_module(module_name), attribute)
+    return face
 
 
 def on_ephemeral(interaction: discord.Interaction) -> bool:
@@ -83,20 +111,22 @@ def display_name(interaction: discord.Interaction) -> str:
 
 
 class TableController:
-    def __init__(self, service: TableService, publisher: TablePublisher, ui: GameUI, *,
-                 on_change: OnChange | None = None) -> None:
+    """One game's tables on Discord: ``game`` is its spec, ``face`` how it looks."""
+
+    def __init__(self, service: TableService, publisher: TablePublisher, game: GameSpec,
+                 face: GameFace, *, on_change: OnChange | None = None) -> None:
         self.service = service
         self.publisher = publisher
-        self.ui = ui
+        self.game = game
+        self.face = face
         self.on_change = on_change
         self._recent: dict[int, deque[str]] = {}
 
-
     # -- routing -------------------------------------------------------------------------------
 
-    def register_routes(self, router: Router, own: Mapping[str, Handler]) -> None:
-        """Route the components every game has (the lobby's buttons, Your hand) and the game's
-        ``own`` ones to this table controller."""
+    def register_routes(self, router: Router) -> None:
+        """Route the components every game has (the lobby's buttons, Your hand) to this table
+        controller, and the game's own ones to its face."""
 
         async def join(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.join(i, route)
@@ -120,8 +150,8 @@ class TableController:
             "join": join, "leave": leave, "start": start, "cancel": cancel,
             "add_computer": add_computer, "hand": hand,
         }
-        for action, handler in {**common, **own}.items():
-            router.register(self.ui.game, action, handler)
+        for action, handler in {**common, **self.face.routes(self)}.items():
+            router.register(self.game.kind, action, handler)
 
     def move_button(self, move: Any) -> Handler:
         """A button that makes one fixed move, on the table or on a hand panel."""
@@ -139,23 +169,35 @@ class TableController:
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
         snapshot = await self.service.get(interaction.channel_id)
-        if snapshot is None or snapshot.kind != self.ui.game:
+        if snapshot is None or snapshot.kind != self.game.kind:
             if route is not None:
                 raise UserFacingError("That game is over — this button no longer does anything.")
-            raise UserFacingError(f"There is no {self.ui.title} game in this channel. "
-                                  f"Start one with `/{self.ui.game} start`.")
+            raise UserFacingError(f"There is no {self.game.name} game in this channel. "
+                                  f"Start one with `/{self.game.kind} start`.")
         if route is not None and route.table_id != snapshot.table_id:
             raise UserFacingError("That button belongs to an earlier game in this channel.")
         return snapshot
 
+    def names(self, snapshot: TableSnapshot) -> dict[int, str]:
+        """Everyone who sat at the table as it names them, computer players as "🤖 Astrid";
+        players who left a game are still named (the engine keeps them)."""
+        if snapshot.engine is None:
+            return labelled((s.player_id, s.name) for s in snapshot.seats)
+        return labelled(snapshot.engine.names.items())
+
     async def recent_lines(self, snapshot: TableSnapshot) -> list[str]:
         lines = self._recent.get(snapshot.table_id)
         if lines is None:
-            # after a restart the latest lines come back from the move log
+            # after a restart the latest lines come back from the move log: those of the
+            # round in play (an earlier round's cards were dealt again)
+            records = await self.service.moves(snapshot.table_id)
+            public = [[self.game.events.public(e) for e in r.events] for r in records]
+            start = max((i for i, events in enumerate(public)
+                         if any(self.face.starts_round(e) for e in events)), default=0)
             lines = deque(maxlen=RECENT_LINES)
-            names = self.ui.names(snapshot)
-            for record in (await self.service.moves(snapshot.table_id))[-RECENT_LINES * 2 :]:
-                lines.extend(self.ui.describe(record.events, names))
+            names = self.names(snapshot)
+            for events in public[max(start, len(public) - RECENT_LINES * 2):]:
+                lines.extend(self.face.describe(events, names))
             self._recent[snapshot.table_id] = lines
         return list(lines)
 
@@ -165,25 +207,30 @@ class TableController:
             # not read back since a restart: the move log already holds these events, and the
             # next render reads them from there
             return
-        lines.extend(self.ui.describe(self.ui.public_events(events), self.ui.names(snapshot)))
+        codec = self.game.events
+        public = [codec.public(codec.to_dict(e)) for e in events]
+        if any(self.face.starts_round(e) for e in public):
+            lines.clear()
+        lines.extend(self.face.describe(public, self.names(snapshot)))
 
     def lobby_render(self, snapshot: TableSnapshot) -> TableRender:
         embed = lobby_embed(
-            title=self.ui.title,
-            options_line=self.ui.options_line(snapshot.options, len(snapshot.seats)),
+            title=self.game.name,
+            options_line=self.face.options_line(snapshot.options, len(snapshot.seats)),
             seats=[LobbySeat(s.player_id, s.name, s.is_computer) for s in snapshot.seats],
             host_id=snapshot.host_id,
-            min_players=self.ui.min_players,
-            max_players=self.ui.max_players,
+            min_players=self.game.min_players,
+            max_players=self.game.max_players,
             expires_at=snapshot.lobby_expires_at,
             turn_seconds=snapshot.turn_seconds,
         )
-        return TableRender(embed=embed, view=lobby_view(self.ui.game, snapshot.table_id))
+        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id))
 
     async def render(self, snapshot: TableSnapshot) -> TableRender:
         if snapshot.is_lobby:
             return self.lobby_render(snapshot)
-        return self.ui.table_render(snapshot, await self.recent_lines(snapshot))
+        recent = await self.recent_lines(snapshot)
+        return self.face.table_render(snapshot, recent, self.names(snapshot))
 
     async def publish(self, snapshot: TableSnapshot) -> None:
         if snapshot.is_playing and all(s.is_computer for s in snapshot.seats):
@@ -204,7 +251,7 @@ class TableController:
     async def close_table(self, snapshot: TableSnapshot, text: str) -> None:
         """Show a table that was stopped or closed itself, with its latest lines."""
         lines = self._recent.get(snapshot.table_id)
-        embed = closed_embed(f"{self.ui.title} — closed", text)
+        embed = closed_embed(f"{self.game.name} — closed", text)
         if lines:
             embed.add_field(name="Latest", value="\n".join(lines), inline=False)
         self._drop_table(snapshot.table_id)
@@ -239,13 +286,13 @@ class TableController:
         if 0 < turn_seconds < MIN_TURN_SECONDS:
             raise UserFacingError(f"A turn needs at least {MIN_TURN_SECONDS} seconds "
                                   "(or 0 for no timer).")
-        if computers > self.ui.max_players - 1:
+        if computers > self.game.max_players - 1:
             raise UserFacingError(
-                f"A {self.ui.title} table seats {self.ui.max_players}: at most "
-                f"{self.ui.max_players - 1} computer players besides you."
+                f"A {self.game.name} table seats {self.game.max_players}: at most "
+                f"{self.game.max_players - 1} computer players besides you."
             )
         snapshot = await self.service.open_lobby(
-            interaction.guild_id, interaction.channel_id, self.ui.game, interaction.user.id,
+            interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
             display_name(interaction), options, turn_seconds=turn_seconds,
         )
         for _ in range(computers):
@@ -254,7 +301,7 @@ class TableController:
                 snapshot.channel_id, interaction.user.id, player_id, name
             )).snapshot
         await interaction.response.send_message(
-            f"{self.ui.title} lobby opened below — others can press **Join**.", ephemeral=True
+            f"{self.game.name} lobby opened below — others can press **Join**.", ephemeral=True
         )
         await self.publisher.post_new(snapshot.channel_id, self.lobby_render(snapshot))
         self._changed(snapshot)
@@ -285,7 +332,9 @@ class TableController:
         if result.snapshot.status == "cancelled":
             await self._closed(interaction, result.snapshot, "The lobby closed: nobody is left.")
             return
-        text = "You left the table." if snapshot.is_lobby else "You left the game."
+        text = None if snapshot.is_lobby else self.face.left_text(result.events, snapshot)
+        if text is None:
+            text = "You left the table." if snapshot.is_lobby else "You left the game."
         await self._after_change(interaction, result, text)
 
     async def start(self, interaction: discord.Interaction, route: Route | None = None) -> None:
@@ -299,8 +348,8 @@ class TableController:
         if interaction.channel_id is None:
             raise UserFacingError("Games are played in server channels.")
         record = await self.service.live_record(interaction.channel_id)
-        if record is None or record.kind != self.ui.game:
-            raise UserFacingError(f"There is no {self.ui.title} game in this channel.")
+        if record is None or record.kind != self.game.kind:
+            raise UserFacingError(f"There is no {self.game.name} game in this channel.")
         if route is not None and route.table_id != record.id:
             raise UserFacingError("That button belongs to an earlier game in this channel.")
         closed = await self.service.cancel(
@@ -344,8 +393,8 @@ class TableController:
             snapshot, interaction.user.id
         ):
             raise UserFacingError("You're not playing at this table.")
-        content, view = self.ui.hand_panel(
-            snapshot, interaction.user.id, notice=notice, arg=arg
+        content, view = self.face.hand_panel(
+            snapshot, interaction.user.id, self.names(snapshot), notice=notice, arg=arg
         )
         if edit:
             await interaction.response.edit_message(content=content, embed=None, view=view)
@@ -353,7 +402,7 @@ class TableController:
             await interaction.response.send_message(content, view=view, ephemeral=True)
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
-        return player_id in self.ui.names(snapshot)
+        return player_id in self.names(snapshot)
 
     async def move(
         self,
@@ -382,9 +431,11 @@ class TableController:
                 "That button is from an earlier turn — the table has moved on. Nothing was changed."
             ) from None
         # the engine is live and shared: read everything for this move before the next await
-        notice = self.ui.move_notice(result.events, player) or "Done."
+        notice = self.face.move_notice(result.events, player) or "Done."
         self._remember(result.snapshot, result.events)
-        content, view = self.ui.hand_panel(result.snapshot, player, notice=notice, arg=None)
+        content, view = self.face.hand_panel(result.snapshot, player,
+                                             self.names(result.snapshot), notice=notice,
+                                             arg=None)
         if from_panel:
             await interaction.response.edit_message(content=content, embed=None, view=view)
         else:

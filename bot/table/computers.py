@@ -1,19 +1,19 @@
-"""Computer players at Discord tables (issue 8).
+"""Computer players at tables (issue 8), for every game alike.
 
 A computer sits in a seat with a negative player id and a name from ``COMPUTER_NAMES`` (shown
 as "🤖 Astrid"). Whenever a table changes and a computer is to move, a task for that channel
-waits a short, human-readable pause, asks the game's strategy for a move and applies it through
-``TableService.apply`` like any player's move, then shows it through the game's controller.
+waits a short, human-readable pause, asks the game's computer strategy (``GameSpec.computer``)
+for a move and applies it through ``TableService.apply`` like any player's move, then has it
+shown (``Shows``).
 
-A strategy decides from what its seat may see and nothing else: a Dubb computer gets the
-engine's ``DubbObservation`` for its seat (D14); a Tonk computer gets its ``SeatView`` and the
-table's events as its seat saw them — read back from the move log with every other hand and
-every card drawn by someone else removed, so its memory also survives a restart. Each computer
-plays "smart" when the game's strategy registry has it, else "greedy", with randomness seeded
-from the table, the seat and the move, so a game replays the same way.
+A strategy decides from what its seat may see and nothing else: the engine's ``observe`` for its
+seat, and — for a strategy that ``remembers`` — the table's events as its seat saw them, read
+back from the move log through the game's ``EventCodec.for_seat``, so its memory also survives a
+restart. Its randomness is seeded from the table, the seat and the move, so a game replays the
+same way.
 
-Computers never deal a Tonk hand: between hands the table waits for a person, so a table whose
-people have all gone quiet stops instead of dealing hand after hand among computers.
+Computers never move between hands (nobody is to move then): the table waits for a person or
+its turn timer.
 """
 
 from __future__ import annotations
@@ -21,25 +21,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
-from bot.games.base import RuleError
-from bot.games.dubb import players as dubb_players
-from bot.games.tonk import players as tonk_players
-from bot.games.tonk.strategy import for_seat
-from bot.service import NoTableError, NotPlayingError, StaleMoveError, TableService
-from bot.service.tables import ApplyResult, TableSnapshot
+from bot.games.base import GameSpec, RuleError, Strategy
 from bot.storage import MoveRecord, SeatInfo
-from bot.ui.timers import Clock
+from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError
+from bot.table.service import ApplyResult, TableService, TableSnapshot
+from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
 
 COMPUTER_NAMES = ("Astrid", "Bertil", "Cecilia", "Dagny", "Einar", "Frida", "Gunnar", "Hedda")
 """Computer ``n`` (from 1) is player id ``-n`` in every server, so its stats and ledger rows
 add up under one name. A table seats at most six, so a free name is always left."""
-
-PREFERRED_STRATEGIES = ("smart", "greedy")
 
 
 def computer_label(name: str) -> str:
@@ -52,101 +47,75 @@ def free_computer(seats: Sequence[SeatInfo]) -> tuple[int, str]:
     return next((-n, name) for n, name in enumerate(COMPUTER_NAMES, start=1) if -n not in taken)
 
 
-def _strategy_name(registry: Mapping[str, Any]) -> str:
-    return next(name for name in PREFERRED_STRATEGIES if name in registry)
-
-
 class Shows(Protocol):
-    """The game's table controller, as far as computers need it."""
+    """Whatever shows a move the bot made (the Discord layer)."""
 
     async def show_automatic(self, result: ApplyResult) -> None: ...
 
 
-class _Player(Protocol):
-    async def decide(self, service: TableService, channel_id: int
-                     ) -> tuple[int, Any] | None:
-        """(the counter the move is for, the move), or ``None`` when it is not this computer's
-        turn any more or the table moved while it looked."""
-        ...
+class _Computer:
+    """One computer seat: its strategy and how far through the move log it has remembered."""
 
-
-class _DubbComputer:
-    """Stateless: everything it may know is in its seat's observation (D14)."""
-
-    def __init__(self, player_id: int) -> None:
+    def __init__(self, game: GameSpec, player_id: int) -> None:
+        self.game = game
         self.player_id = player_id
-
-    async def decide(self, service: TableService, channel_id: int) -> tuple[int, Any] | None:
-        snapshot = await service.get(channel_id)
-        if not _to_move(service, snapshot, self.player_id):
-            return None
-        assert snapshot is not None
-        strategy = dubb_players.STRATEGIES[_strategy_name(dubb_players.STRATEGIES)]
-        rng = random.Random(f"{snapshot.table_id}:{self.player_id}:{snapshot.counter}")
-        return snapshot.counter, strategy(snapshot.engine.observe(self.player_id), rng)
-
-
-class _TonkComputer:
-    """Keeps its strategy (and the strategy's memory of this seat's events) for the table."""
-
-    def __init__(self, table_id: int, player_id: int) -> None:
-        self.player_id = player_id
-        name = _strategy_name(tonk_players.STRATEGIES)
-        self.strategy = tonk_players.make_strategy(
-            name, random.Random(f"kortbord:{table_id}:{player_id}")
-        )
+        self.strategy: Strategy = game.strategies[game.computer]()
         self.seen = -1
 
-    async def decide(self, service: TableService, channel_id: int) -> tuple[int, Any] | None:
+    async def decide(self, service: TableService, channel_id: int
+                     ) -> tuple[int, object] | None:
+        """(the counter the move is for, the move), or ``None`` when it is not this computer's
+        turn any more or the table moved while it looked."""
         records: list[MoveRecord] = []
         snapshot = await service.get(channel_id)
         if snapshot is None:
             return None
-        if self.strategy.wants_events:
-            records = await service.store.moves(snapshot.table_id, after=self.seen)
+        if self.strategy.remembers:
+            records = await service.moves(snapshot.table_id, after=self.seen)
             # looked up again: the engine is only read without an await after the lookup
             snapshot = await service.get(channel_id)
-        if not _to_move(service, snapshot, self.player_id):
+        if not _to_move(snapshot, self.player_id):
             return None
-        assert snapshot is not None
-        if self.strategy.wants_events:
+        assert snapshot is not None and snapshot.engine is not None
+        if self.strategy.remembers:
             for record in records:
                 if record.seq > snapshot.counter:
                     break
-                self.strategy.observe([for_seat(e, self.player_id)
-                                       for e in record.events])
+                self.strategy.remember([self.game.events.for_seat(e, self.player_id)
+                                        for e in record.events])
                 self.seen = record.seq
             if self.seen != snapshot.counter:
                 return None
-        return snapshot.counter, self.strategy.choose(snapshot.engine.seat_view(self.player_id))
+        rng = random.Random(f"kortbord:{snapshot.table_id}:{self.player_id}:{snapshot.counter}")
+        return snapshot.counter, self.strategy.choose(snapshot.engine.observe(self.player_id),
+                                                      rng)
 
 
-def _to_move(service: TableService, snapshot: TableSnapshot | None, player_id: int) -> bool:
+def _to_move(snapshot: TableSnapshot | None, player_id: int) -> bool:
     return (snapshot is not None and snapshot.is_playing and snapshot.engine is not None
-            and service.kind(snapshot.kind).to_move(snapshot.engine) == player_id)
+            and snapshot.engine.to_move == player_id)
 
 
-def computer_to_move(service: TableService, snapshot: TableSnapshot) -> int | None:
+def computer_to_move(snapshot: TableSnapshot) -> int | None:
     """The computer whose turn it is at this table, if any."""
     if not snapshot.is_playing or snapshot.engine is None:
         return None
-    player = service.kind(snapshot.kind).to_move(snapshot.engine)
+    player = snapshot.engine.to_move
     return player if player is not None and player < 0 else None
 
 
 class ComputerPlayers:
     """Runs every computer seat of the bot: at most one task per channel, started by ``kick``
-    whenever a table changes (``controllers`` maps a game kind to its table controller)."""
+    whenever a table changes; ``shows`` shows each move made."""
 
-    def __init__(self, service: TableService, controllers: Mapping[str, Shows], clock: Clock,
-                 pause: float) -> None:
+    def __init__(self, service: TableService, shows: Shows, clock: Clock, pause: float) -> None:
         self._service = service
-        self._controllers = controllers
+        self._shows = shows
         self._clock = clock
         self._pause = pause
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
-        self._players: dict[tuple[int, int], _Player] = {}
+        self._players: dict[tuple[int, int], _Computer] = {}
         self._overdue: dict[int, int] = {}
 
     def kick(self, snapshot: TableSnapshot) -> None:
@@ -154,7 +123,7 @@ class ComputerPlayers:
         if snapshot.status not in ("lobby", "playing"):
             self._forget(snapshot.table_id)
             return
-        if computer_to_move(self._service, snapshot) is None:
+        if computer_to_move(snapshot) is None:
             return
         channel_id = snapshot.channel_id
         self._dirty.add(channel_id)
@@ -186,15 +155,11 @@ class ComputerPlayers:
             del self._players[key]
         self._overdue.pop(table_id, None)
 
-    def _player(self, snapshot: TableSnapshot, player_id: int) -> _Player:
+    def _player(self, snapshot: TableSnapshot, player_id: int) -> _Computer:
         key = (snapshot.table_id, player_id)
         player = self._players.get(key)
         if player is None:
-            if snapshot.kind == "tonk":
-                player = _TonkComputer(snapshot.table_id, player_id)
-            else:
-                player = _DubbComputer(player_id)
-            self._players[key] = player
+            player = self._players[key] = _Computer(self._service.game(snapshot.kind), player_id)
         return player
 
     async def _run(self, channel_id: int) -> None:
@@ -202,8 +167,7 @@ class ComputerPlayers:
             while True:
                 self._dirty.discard(channel_id)
                 snapshot = await self._service.get(channel_id)
-                computer = None if snapshot is None else computer_to_move(self._service,
-                                                                          snapshot)
+                computer = None if snapshot is None else computer_to_move(snapshot)
                 if computer is None:
                     # a change announced while we looked may have made it a computer's turn
                     if channel_id in self._dirty:
@@ -232,12 +196,9 @@ class ComputerPlayers:
         except RuleError:
             _log.exception("computer %d chose a move the rules refuse; it times out instead",
                            computer)
-            kind = self._service.kind(snapshot.kind)
+            timeout = self._service.game(snapshot.kind).rules.timeout_move()
             try:
-                result = await self._service.apply(channel_id, computer, kind.timeout_move(),
-                                                   counter)
+                result = await self._service.apply(channel_id, computer, timeout, counter)
             except (StaleMoveError, NoTableError, NotPlayingError):
                 return
-        controller = self._controllers.get(result.snapshot.kind)
-        if controller is not None:
-            await controller.show_automatic(result)
+        await self._shows.show_automatic(result)

@@ -1,4 +1,4 @@
-"""Rendering shared by both games: the lobby, names, places, colours."""
+"""Rendering every game shares: the lobby, names, places, colours, routed buttons."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.ui.routing import Route, RoutedButton
+from bot.discord.routing import Route, RoutedButton
 
 LOBBY_COLOUR = discord.Colour.blurple()
 PLAYING_COLOUR = discord.Colour.green()

@@ -1,6 +1,8 @@
-"""The table service: between the cogs and storage, one lock per channel, engines in memory."""
+"""The game-blind table service: between the Discord layer and storage, one lock per channel,
+engines in memory; and the two things that drive tables without a user: turn timers and computer
+players."""
 
-from bot.service.errors import (
+from bot.table.errors import (
     AlreadyJoinedError,
     AlreadySeatedError,
     ChannelBusyError,
@@ -16,15 +18,13 @@ from bot.service.errors import (
     TableError,
     TableFullError,
 )
-from bot.service.kinds import GameKind
-from bot.service.tables import ApplyResult, TableService, TableSnapshot
+from bot.table.service import ApplyResult, TableService, TableSnapshot
 
 __all__ = [
     "AlreadyJoinedError",
     "AlreadySeatedError",
     "ApplyResult",
     "ChannelBusyError",
-    "GameKind",
     "GameStartedError",
     "InvalidOptionsError",
     "NoTableError",

@@ -1,23 +1,24 @@
-"""``/tonk``: Tonk tables in a channel — lobby, hands for stakes, the hand panel, the ledger.
+"""``/tonk``: Tonk tables in a channel — the game's own components, its slash commands and the
+ledger.
 
 Thin on purpose: handlers turn an interaction into a call on the shared table controller (or a
-Tonk move for it); the rules live in ``bot.games.tonk``, the looks in ``bot.render.tonk`` and
-``bot.render.ledger``.
+Tonk move for it); the rules live in ``bot.games.tonk``, the looks in ``render`` and ``ledger``.
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import cards
-from bot.client import KortbordBot
+from bot.discord.controller import MAX_TURN_SECONDS, TableController
+from bot.discord.errors import UserFacingError
+from bot.discord.routing import Handler, Route
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -26,37 +27,30 @@ from bot.games.tonk import (
     Drop,
     EndHand,
     Hit,
-    Left,
     Move,
     Spread,
     TonkOptions,
     TonkTable,
 )
-from bot.games.tonk.events import Dealt
-from bot.games.tonk.spreads import hand_total, hits_on, spreads_in
-from bot.render.ledger import (
+from bot.games.tonk.face.ledger import (
     ENTRY_LIMIT,
     LedgerQuery,
     entries_embed,
     ledger_view,
+    standings,
     standings_embed,
 )
-from bot.render.tonk import (
-    TonkUI,
+from bot.games.tonk.face.render import (
     card_text,
     cards_text,
-    names_from_log,
     parse_cards_value,
     parse_hit_value,
     rules_text,
     spread_label,
     spread_text,
 )
-from bot.service.tables import TableSnapshot
-from bot.storage.models import MoveRecord
-from bot.ui.errors import UserFacingError
-from bot.ui.routing import Route
-from bot.ui.tables import MAX_TURN_SECONDS, RECENT_LINES, TableController
+from bot.games.tonk.spreads import hand_total, hits_on, spreads_in
+from bot.table.service import TableSnapshot
 
 AUTOCOMPLETE_LIMIT = 25
 DEFAULT_TURN_SECONDS = 120
@@ -64,61 +58,80 @@ DEFAULT_TURN_SECONDS = 120
 _SPREAD_ID = re.compile(r"^\s*s?(\d+)\b", re.IGNORECASE)
 
 
-class TonkController(TableController):
-    """The shared flow, plus what a table of many hands needs: the latest lines are those of
-    the hand in play (an earlier hand's cards are dealt again), and players who left are still
-    named in results."""
+def routes(controller: TableController) -> dict[str, Handler]:
+    """Tonk's own components: the table's draw buttons and Rules, the panel's moves and menus,
+    the ledger's pages."""
 
-    ui: TonkUI
+    async def rules(i: discord.Interaction, route: Route, _: list[str]) -> None:
+        snapshot = await controller.table_for(i, route)
+        await i.response.send_message(rules_text(_options(snapshot)), ephemeral=True)
 
-    async def table_for(self, interaction: discord.Interaction, route: Route | None = None
-                        ) -> TableSnapshot:
-        snapshot = await super().table_for(interaction, route)
-        if not snapshot.is_lobby and (not self.ui.knows(snapshot.table_id)
-                                      or snapshot.table_id not in self._recent):
-            # after a restart: names and lines come back from the move log before a move adds
-            # to them
-            self._recall(snapshot, await self.service.moves(snapshot.table_id))
-        return snapshot
+    async def spread(i: discord.Interaction, route: Route, values: list[str]) -> None:
+        try:
+            move: Move = Spread(parse_cards_value(values[0]))
+        except (ValueError, IndexError):
+            raise UserFacingError("That choice is not a spread. Nothing was changed.") from None
+        await controller.move(i, move, route=route, from_panel=True)
 
-    async def recent_lines(self, snapshot: TableSnapshot) -> list[str]:
-        if snapshot.table_id not in self._recent:
-            self._recall(snapshot, await self.service.moves(snapshot.table_id))
-        return list(self._recent[snapshot.table_id])
+    async def hit(i: discord.Interaction, route: Route, values: list[str]) -> None:
+        try:
+            spread_id, chosen = parse_hit_value(values[0])
+        except (ValueError, IndexError):
+            raise UserFacingError("That choice is not a hit. Nothing was changed.") from None
+        await controller.move(i, Hit(spread_id, chosen), route=route, from_panel=True)
 
-    def _recall(self, snapshot: TableSnapshot, records: Sequence[MoveRecord]) -> None:
-        self.ui.learn(snapshot.table_id, names_from_log(records))
-        # only this hand's lines: the cards of an earlier hand have been dealt again
-        start = max((i for i, r in enumerate(records)
-                     if any(e.get("type") == "dealt" for e in r.events)), default=0)
-        names = self.ui.names(snapshot)
-        lines: deque[str] = deque(maxlen=RECENT_LINES)
-        for record in records[start:]:
-            lines.extend(self.ui.describe(record.events, names))
-        self._recent[snapshot.table_id] = lines
+    async def discard(i: discord.Interaction, route: Route, values: list[str]) -> None:
+        try:
+            move: Move = Discard(int(values[0]))
+        except (ValueError, IndexError):
+            raise UserFacingError("That choice is not a card. Nothing was changed.") from None
+        await controller.move(i, move, route=route, from_panel=True)
 
-    def _remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
-        if any(isinstance(e, Dealt) for e in events):
-            self._recent.pop(snapshot.table_id, None)
-        super()._remember(snapshot, events)
+    async def ledger(i: discord.Interaction, route: Route, _: list[str]) -> None:
+        guild_id = _guild(i)
+        try:
+            query = LedgerQuery.parse(route.arg, route.table_id)
+        except ValueError:
+            raise UserFacingError("This button no longer does anything.") from None
+        if query.table_id is not None:
+            record = await controller.service.store.table(query.table_id)
+            if record is None or record.guild_id != guild_id:
+                raise UserFacingError("That ledger is not this server's.")
+        embed, view = await ledger_page(controller, guild_id, query, route.counter or 0, None)
+        await i.response.edit_message(embed=embed, view=view)
 
-    def _drop_table(self, table_id: int) -> None:
-        super()._drop_table(table_id)
-        self.ui.forget(table_id)
+    return {
+        "rules": rules,
+        "drop": controller.move_button(Drop()),
+        "draw_stock": controller.move_button(DrawStock()),
+        "draw_discard": controller.move_button(DrawDiscard()),
+        "end_hand": controller.move_button(EndHand()),
+        "deal": controller.move_button(DealNextHand()),
+        "spread": spread,
+        "hit": hit,
+        "discard": discard,
+        "ledger": ledger,
+    }
 
-    async def leave(self, interaction: discord.Interaction, route: Route | None = None) -> None:
-        snapshot = await self.table_for(interaction, route)
-        result = await self.service.leave(snapshot.channel_id, interaction.user.id)
-        if result.snapshot.status == "cancelled":
-            await self._closed(interaction, result.snapshot, "The lobby closed: nobody is left.")
-            return
-        if any(isinstance(e, Left) and e.forfeit for e in result.events):
-            stake = snapshot.options.stake  # type: ignore[attr-defined]
-            text = (f"You left mid-hand and forfeited it: you paid {stake} to each other player "
-                    "(T11).")
-        else:
-            text = "You left the table."
-        await self._after_change(interaction, result, text)
+
+async def ledger_page(controller: TableController, guild_id: int, query: LedgerQuery, page: int,
+                      player_name: str | None) -> tuple[discord.Embed, discord.ui.View | None]:
+    label = None if query.table_id is None else f"table {query.table_id}"
+    service = controller.service
+    kind = controller.game.kind
+    if query.player_id is None:
+        rows = standings(await service.balances(guild_id, kind, query.table_id),
+                         await service.stats(guild_id, kind, query.table_id))
+        embed = standings_embed(rows, page=page, table_label=label)
+        return embed, ledger_view(query, page=page, count=len(rows))
+    entries = await service.ledger_entries(guild_id, kind, query.player_id, ENTRY_LIMIT,
+                                           table_id=query.table_id)
+    if player_name is None:
+        player_name = next(
+            ((e.payee_name if e.payee_id == query.player_id else e.payer_name)
+             for e in entries), None) or "That player"
+    embed = entries_embed(entries, query.player_id, player_name, page=page, table_label=label)
+    return embed, ledger_view(query, page=page, count=len(entries))
 
 
 class Tonk(commands.Cog):
@@ -128,70 +141,13 @@ class Tonk(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, bot: KortbordBot) -> None:
-        self.bot = bot
-        self.tables = TonkController(bot.tables, bot.publisher, TonkUI(),
-                                     on_change=bot.table_changed)
-        bot.controllers["tonk"] = self.tables
-        self.tables.register_routes(bot.router, {
-            "rules": self._rules_button,
-            "drop": self.tables.move_button(Drop()),
-            "draw_stock": self.tables.move_button(DrawStock()),
-            "draw_discard": self.tables.move_button(DrawDiscard()),
-            "end_hand": self.tables.move_button(EndHand()),
-            "deal": self.tables.move_button(DealNextHand()),
-            "spread": self._spread_select,
-            "hit": self._hit_select,
-            "discard": self._discard_select,
-            "ledger": self._ledger_button,
-        })
-
-    # -- components ----------------------------------------------------------------------------
-
-    async def _rules_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        snapshot = await self.tables.table_for(i, route)
-        await i.response.send_message(rules_text(_options(snapshot)), ephemeral=True)
-
-    async def _spread_select(self, i: discord.Interaction, route: Route, values: list[str]
-                             ) -> None:
-        try:
-            move: Move = Spread(parse_cards_value(values[0]))
-        except (ValueError, IndexError):
-            raise UserFacingError("That choice is not a spread. Nothing was changed.") from None
-        await self.tables.move(i, move, route=route, from_panel=True)
-
-    async def _hit_select(self, i: discord.Interaction, route: Route, values: list[str]) -> None:
-        try:
-            spread_id, chosen = parse_hit_value(values[0])
-        except (ValueError, IndexError):
-            raise UserFacingError("That choice is not a hit. Nothing was changed.") from None
-        await self.tables.move(i, Hit(spread_id, chosen), route=route, from_panel=True)
-
-    async def _discard_select(self, i: discord.Interaction, route: Route, values: list[str]
-                              ) -> None:
-        try:
-            move: Move = Discard(int(values[0]))
-        except (ValueError, IndexError):
-            raise UserFacingError("That choice is not a card. Nothing was changed.") from None
-        await self.tables.move(i, move, route=route, from_panel=True)
-
-    async def _ledger_button(self, i: discord.Interaction, route: Route, _: list[str]) -> None:
-        guild_id = _guild(i)
-        try:
-            query = LedgerQuery.parse(route.arg, route.table_id)
-        except ValueError:
-            raise UserFacingError("This button no longer does anything.") from None
-        if query.table_id is not None:
-            record = await self.bot.tables.store.table(query.table_id)
-            if record is None or record.guild_id != guild_id:
-                raise UserFacingError("That ledger is not this server's.")
-        embed, view = await self._ledger_page(guild_id, query, route.counter or 0, None)
-        await i.response.edit_message(embed=embed, view=view)
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
 
     # -- reading the table for commands --------------------------------------------------------
 
     async def _my_game(self, i: discord.Interaction) -> tuple[TableSnapshot, TonkTable]:
-        snapshot = await self.tables.table_for(i)
+        snapshot = await self.controller.table_for(i)
         if snapshot.engine is None:
             raise UserFacingError("The game hasn't started yet.")
         if snapshot.seat_of(i.user.id) is None:
@@ -203,8 +159,9 @@ class Tonk(commands.Cog):
         autocomplete answers with choices or nothing)."""
         if i.channel_id is None:
             return None
-        snapshot = await self.bot.tables.get(i.channel_id)
-        if snapshot is None or snapshot.kind != "tonk" or snapshot.engine is None:
+        snapshot = await self.controller.service.get(i.channel_id)
+        if (snapshot is None or snapshot.kind != self.controller.game.kind
+                or snapshot.engine is None):
             return None
         return snapshot if snapshot.seat_of(i.user.id) is not None else None
 
@@ -234,43 +191,43 @@ class Tonk(commands.Cog):
     ) -> None:
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
-        await self.tables.open_lobby(interaction, options, turn_seconds=turn_time,
+        await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
                                      computers=computers)
 
     @tonk.command(name="join", description="Sit down at this channel's Tonk table (lobby or "
                                            "between hands)")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.tables.join(interaction)
+        await self.controller.join(interaction)
 
     @tonk.command(name="leave", description="Leave the table; during a hand you forfeit it and "
                                             "pay the stake to each player (T11)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.tables.leave(interaction)
+        await self.controller.leave(interaction)
 
     @tonk.command(name="hand", description="Show your hand and your moves (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.tables.show_hand(interaction)
+        await self.controller.show_hand(interaction)
 
     @tonk.command(name="draw", description="Draw from the stock or take the top discard")
     @app_commands.describe(source="Where to draw from")
     async def draw(self, interaction: discord.Interaction,
                    source: Literal["stock", "discard"]) -> None:
-        await self.tables.move(interaction, DrawStock() if source == "stock" else DrawDiscard())
+        await self.controller.move(interaction, DrawStock() if source == "stock" else DrawDiscard())
 
     @tonk.command(name="knock", description="Drop: show your hand, claiming the lowest total")
     async def knock(self, interaction: discord.Interaction) -> None:
-        await self.tables.move(interaction, Drop())
+        await self.controller.move(interaction, Drop())
 
     @tonk.command(name="end", description="End the hand when the stock is empty (T8)")
     async def end(self, interaction: discord.Interaction) -> None:
-        await self.tables.move(interaction, EndHand())
+        await self.controller.move(interaction, EndHand())
 
     @tonk.command(name="spread", description="Lay a spread: a book or a run, e.g. 5c 6c 7c")
     @app_commands.describe(cards="The cards to lay — pick one of the spreads your hand forms")
     async def spread(self, interaction: discord.Interaction, cards: str) -> None:
         _, engine = await self._my_game(interaction)
-        chosen = _pick(cards, engine.hand_of(interaction.user.id))
-        await self.tables.move(interaction, Spread(tuple(chosen)))
+        chosen = _pick(cards, engine.hand(interaction.user.id))
+        await self.controller.move(interaction, Spread(tuple(chosen)))
 
     @spread.autocomplete("cards")
     async def spread_cards(self, interaction: discord.Interaction, current: str
@@ -281,7 +238,7 @@ class Tonk(commands.Cog):
         engine: TonkTable = snapshot.engine
         choices = [
             _choice(f"{spread_text(s)} — {hand_total(s)} points", _typed(s))
-            for s in spreads_in(engine.hand_of(interaction.user.id))
+            for s in spreads_in(engine.hand(interaction.user.id))
         ]
         return _filtered(choices, current)
 
@@ -289,8 +246,8 @@ class Tonk(commands.Cog):
     @app_commands.describe(cards="The cards to add", spread="The spread to hit, e.g. S1")
     async def hit(self, interaction: discord.Interaction, cards: str, spread: str) -> None:
         _, engine = await self._my_game(interaction)
-        chosen = _pick(cards, engine.hand_of(interaction.user.id))
-        await self.tables.move(interaction, Hit(_spread_id(spread), tuple(chosen)))
+        chosen = _pick(cards, engine.hand(interaction.user.id))
+        await self.controller.move(interaction, Hit(_spread_id(spread), tuple(chosen)))
 
     @hit.autocomplete("spread")
     async def hit_spread(self, interaction: discord.Interaction, current: str
@@ -299,8 +256,8 @@ class Tonk(commands.Cog):
         if snapshot is None:
             return []
         engine: TonkTable = snapshot.engine
-        hand = engine.hand_of(interaction.user.id)
-        names = self.tables.ui.names(snapshot)
+        hand = engine.hand(interaction.user.id)
+        names = self.controller.names(snapshot)
         spreads = [s for s in engine.spreads if hits_on(hand, s.cards)] or list(engine.spreads)
         choices = [_choice(spread_label(s.id, s.cards, s.owner, names), s.label)
                    for s in spreads]
@@ -313,7 +270,7 @@ class Tonk(commands.Cog):
         if snapshot is None:
             return []
         engine: TonkTable = snapshot.engine
-        hand = engine.hand_of(interaction.user.id)
+        hand = engine.hand(interaction.user.id)
         wanted = _optional_spread_id(getattr(interaction.namespace, "spread", None))
         choices = []
         for s in engine.spreads:
@@ -331,8 +288,8 @@ class Tonk(commands.Cog):
         patterns = cards.parse_cards(card)
         if len(patterns) != 1:
             raise UserFacingError("Discard exactly one card, e.g. `Kh`.")
-        chosen = cards.pick_from_hand(patterns, engine.hand_of(interaction.user.id))
-        await self.tables.move(interaction, Discard(chosen[0]))
+        chosen = cards.pick_from_hand(patterns, engine.hand(interaction.user.id))
+        await self.controller.move(interaction, Discard(chosen[0]))
 
     @discard.autocomplete("card")
     async def discard_card(self, interaction: discord.Interaction, current: str
@@ -343,31 +300,31 @@ class Tonk(commands.Cog):
         engine: TonkTable = snapshot.engine
         player = interaction.user.id
         legal = [m.card for m in engine.legal_moves(player) if isinstance(m, Discard)]
-        offered = legal or list(engine.hand_of(player))
+        offered = legal or list(engine.hand(player))
         choices = [_choice(card_text(c), cards.text(c)) for c in sorted(
             offered, key=lambda c: -hand_total((c,)))]
         return _filtered(choices, current)
 
     @tonk.command(name="deal", description="Deal the next hand (anyone at the table)")
     async def deal(self, interaction: discord.Interaction) -> None:
-        await self.tables.move(interaction, DealNextHand())
+        await self.controller.move(interaction, DealNextHand())
 
     @tonk.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction) -> None:
-        await self.tables.repost(interaction)
+        await self.controller.repost(interaction)
 
     @tonk.command(name="rules", description="A short summary of the rules (only you see it)")
     async def rules(self, interaction: discord.Interaction) -> None:
         options = None
         if interaction.channel_id is not None:
-            snapshot = await self.bot.tables.get(interaction.channel_id)
-            if snapshot is not None and snapshot.kind == "tonk":
+            snapshot = await self.controller.service.get(interaction.channel_id)
+            if snapshot is not None and snapshot.kind == self.controller.game.kind:
                 options = _options(snapshot)
         await interaction.response.send_message(rules_text(options), ephemeral=True)
 
     @tonk.command(name="stop", description="Stop this channel's Tonk table (host or moderators)")
     async def stop(self, interaction: discord.Interaction) -> None:
-        await self.tables.cancel(interaction)
+        await self.controller.cancel(interaction)
 
     @tonk.command(name="ledger", description="This server's Tonk standings and payments")
     @app_commands.describe(
@@ -381,7 +338,7 @@ class Tonk(commands.Cog):
         table_id = await self._channel_table(interaction) if table else None
         query = LedgerQuery(None if player is None else player.id, table_id)
         name = None if player is None else player.display_name
-        embed, view = await self._ledger_page(guild_id, query, 0, name)
+        embed, view = await ledger_page(self.controller, guild_id, query, 0, name)
         if view is None:
             await interaction.response.send_message(embed=embed, ephemeral=private)
         else:
@@ -393,31 +350,15 @@ class Tonk(commands.Cog):
         """The channel's Tonk table: the one in play, else the latest that was here."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        snapshot = await self.bot.tables.get(channel_id)
-        if snapshot is not None and snapshot.kind == "tonk":
+        service = self.controller.service
+        kind = self.controller.game.kind
+        snapshot = await service.get(channel_id)
+        if snapshot is not None and snapshot.kind == kind:
             return snapshot.table_id
-        for record in await self.bot.tables.store.tables_of_guild(_guild(interaction)):
-            if record.channel_id == channel_id and record.kind == "tonk":
+        for record in await service.store.tables_of_guild(_guild(interaction)):
+            if record.channel_id == channel_id and record.kind == kind:
                 return record.id
         raise UserFacingError("There has been no Tonk table in this channel.")
-
-    async def _ledger_page(self, guild_id: int, query: LedgerQuery, page: int,
-                           player_name: str | None) -> tuple[discord.Embed, discord.ui.View | None]:
-        label = None if query.table_id is None else f"table {query.table_id}"
-        service = self.bot.tables
-        if query.player_id is None:
-            rows = await service.ledger_standings(guild_id, query.table_id)
-            embed = standings_embed(rows, page=page, table_label=label)
-            return embed, ledger_view(query, page=page, count=len(rows))
-        entries = await service.ledger_entries(guild_id, query.player_id, ENTRY_LIMIT,
-                                               table_id=query.table_id)
-        if player_name is None:
-            player_name = next(
-                ((e.payee_name if e.payee_id == query.player_id else e.payer_name)
-                 for e in entries), None) or "That player"
-        embed = entries_embed(entries, query.player_id, player_name, page=page,
-                              table_label=label)
-        return embed, ledger_view(query, page=page, count=len(entries))
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -464,7 +405,3 @@ def _filtered(choices: list[app_commands.Choice[str]], current: str
     if needle:
         choices = [c for c in choices if needle in c.name.lower() or needle in c.value.lower()]
     return choices[:AUTOCOMPLETE_LIMIT]
-
-
-async def setup(bot: KortbordBot) -> None:
-    await bot.add_cog(Tonk(bot))

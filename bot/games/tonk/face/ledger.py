@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.render.common import button
-from bot.render.tonk import GAME, HOW_PAID, signed
-from bot.storage.models import LedgerEntry, Standing
+from bot.discord.common import button
+from bot.games.tonk.face.render import GAME, HOW_PAID, signed
+from bot.games.tonk.rules import HANDS_PLAYED, HANDS_WON, TONKS
+from bot.storage.models import Balance, LedgerEntry, StatsRow
 
 PAGE_SIZE = 10
 ENTRY_LIMIT = 100
@@ -45,6 +46,42 @@ class LedgerQuery:
         if arg and arg.startswith("p"):
             return cls(int(arg[1:]), table)
         raise ValueError(f"not a ledger query: {arg!r}")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in a server's Tonk standings: net chips from the ledger, hands from
+    the stats."""
+
+    player_id: int
+    name: str | None
+    is_computer: bool
+    net: int
+    hands_played: int
+    hands_won: int
+    tonks: int
+
+
+def standings(balances: Sequence[Balance], stats: Sequence[StatsRow]) -> list[Standing]:
+    """Everyone with chips or hands in the server (or at one table), best net first, then most
+    hands won."""
+    by_player = {s.player_id: s for s in stats}
+    players = {b.player_id: (b.name, b.is_computer) for b in balances}
+    for row in stats:
+        players.setdefault(row.player_id, (row.name, row.is_computer))
+    nets = {b.player_id: b.net for b in balances}
+    rows = []
+    for player_id, (name, is_computer) in players.items():
+        counted = by_player.get(player_id)
+        rows.append(Standing(
+            player_id=player_id, name=name, is_computer=is_computer,
+            net=nets.get(player_id, 0),
+            hands_played=0 if counted is None else counted.count(HANDS_PLAYED),
+            hands_won=0 if counted is None else counted.count(HANDS_WON),
+            tonks=0 if counted is None else counted.count(TONKS),
+        ))
+    rows.sort(key=lambda r: (-r.net, -r.hands_won, r.name or "", r.player_id))
+    return rows
 
 
 def pages(count: int, page_size: int | None = None) -> int:

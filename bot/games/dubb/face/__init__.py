@@ -1,0 +1,68 @@
+"""Dubb's face on Discord: the table, the hand panel, events in words, its components and the
+``/dubb`` command group. Only the Discord layer loads this (``GameSpec.face``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.controller import TableController
+from bot.discord.publisher import TableRender
+from bot.discord.routing import Handler
+from bot.games.dubb.engine import DubbGame
+from bot.games.dubb.face import render
+from bot.games.dubb.face.commands import Dubb, routes
+from bot.table.service import TableSnapshot
+
+
+def _engine(snapshot: TableSnapshot) -> DubbGame:
+    engine = snapshot.engine
+    assert isinstance(engine, DubbGame)
+    return engine
+
+
+class DubbFace:
+    def options_line(self, options: Any, players: int) -> str:
+        return render.options_line(options, players)
+
+    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+                     names: Mapping[int, str]) -> TableRender:
+        return render.table_render(
+            _engine(snapshot).public_view(), recent, names, table_id=snapshot.table_id,
+            counter=snapshot.counter, deadline=snapshot.turn_deadline,
+        )
+
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
+                 ) -> list[str]:
+        return render.describe(events, names)
+
+    def starts_round(self, event: Mapping[str, Any]) -> bool:
+        return False
+
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
+                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+        engine = _engine(snapshot)
+        return render.hand_panel(
+            engine.public_view(), engine.private_view(player_id), names,
+            table_id=snapshot.table_id, counter=snapshot.counter,
+            rank_filter=int(arg) if arg else None, notice=notice,
+            deadline=snapshot.turn_deadline,
+        )
+
+    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+        return render.move_notice(events, player_id)
+
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+        return None
+
+    def routes(self, controller: TableController) -> Mapping[str, Handler]:
+        return routes(controller)
+
+    def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
+        return Dubb(controller)
+
+
+FACE = DubbFace()

@@ -1,0 +1,71 @@
+"""Tonk's face on Discord: the table, the hand panel, events in words, its components, the
+ledger and the ``/tonk`` command group. Only the Discord layer loads this (``GameSpec.face``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.controller import TableController
+from bot.discord.publisher import TableRender
+from bot.discord.routing import Handler
+from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.events import Left
+from bot.games.tonk.face import render
+from bot.games.tonk.face.commands import Tonk, routes
+from bot.games.tonk.options import TonkOptions
+from bot.table.service import TableSnapshot
+
+
+def _engine(snapshot: TableSnapshot) -> TonkTable:
+    engine = snapshot.engine
+    assert isinstance(engine, TonkTable)
+    return engine
+
+
+class TonkFace:
+    def options_line(self, options: Any, players: int) -> str:
+        return render.options_line(options, players)
+
+    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+                     names: Mapping[int, str]) -> TableRender:
+        return render.table_render(_engine(snapshot).public_view(), recent,
+                                   table_id=snapshot.table_id, counter=snapshot.counter,
+                                   names=names, deadline=snapshot.turn_deadline)
+
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
+                 ) -> list[str]:
+        return render.describe(events, names)
+
+    def starts_round(self, event: Mapping[str, Any]) -> bool:
+        return event.get("type") == "dealt"
+
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
+                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+        engine = _engine(snapshot)
+        return render.hand_panel(engine.public_view(), engine.private_view(player_id),
+                                 table_id=snapshot.table_id, counter=snapshot.counter,
+                                 names=names, notice=notice, deadline=snapshot.turn_deadline)
+
+    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+        return render.move_notice(events, player_id)
+
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+        if any(isinstance(e, Left) and e.forfeit for e in events):
+            options = snapshot.options
+            stake = options.stake if isinstance(options, TonkOptions) else 1
+            return (f"You left mid-hand and forfeited it: you paid {stake} to each other player "
+                    "(T11).")
+        return "You left the table."
+
+    def routes(self, controller: TableController) -> Mapping[str, Handler]:
+        return routes(controller)
+
+    def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
+        return Tonk(controller)
+
+
+FACE = TonkFace()

@@ -1,0 +1,32 @@
+"""Tonk as the host sees it: the one object the registry lists."""
+
+from __future__ import annotations
+
+from bot.games.base import GameSpec
+from bot.games.tonk.codec import TonkEvents, TonkMoves
+from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.options import TonkOptions
+from bot.games.tonk.players import STRATEGIES
+from bot.games.tonk.rules import COUNTERS, TonkRules
+from bot.games.tonk.sim import main as simulate
+from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
+
+SPEC = GameSpec(
+    kind="tonk",
+    name="Tonk",
+    summary="knock rummy for chips; standings with `/tonk ledger`.",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    options=TonkOptions,
+    engine=TonkTable,
+    moves=TonkMoves(),
+    events=TonkEvents(),
+    rules=TonkRules(),
+    strategies=STRATEGIES,
+    computer="smart",
+    counters=COUNTERS,
+    stakes=True,
+    face="bot.games.tonk.face:FACE",
+    simulator=simulate,
+    default_turn_seconds=120,
+)

@@ -1,1 +1,0 @@
-"""Discord-facing helpers shared by the cogs: replies, error answers, components, rendering."""

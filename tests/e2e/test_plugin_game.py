@@ -1,0 +1,69 @@
+"""A game is one folder: ``tests/highcard`` (engine, spec, face and commands, nothing else) is
+registered by this test alone and played end to end through the fake Discord — lobby, table,
+hand panel, a slash-command move, stats — with no change to any shared code. Its simulator is
+the generic one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.registry import GAMES
+from bot.sim.generic import main as simulate
+from bot.sim.generic import run
+from tests.e2e.conftest import BotRunner, World
+from tests.fakediscord import Driver
+from tests.fakediscord.model import StoredMessage
+from tests.highcard import SPEC as HIGHCARD
+from tests.highcard.engine import HighCardGame
+
+pytestmark = pytest.mark.e2e
+
+
+def _title(message: StoredMessage) -> str:
+    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+
+
+async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    bot_runner.games = GAMES.with_game(HIGHCARD)
+    bot = await bot_runner.start()
+    assert "highcard" in {c.name for c in await bot.tree.fetch_commands()}
+    anna, bo = world.anna, world.bo
+
+    opened = await driver.slash(anna, world.channel, "highcard start")
+    assert opened.ephemeral and "High card lobby opened" in opened.content
+    table = await driver.wait_for_message(world.channel, lambda m: _title(m).startswith("High"))
+    assert _title(table) == "High card — waiting for players" and "one card each" in table.text
+    await driver.click(bo, table, "Join")
+    await driver.wait_for(lambda: "Bo" in table.text, what="Bo in the lobby")
+    await driver.click(anna, table, "Start")
+    await driver.wait_for(lambda: _title(table) == "High card — in play", what="the start")
+
+    first, second = (anna, bo) if table.content == f"<@{anna.id}> to move." else (bo, anna)
+    assert table.content == f"<@{first.id}> to move."
+    await driver.wait_for(lambda: driver.pings(first, world.channel), what="the ping")
+    panel = await driver.click(first, table, "Your hand")
+    assert panel.ephemeral and panel.content.startswith("Your card: ")
+    shown = await driver.click(first, panel.message, "Show")
+    assert shown.content.startswith("You showed ")
+    await driver.wait_for(lambda: f"<@{second.id}> to move." == table.content,
+                          what="the second player's turn")
+
+    by_command = await driver.slash(second, world.channel, "highcard show")
+    assert by_command.ephemeral and by_command.content.startswith("You showed ")
+    await driver.wait_for(lambda: _title(table) == "High card — over", what="the end")
+    assert ("wins" in table.text or "A draw" in table.text) and "🂠" not in table.text
+
+    assert bot.service is not None
+    snapshot = await bot.store.table(1)
+    assert snapshot is not None and snapshot.status == "finished"
+    stats = await driver.slash(anna, world.channel, "highcard stats")
+    assert "Anna:" in stats.content and "of 1" in stats.content
+
+
+def test_the_generic_simulator_plays_a_game_that_brings_no_simulator() -> None:
+    stats = run(HIGHCARD, games=200, players=2, seed=3, strategy="show")
+    assert (stats.games, stats.moves, stats.violations, stats.unfinished) == (200, 400, 0, 0)
+    assert simulate(HIGHCARD, ["--games", "20", "--json"]) == 0
+    assert HIGHCARD.engine is HighCardGame

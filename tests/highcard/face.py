@@ -1,0 +1,120 @@
+"""High card on Discord: the table, the panel, events in words, the ``/highcard`` group."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import cards
+from bot.discord.common import button, name_of
+from bot.discord.controller import TableController
+from bot.discord.publisher import TableRender
+from bot.discord.routing import Handler
+from bot.table.service import TableSnapshot
+from tests.highcard.engine import HighCardGame, HighCardOptions, Show, Shown
+from tests.highcard.spec import PLAYED, WINS
+
+
+def _engine(snapshot: TableSnapshot) -> HighCardGame:
+    assert isinstance(snapshot.engine, HighCardGame)
+    return snapshot.engine
+
+
+class HighCardFace:
+    def options_line(self, options: Any, players: int) -> str:
+        return "one card each"
+
+    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+                     names: Mapping[int, str]) -> TableRender:
+        view = _engine(snapshot).public_view()
+        embed = discord.Embed(title=f"High card — {'over' if view.over else 'in play'}")
+        embed.add_field(name="Players", value="\n".join(
+            f"{name_of(names, s.player_id)}: "
+            f"{cards.display(view.shown[s.player_id]) if s.player_id in view.shown else '🂠'}"
+            for s in view.seats), inline=False)
+        if recent:
+            embed.add_field(name="Latest", value="\n".join(recent), inline=False)
+        if view.over:
+            return TableRender(embed=embed, view=None)
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(button("highcard", snapshot.table_id, "hand", "Your hand",
+                                discord.ButtonStyle.primary))
+        return TableRender(embed=embed, view=buttons, to_ping=view.to_move,
+                           content=f"<@{view.to_move}> to move.")
+
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
+                 ) -> list[str]:
+        lines = []
+        for e in events:
+            if e["type"] == "shown":
+                lines.append(f"{name_of(names, e['player'])} showed {cards.display(e['card'])}")
+            elif e["type"] == "left":
+                lines.append(f"{name_of(names, e['player'])} left")
+            elif e["type"] == "game_over":
+                lines.append("A draw" if e["winner"] is None
+                             else f"{name_of(names, e['winner'])} wins")
+        return lines
+
+    def starts_round(self, event: Mapping[str, Any]) -> bool:
+        return False
+
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
+                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+        private = _engine(snapshot).private_view(player_id)
+        panel = discord.ui.View(timeout=None)
+        if private.legal_moves:
+            panel.add_item(button("highcard", snapshot.table_id, "show", "Show",
+                                  counter=snapshot.counter))
+        text = f"Your card: {cards.display(private.hand[0])}"
+        return (f"{notice}\n{text}" if notice else text), panel
+
+    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+        return next((f"You showed {cards.display(e.card)}." for e in events
+                     if isinstance(e, Shown) and e.player == player_id), None)
+
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+        return None
+
+    def routes(self, controller: TableController) -> Mapping[str, Handler]:
+        return {"show": controller.move_button(Show())}
+
+    def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
+        return HighCard(controller)
+
+
+class HighCard(commands.Cog):
+    highcard = app_commands.Group(name="highcard", description="High card: the higher card wins",
+                                  guild_only=True)
+
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
+
+    @highcard.command(name="start", description="Open a high card lobby")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self.controller.open_lobby(interaction, HighCardOptions(), turn_seconds=0)
+
+    @highcard.command(name="join", description="Sit down")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.controller.join(interaction)
+
+    @highcard.command(name="hand", description="Your card")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.controller.show_hand(interaction)
+
+    @highcard.command(name="show", description="Show your card")
+    async def show(self, interaction: discord.Interaction) -> None:
+        await self.controller.move(interaction, Show())
+
+    @highcard.command(name="stats", description="Who wins most")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        rows = await self.controller.service.stats(interaction.guild_id, "highcard")
+        lines = [f"{r.name}: {r.count(WINS)} of {r.count(PLAYED)}" for r in rows]
+        await interaction.response.send_message("\n".join(lines) or "No games yet.")
+
+
+FACE = HighCardFace()

@@ -1,0 +1,113 @@
+"""The shape of the code: engines never import discord, imports form no cycle, and the host (all
+of ``bot`` outside a game's own package and the registry, and ``cogs``) never names a game."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.games.registry import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("bot", "cogs")
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules ``path`` imports (``from a import b`` counts ``a.b`` if that is a
+    module, else ``a``)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name in modules)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                name = f"{node.module}.{alias.name}"
+                if name in modules:
+                    out.add(name)
+                elif node.module in modules:
+                    out.add(node.module)
+    return out
+
+
+def test_engines_and_the_simulator_run_without_discord() -> None:
+    code = (
+        "import sys, importlib\n"
+        "import bot.games.registry, bot.sim.generic, bot.table, bot.storage\n"
+        "for spec in bot.games.registry.GAMES.values():\n"
+        "    importlib.import_module(spec.engine.__module__)\n"
+        "assert 'discord' not in sys.modules, sorted(m for m in sys.modules if 'discord' in m)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_no_game_module_outside_its_face_imports_discord() -> None:
+    for name, path in _modules().items():
+        if not name.startswith("bot.games.") or ".face" in name:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n == "discord" or n.startswith("discord.") for n in names), name
+
+
+def test_imports_form_no_cycle() -> None:
+    modules = _modules()
+    graph = {name: _imports(path, modules) for name, path in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    sys.setrecursionlimit(10_000)
+    for node in graph:
+        if node not in index:
+            visit(node)
+    assert cycles == []
+
+
+def test_the_host_never_names_a_game() -> None:
+    words = {w.lower() for spec in GAMES.values() for w in (spec.kind, spec.name)}
+    for name, path in _modules().items():
+        in_a_game = any(name == f"bot.games.{k}" or name.startswith(f"bot.games.{k}.")
+                        for k in GAMES)
+        if in_a_game or name == "bot.games.registry":
+            continue
+        text = path.read_text(encoding="utf-8").lower()
+        named = sorted(w for w in words if w in text)
+        assert named == [], f"{name} names {named}"
