@@ -151,6 +151,57 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX ledger_guild_kind ON ledger (guild_id, kind)",
         ),
     ),
+    Migration(
+        5,
+        "server and player settings, ledger seasons, a table's language, its ping, how it "
+        "closed, and which version of it its message last showed",
+        (
+            # every change to what a table shows bumps version; the publisher records the
+            # version the message shows, so start-up redraws exactly the tables left behind
+            "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tables ADD COLUMN shown_version INTEGER",
+            "ALTER TABLE tables ADD COLUMN ping_message_id INTEGER",
+            "ALTER TABLE tables ADD COLUMN locale TEXT",
+            "ALTER TABLE tables ADD COLUMN closed_note TEXT",
+            # tables already in the database were shown when they were last written
+            "UPDATE tables SET shown_version = 0",
+            """
+            CREATE INDEX tables_behind ON tables (updated_at)
+                WHERE message_id IS NOT NULL AND shown_version IS NOT version
+            """,
+            """
+            CREATE INDEX tables_history ON tables (guild_id, kind, id)
+                WHERE status IN ('finished', 'cancelled')
+            """,
+            "ALTER TABLE ledger ADD COLUMN season INTEGER NOT NULL DEFAULT 1",
+            "DROP INDEX ledger_guild_kind",
+            "CREATE INDEX ledger_guild_kind ON ledger (guild_id, kind, season)",
+            """
+            CREATE TABLE seasons (
+                guild_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                season INTEGER NOT NULL CHECK (season > 1),
+                started_at REAL NOT NULL,
+                started_by INTEGER NOT NULL,
+                PRIMARY KEY (guild_id, kind, season)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE guild_settings (
+                guild_id INTEGER PRIMARY KEY,
+                settings TEXT NOT NULL,
+                updated_at REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE user_settings (
+                user_id INTEGER PRIMARY KEY,
+                settings TEXT NOT NULL,
+                updated_at REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

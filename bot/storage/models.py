@@ -47,6 +47,17 @@ class TableRecord(_Row):
     turn_seconds: int
     turn_deadline: float | None
     deadline_counter: int | None
+    version: int = 0
+    """Bumped by every write that changes what the table shows."""
+    shown_version: int | None = None
+    """The version the table message was last seen to show (``None``: not yet)."""
+    ping_message_id: int | None = None
+    """The "your turn" message standing in the channel, if any."""
+    locale: str | None = None
+    """The language the table's public messages use, fixed when it opened."""
+    closed_note: dict[str, Any] | None = None
+    """How a table that did not finish by its rules ended (stopped, by whom; closed idle), so
+    it can be shown again after a restart."""
 
     @property
     def is_live(self) -> bool:
@@ -131,6 +142,7 @@ class LedgerEntry(_Row):
     id: int
     guild_id: int
     kind: str
+    season: int
     table_id: int
     hand_no: int
     payer_id: int
@@ -163,6 +175,17 @@ class StatsRow(_Row):
 
     def count(self, counter: str) -> int:
         return self.counters.get(counter, 0)
+
+
+class Season(_Row):
+    """A ledger season of one game in a server (season 1 needs no row: it is where every
+    server starts)."""
+
+    guild_id: int
+    kind: str
+    season: int
+    started_at: float | None
+    started_by: int | None
 
 
 class DueDeadline(_Row):

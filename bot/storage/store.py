@@ -44,6 +44,7 @@ from bot.storage.models import (
     MoveCommit,
     MoveRecord,
     Payment,
+    Season,
     SeatClaim,
     SeatInfo,
     StatDelta,
@@ -59,7 +60,8 @@ Synchronous = Literal["NORMAL", "FULL"]
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
-    "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter"
+    "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
+    "version, shown_version, ping_message_id, locale, closed_note"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 CHECKPOINT_EVERY = 300
@@ -100,6 +102,11 @@ def _record(row: Sequence[Any]) -> TableRecord:
         turn_seconds=row[14],
         turn_deadline=row[15],
         deadline_counter=row[16],
+        version=row[17],
+        shown_version=row[18],
+        ping_message_id=row[19],
+        locale=row[20],
+        closed_note=None if row[21] is None else json.loads(row[21]),
     )
 
 
@@ -278,6 +285,7 @@ class Store:
         turn_seconds: int,
         lobby_expires_at: float | None,
         now: float,
+        locale: str | None = None,
     ) -> TableRecord:
         """A new table in the lobby with its host seated. Raises ``ChannelTakenError`` if the
         channel has a live table and ``SeatTakenError`` if the host sits at one in this server."""
@@ -287,10 +295,10 @@ class Store:
             try:
                 cur = await db.execute(
                     "INSERT INTO tables (guild_id, channel_id, kind, status, host_id, options, "
-                    "seats, created_at, updated_at, lobby_expires_at, turn_seconds) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    "seats, created_at, updated_at, lobby_expires_at, turn_seconds, locale) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, kind, host.player_id, _dumps(options),
-                     _seats_json(seats), now, now, lobby_expires_at, turn_seconds),
+                     _seats_json(seats), now, now, lobby_expires_at, turn_seconds, locale),
                 )
             except sqlite3.IntegrityError:
                 existing = await self._live_in_channel(db, channel_id)
@@ -313,7 +321,7 @@ class Store:
 
         async def body(db: aiosqlite.Connection) -> TableRecord:
             cur = await db.execute(
-                "UPDATE tables SET seats = ?, host_id = ?, updated_at = ? "
+                "UPDATE tables SET seats = ?, host_id = ?, updated_at = ?, version = version + 1 "
                 "WHERE id = ? AND status = 'lobby'",
                 (_seats_json(seats), host_id, now, table_id),
             )
@@ -348,7 +356,8 @@ class Store:
         async def body(db: aiosqlite.Connection) -> TableRecord:
             cur = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
-                "counter = 0, updated_at = ?, lobby_expires_at = NULL, turn_deadline = ?, "
+                "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
+                "turn_deadline = ?, "
                 "deadline_counter = CASE WHEN ? IS NULL THEN NULL ELSE 0 END "
                 "WHERE id = ? AND status = 'lobby'",
                 (_seats_json(seats), state, seed, now, turn_deadline, turn_deadline, table_id),
@@ -378,7 +387,8 @@ class Store:
         async def body(db: aiosqlite.Connection) -> None:
             cur = await db.execute(
                 "UPDATE tables SET state = ?, counter = ?, status = ?, updated_at = ?, "
-                "turn_deadline = ?, deadline_counter = ?, seats = COALESCE(?, seats) "
+                "version = version + 1, turn_deadline = ?, deadline_counter = ?, "
+                "seats = COALESCE(?, seats) "
                 "WHERE id = ? AND counter = ? AND status = 'playing'",
                 (c.state, seq, c.status, c.now, c.turn_deadline,
                  None if c.turn_deadline is None else seq,
@@ -403,15 +413,18 @@ class Store:
         await self._transaction(body)
 
     async def close_table(
-        self, table_id: int, *, status: Literal["finished", "cancelled"], now: float
+        self, table_id: int, *, status: Literal["finished", "cancelled"], now: float,
+        note: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """End a live table without a move (cancel, abandoned lobby); frees its seats."""
+        """End a live table without a move (cancel, abandoned lobby); frees its seats. ``note``
+        says how it ended, for showing it again later."""
 
         async def body(db: aiosqlite.Connection) -> TableRecord:
             cur = await db.execute(
                 "UPDATE tables SET status = ?, updated_at = ?, turn_deadline = NULL, "
-                f"deadline_counter = NULL, lobby_expires_at = NULL WHERE id = ? AND {_LIVE}",
-                (status, now, table_id),
+                "deadline_counter = NULL, lobby_expires_at = NULL, version = version + 1, "
+                f"closed_note = ? WHERE id = ? AND {_LIVE}",
+                (status, now, None if note is None else _dumps(note), table_id),
             )
             if cur.rowcount != 1:
                 raise TableChangedError(table_id)
@@ -424,6 +437,28 @@ class Store:
         async def body(db: aiosqlite.Connection) -> None:
             await db.execute(
                 "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+        await self._transaction(body)
+
+    async def set_ping(self, table_id: int, message_id: int | None) -> None:
+        """Remember the table's "your turn" message (``None``: there is none standing)."""
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "UPDATE tables SET ping_message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+        await self._transaction(body)
+
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """The table message now shows ``version`` of the table (never moves backwards)."""
+
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "UPDATE tables SET shown_version = ? WHERE id = ? "
+                "AND (shown_version IS NULL OR shown_version < ?)",
+                (version, table_id, version),
             )
 
         await self._transaction(body)
@@ -451,13 +486,15 @@ class Store:
         now: float,
     ) -> None:
         # guild and kind come from the table row itself, so a server's ledger can only ever
-        # hold rows of its own tables
+        # hold rows of its own tables; a payment belongs to the season running when it is made
         if payments:
             try:
                 await db.executemany(
-                    "INSERT INTO ledger (guild_id, kind, table_id, hand_no, payer_id, payee_id, "
-                    "amount, reason, created_at) "
-                    "SELECT guild_id, kind, id, ?, ?, ?, ?, ?, ? FROM tables WHERE id = ?",
+                    "INSERT INTO ledger (guild_id, kind, season, table_id, hand_no, payer_id, "
+                    "payee_id, amount, reason, created_at) "
+                    "SELECT t.guild_id, t.kind, coalesce((SELECT max(s.season) FROM seasons s "
+                    "WHERE s.guild_id = t.guild_id AND s.kind = t.kind), 1), t.id, "
+                    "?, ?, ?, ?, ?, ? FROM tables t WHERE t.id = ?",
                     [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, now, table_id)
                      for p in payments],
                 )
@@ -589,6 +626,28 @@ class Store:
         rows = await self._reader.execute_fetchall(sql + " ORDER BY id DESC", params)
         return [_record(r) for r in rows]
 
+    async def tables_behind(self, limit: int) -> list[TableRecord]:
+        """Tables, finished ones included, whose message shows an older version than the table
+        holds (a crash or an outage came between a change and its edit), most recent first."""
+        rows = await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
+            "AND shown_version IS NOT version ORDER BY updated_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [_record(r) for r in rows]
+
+    async def finished_tables(
+        self, guild_id: int, kind: str, *, before_id: int | None = None, limit: int = 10
+    ) -> list[TableRecord]:
+        """A server's finished and stopped tables of one game, newest first; ``before_id``
+        pages back through older ones."""
+        rows = await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE guild_id = ? AND kind = ? "
+            "AND status IN ('finished', 'cancelled') AND id < ? ORDER BY id DESC LIMIT ?",
+            (guild_id, kind, (1 << 62) if before_id is None else before_id, limit),
+        )
+        return [_record(r) for r in rows]
+
     async def claim_of(self, guild_id: int, player_id: int) -> SeatClaim | None:
         """The live table where the player sits in this server, if any."""
         return await self._claim(self._reader, guild_id, player_id)
@@ -644,13 +703,14 @@ class Store:
         kind: str | None = None,
         player_id: int | None = None,
         table_id: int | None = None,
+        season: int | None = None,
         limit: int | None = None,
     ) -> list[LedgerEntry]:
         """A server's ledger rows, newest first; optionally one game's, one player's (as payer
-        or payee) and/or one table's."""
+        or payee), one table's and/or one season's."""
         sql = (
-            "SELECT l.id, l.guild_id, l.kind, l.table_id, l.hand_no, l.payer_id, pa.name, "
-            "l.payee_id, pe.name, l.amount, l.reason, l.created_at FROM ledger l "
+            "SELECT l.id, l.guild_id, l.kind, l.season, l.table_id, l.hand_no, l.payer_id, "
+            "pa.name, l.payee_id, pe.name, l.amount, l.reason, l.created_at FROM ledger l "
             "LEFT JOIN player_names pa ON pa.guild_id = l.guild_id AND pa.player_id = l.payer_id "
             "LEFT JOIN player_names pe ON pe.guild_id = l.guild_id AND pe.player_id = l.payee_id "
             "WHERE l.guild_id = ?"
@@ -665,24 +725,30 @@ class Store:
         if table_id is not None:
             sql += " AND l.table_id = ?"
             params.append(table_id)
+        if season is not None:
+            sql += " AND l.season = ?"
+            params.append(season)
         sql += " ORDER BY l.id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
         rows = await self._reader.execute_fetchall(sql, params)
         return [
-            LedgerEntry(id=r[0], guild_id=r[1], kind=r[2], table_id=r[3], hand_no=r[4],
-                        payer_id=r[5], payer_name=r[6], payee_id=r[7], payee_name=r[8],
-                        amount=r[9], reason=r[10], created_at=r[11])
+            LedgerEntry(id=r[0], guild_id=r[1], kind=r[2], season=r[3], table_id=r[4],
+                        hand_no=r[5], payer_id=r[6], payer_name=r[7], payee_id=r[8],
+                        payee_name=r[9], amount=r[10], reason=r[11], created_at=r[12])
             for r in rows
         ]
 
     async def balances(
-        self, guild_id: int, kind: str, *, table_id: int | None = None
+        self, guild_id: int, kind: str, *, table_id: int | None = None,
+        season: int | None = None,
     ) -> list[Balance]:
-        """Every player's net in one game's ledger of a server (or of one table): received
-        minus paid, best first; the nets of a server always sum to zero."""
+        """Every player's net in one game's ledger of a server (of one table, of one season, or
+        all-time): received minus paid, best first; the nets always sum to zero."""
         table_filter = "" if table_id is None else " AND table_id = :table"
+        if season is not None:
+            table_filter += " AND season = :season"
         sql = f"""
             WITH money AS (
                 SELECT payee_id AS player_id, amount AS delta FROM ledger
@@ -698,7 +764,7 @@ class Store:
             ORDER BY 4 DESC, 2, 1
         """
         rows = await self._reader.execute_fetchall(
-            sql, {"guild": guild_id, "kind": kind, "table": table_id}
+            sql, {"guild": guild_id, "kind": kind, "table": table_id, "season": season}
         )
         return [Balance(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=r[3])
                 for r in rows]
@@ -730,3 +796,70 @@ class Store:
                 )
             row.counters[counter] = value
         return list(by_player.values())
+
+    # -- settings --------------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings as stored (``{}`` before anyone set one); their meaning is the
+        caller's."""
+        rows = list(await self._reader.execute_fetchall(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], *,
+                                 now: float) -> None:
+        await self._put_settings("guild_settings", "guild_id", guild_id, settings, now)
+
+    async def user_settings(self, user_id: int) -> dict[str, Any]:
+        """A person's own settings (the same in every server), ``{}`` before they set one."""
+        rows = list(await self._reader.execute_fetchall(
+            "SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)
+        ))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_user_settings(self, user_id: int, settings: dict[str, Any], *,
+                                now: float) -> None:
+        await self._put_settings("user_settings", "user_id", user_id, settings, now)
+
+    async def _put_settings(self, table: Literal["guild_settings", "user_settings"], key: str,
+                            owner: int, settings: dict[str, Any], now: float) -> None:
+        async def body(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                f"INSERT INTO {table} ({key}, settings, updated_at) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                (owner, _dumps(settings), now),
+            )
+
+        await self._transaction(body)
+
+    # -- ledger seasons ----------------------------------------------------------------------------
+
+    async def seasons(self, guild_id: int, kind: str) -> list[Season]:
+        """Every season of one game's ledger in a server, oldest first (always season 1)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT season, started_at, started_by FROM seasons WHERE guild_id = ? AND kind = ? "
+            "ORDER BY season", (guild_id, kind),
+        )
+        first = Season(guild_id=guild_id, kind=kind, season=1, started_at=None, started_by=None)
+        return [first, *(Season(guild_id=guild_id, kind=kind, season=r[0], started_at=r[1],
+                                started_by=r[2]) for r in rows)]
+
+    async def start_season(self, guild_id: int, kind: str, *, by_id: int, now: float) -> int:
+        """Start the next ledger season of one game in a server and return its number; earlier
+        seasons keep every row (money is never deleted)."""
+
+        async def body(db: aiosqlite.Connection) -> int:
+            rows = list(await db.execute_fetchall(
+                "SELECT coalesce(max(season), 1) FROM seasons WHERE guild_id = ? AND kind = ?",
+                (guild_id, kind),
+            ))
+            season = int(rows[0][0]) + 1
+            await db.execute(
+                "INSERT INTO seasons (guild_id, kind, season, started_at, started_by) "
+                "VALUES (?, ?, ?, ?, ?)", (guild_id, kind, season, now, by_id),
+            )
+            return season
+
+        return await self._transaction(body)

@@ -291,10 +291,10 @@ def test_ledger_standings_are_signed_and_paged() -> None:
 
 def test_a_players_entries_show_counterpart_amount_and_reason() -> None:
     entries = [
-        LedgerEntry(id=2, guild_id=1, kind="tonk", table_id=4, hand_no=2, payer_id=1,
+        LedgerEntry(id=2, guild_id=1, kind="tonk", season=1, table_id=4, hand_no=2, payer_id=1,
                     payer_name="Anna",
                     payee_id=2, payee_name="Bo", amount=4, reason="caught", created_at=0),
-        LedgerEntry(id=1, guild_id=1, kind="tonk", table_id=4, hand_no=1, payer_id=3,
+        LedgerEntry(id=1, guild_id=1, kind="tonk", season=1, table_id=4, hand_no=1, payer_id=3,
                     payer_name="Cem",
                     payee_id=1, payee_name="Anna", amount=2, reason="tonk_out", created_at=0),
     ]

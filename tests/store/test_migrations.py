@@ -103,11 +103,18 @@ def fill_v2(db: sqlite3.Connection) -> None:
                "WHERE id = 1", (T0 + 90,))
 
 
+def fill_v4(db: sqlite3.Connection) -> None:
+    """Version 2's rows, the ledger rows naming their game."""
+    fill_v2(db)
+    db.execute("UPDATE ledger SET kind = 'toy'")
+
+
 FIXTURES: dict[int, Callable[[sqlite3.Connection], None]] = {
     0: lambda db: None,
     1: fill_v1,
     2: fill_v2,
     3: fill_v2,  # version 3 only added an index
+    4: fill_v4,
 }
 
 

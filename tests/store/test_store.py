@@ -228,3 +228,77 @@ async def test_background_checkpoints_and_a_clean_close(
         assert record is not None and record.counter == 200
     finally:
         await store.close()
+
+
+async def test_settings_are_stored_per_server_and_per_person(store: Store) -> None:
+    assert await store.guild_settings(GUILD) == {} and await store.user_settings(7) == {}
+    await store.set_guild_settings(GUILD, {"language": "sv", "games": {"x": {"turn": 30}}},
+                                   now=NOW)
+    await store.set_user_settings(7, {"pings": False}, now=NOW)
+    await store.set_user_settings(7, {"pings": True, "cards": "text"}, now=NOW + 1)
+    assert await store.guild_settings(GUILD) == {"language": "sv", "games": {"x": {"turn": 30}}}
+    assert await store.guild_settings(GUILD + 1) == {}
+    assert await store.user_settings(7) == {"pings": True, "cards": "text"}
+
+
+async def test_a_new_season_starts_the_ledger_afresh_and_keeps_the_old_one(store: Store) -> None:
+    table_id = await playing_table(store)
+    await store.commit_move(hand_end(table_id, 0, hand_no=1))
+    assert [s.season for s in await store.seasons(GUILD, "toy")] == [1]
+    assert await store.start_season(GUILD, "toy", by_id=9, now=NOW) == 2
+    assert await store.start_season(GUILD, "other", by_id=9, now=NOW) == 2
+    await store.commit_move(hand_end(table_id, 1, hand_no=2, winner=2, losers=(1,)))
+    seasons = await store.seasons(GUILD, "toy")
+    assert [(s.season, s.started_by) for s in seasons] == [(1, None), (2, 9)]
+    old = {b.player_id: b.net for b in await store.balances(GUILD, "toy", season=1)}
+    new = {b.player_id: b.net for b in await store.balances(GUILD, "toy", season=2)}
+    every = {b.player_id: b.net for b in await store.balances(GUILD, "toy")}
+    assert old == {1: 10, 2: -5, 3: -5} and new == {2: 5, 1: -5}
+    assert every == {1: 5, 2: 0, 3: -5} and sum(every.values()) == 0
+    assert [e.season for e in await store.ledger_entries(GUILD, season=2)] == [2]
+
+
+async def test_every_change_bumps_the_version_and_the_message_records_what_it_shows(
+    store: Store,
+) -> None:
+    record = await store.create_lobby(
+        guild_id=GUILD, channel_id=10, kind="toy", host=SeatInfo(player_id=1, name="P1"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW, locale="sv",
+    )
+    assert (record.version, record.shown_version, record.locale) == (0, None, "sv")
+    await store.set_message_id(record.id, 500)
+    assert [r.id for r in await store.tables_behind(10)] == [record.id]
+    await store.mark_shown(record.id, 0)
+    assert await store.tables_behind(10) == []
+    seats = [SeatInfo(player_id=p, name=f"P{p}") for p in (1, 2)]
+    lobby = await store.save_lobby(record.id, seats=seats, host_id=1, now=NOW)
+    started = await store.start_table(record.id, seats=seats, state="{}", seed=1,
+                                      start_record={"type": "start"}, by_id=1,
+                                      turn_deadline=None, now=NOW)
+    assert (lobby.version, started.version) == (1, 2)
+    await store.commit_move(hand_end(record.id, 0, hand_no=1, losers=(2,)))
+    await store.set_ping(record.id, 777)
+    await store.mark_shown(record.id, 3)
+    await store.mark_shown(record.id, 2)  # a late acknowledgement never moves it back
+    current = await store.table(record.id)
+    assert current is not None
+    assert (current.version, current.shown_version, current.ping_message_id) == (3, 3, 777)
+    closed = await store.close_table(record.id, status="cancelled", now=NOW,
+                                     note={"why": "stopped", "by": "Anna"})
+    assert closed.version == 4 and closed.closed_note == {"why": "stopped", "by": "Anna"}
+    assert [r.id for r in await store.tables_behind(10)] == [record.id]
+
+
+async def test_finished_tables_page_back_newest_first(store: Store) -> None:
+    ids = []
+    for n in range(5):
+        table_id = await playing_table(store, 10 + n, (1 + 10 * n, 2 + 10 * n))
+        await store.close_table(table_id, status="cancelled", now=NOW)
+        ids.append(table_id)
+    live = await playing_table(store, 20, (90, 91))
+    first = await store.finished_tables(GUILD, "toy", limit=3)
+    assert [r.id for r in first] == ids[::-1][:3]
+    rest = await store.finished_tables(GUILD, "toy", before_id=first[-1].id, limit=3)
+    assert [r.id for r in rest] == ids[::-1][3:]
+    assert live not in [r.id for r in first + rest]
+    assert await store.finished_tables(GUILD, "other") == []
