@@ -161,6 +161,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE tables ADD COLUMN shown_version INTEGER",
             "ALTER TABLE tables ADD COLUMN ping_message_id INTEGER",
+            "ALTER TABLE tables ADD COLUMN ping_counter INTEGER",
             "ALTER TABLE tables ADD COLUMN locale TEXT",
             "ALTER TABLE tables ADD COLUMN closed_note TEXT",
             # tables already in the database were shown when they were last written
