@@ -65,7 +65,7 @@ def _heart(pen: _Pen) -> None:
 
 def _spade(pen: _Pen) -> None:
     _lobes(pen, (0.5, 0.0), 0.56, 0.235)
-    _stem(pen, 0.62)
+    _stem(pen, 0.56)
 
 
 def _diamond(pen: _Pen) -> None:
@@ -83,7 +83,7 @@ def _club(pen: _Pen) -> None:
 
 def _stem(pen: _Pen, top: float) -> None:
     """A flared foot: narrow where it meets the body, wide at the bottom."""
-    pen.polygon([(0.47, top), (0.53, top), (0.6, 0.92), (0.7, 1.0), (0.3, 1.0), (0.4, 0.92)])
+    pen.polygon([(0.42, top), (0.58, top), (0.6, 0.92), (0.7, 1.0), (0.3, 1.0), (0.4, 0.92)])
 
 
 _SHAPES = {SPADES: _spade, HEARTS: _heart, DIAMONDS: _diamond, CLUBS: _club}
