@@ -90,7 +90,7 @@ def _split(group: Group, style: Style) -> list[Group]:
 def _span(group: Group, style: Style, card_width: int) -> int:
     """How wide a group is: its cards, or its label if that is wider."""
     n = max(1, len(group.cards))
-    cards = card_width + round((n - 1) * style.step * card_width)
+    cards = card_width + (n - 1) * round(style.step * card_width)
     if group.label is None:
         return cards
     return max(cards, label_image(group.label, card_width).width)

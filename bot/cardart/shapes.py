@@ -64,7 +64,7 @@ def _heart(pen: _Pen) -> None:
 
 
 def _spade(pen: _Pen) -> None:
-    _lobes(pen, (0.5, 0.0), 0.56, 0.235)
+    _lobes(pen, (0.5, 0.0), 0.6, 0.24)
     _stem(pen, 0.56)
 
 
@@ -73,11 +73,13 @@ def _diamond(pen: _Pen) -> None:
 
 
 def _club(pen: _Pen) -> None:
+    # three round leaves with deep notches between them: at small sizes the notches and the
+    # round top are what tell a club from a spade
     r = 0.215
-    pen.circle((0.5, 0.235), r)
-    pen.circle((0.25, 0.57), r)
-    pen.circle((0.75, 0.57), r)
-    pen.polygon([(0.5, 0.3), (0.3, 0.52), (0.5, 0.68), (0.7, 0.52)])
+    pen.circle((0.5, 0.215), r)
+    pen.circle((0.215, 0.6), r)
+    pen.circle((0.785, 0.6), r)
+    pen.polygon([(0.5, 0.35), (0.36, 0.6), (0.5, 0.7), (0.64, 0.6)])
     _stem(pen, 0.55)
 
 
