@@ -51,9 +51,11 @@ _JOKER_INKS = (palette.BLACK, palette.RED)
 
 _EDGE: RGB = (128, 128, 134)
 
-CLEAR = 0.5
+CLEAR = 0.54
 """Left of this share of the width a face holds only its corner index: in a fan, where a card
 shows only a strip under the next, the strip reads cleanly. ``layout.FAN`` relies on it."""
+_RIGHT = 0.95
+"""The right-hand picture (large suit, court frame, star) lies between ``CLEAR`` and this."""
 
 
 def height_for(width: int) -> int:
@@ -110,8 +112,8 @@ def _draw_joker_index(canvas: Image.Image, ink: RGB) -> None:
 def _draw_number(canvas: Image.Image, draw: ImageDraw.ImageDraw, card: int, ink: RGB) -> None:
     """2–10 and the ace: one large suit symbol (a little larger on the ace)."""
     w, h = canvas.size
-    size = (0.44 if card & 15 == ACE else 0.4) * w
-    cx, cy = (CLEAR + 0.94) / 2 * w, h - 0.5 * w
+    size = (_RIGHT - CLEAR if card & 15 == ACE else 0.37) * w
+    cx, cy = (CLEAR + _RIGHT) / 2 * w, h - 0.5 * w
     draw_suit(draw, (card >> 4) & 3, (cx - size / 2, cy - size * 0.54, cx + size / 2,
                                       cy + size * 0.54), ink)
 
@@ -120,7 +122,7 @@ def _draw_court(canvas: Image.Image, draw: ImageDraw.ImageDraw, card: int, ink: 
     """J, Q, K: the letter large in a tinted frame, the suit under it — unlike each other at a
     glance by the letter alone."""
     w, h = canvas.size
-    frame = ((CLEAR + 0.05) * w, 0.07 * w, 0.94 * w, h - 0.07 * w)
+    frame = (CLEAR * w, 0.07 * w, (_RIGHT - 0.01) * w, h - 0.07 * w)
     draw.rectangle(frame, fill=palette.mix(ink, 0.12), outline=ink, width=round(0.03 * w))
     letter = text_mask(RANK_NAMES[card & 15], round(0.3 * w), round(0.32 * w))
     size = 0.26 * w
@@ -135,8 +137,8 @@ def _draw_court(canvas: Image.Image, draw: ImageDraw.ImageDraw, card: int, ink: 
 def _draw_joker(canvas: Image.Image, draw: ImageDraw.ImageDraw, ink: RGB) -> None:
     w, h = canvas.size
     _draw_joker_index(canvas, ink)
-    size = 0.44 * w
-    cx, cy = (CLEAR + 0.94) / 2 * w, h - 0.5 * w
+    size = (_RIGHT - CLEAR) * w
+    cx, cy = (CLEAR + _RIGHT) / 2 * w, h - 0.5 * w
     draw_star(draw, (cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2), ink)
 
 

@@ -15,7 +15,7 @@ from importlib import resources
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
-from bot.cardart import BACK, CARD_WIDTH, face
+from bot.cardart import BACK, CARD_WIDTH, face, faces
 from bot.cardart.shapes import draw_suit
 from bot.cards import RANK_NAMES, RANKS, SUITS, make, make_joker, new_deck, rank, suit
 
@@ -129,6 +129,16 @@ def test_corner_reads_as_the_card(card: int, width: int, four_colour: bool) -> N
     assert best[0] == suit(card), suit_scores
     # by shape alone (the masks ignore colour), with room to spare over the next likeliest suit
     assert suit_scores[best[1]] > 1.5 * suit_scores[best[0]], suit_scores
+
+
+@pytest.mark.parametrize("four_colour", [False, True])
+def test_nothing_but_the_index_shows_in_a_fanned_cards_strip(four_colour: bool) -> None:
+    """Between the index column and ``CLEAR`` every face is plain card, so the strip a fan
+    leaves of a card shows its index and nothing else."""
+    edge = round(WIDTH * 0.04)
+    box = (round(WIDTH * 0.33), edge, math.floor(WIDTH * faces.CLEAR), round(WIDTH * 1.4) - edge)
+    for card in DECK[:-1]:
+        assert ImageStat.Stat(rgb(card, four_colour).convert("L").crop(box)).extrema[0][0] >= 250
 
 
 def test_jokers_spell_joker_down_the_corner() -> None:
