@@ -58,18 +58,28 @@ def _ramp(ink: RGB) -> list[RGB]:
     return [mix(ink, i / (STEPS - 1)) for i in range(STEPS)]
 
 
-def colours() -> list[RGB]:
+def _colours() -> list[RGB]:
     """The 256 palette entries in index order."""
     ramps = [_ramp(ink) for ink in INKS]
     entries = [_UNUSED] + [c for r in ramps for c in r] + [dim(c) for r in ramps for c in r]
     return entries + [_UNUSED] * (256 - len(entries))
 
 
+_FLAT = [v for c in _colours() for v in c]
+
+
 @cache
 def palette_image() -> Image.Image:
     """A 1×1 palette image carrying the palette, as ``Image.quantize`` wants it."""
     image = Image.new("P", (1, 1))
-    image.putpalette([v for c in colours() for v in c])
+    image.putpalette(_FLAT)
+    return image
+
+
+def canvas(size: tuple[int, int]) -> Image.Image:
+    """A transparent palette image to paste faces on."""
+    image = Image.new("P", size, TRANSPARENT)
+    image.putpalette(_FLAT)
     return image
 
 
