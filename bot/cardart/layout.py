@@ -76,9 +76,10 @@ class Layout:
     """(text, x, y) of each label's top-left corner."""
 
 
-def _split(group: Group, style: Style) -> list[Group]:
+def _split(group: Group, style: Style, card_width: int) -> list[Group]:
     """A group too wide for one line, cut into pieces that fit (the label stays on the first)."""
-    fits = max(1, math.floor((style.max_width - 1) / style.step) + 1)
+    limit = round(style.max_width * card_width)
+    fits = max(1, (limit - card_width) // round(style.step * card_width) + 1)
     cards = group.cards
     if len(cards) <= fits:
         return [group]
@@ -131,7 +132,7 @@ def arrange(rows: Sequence[Sequence[Group]], style: Style, card_width: int) -> L
     width = 0
     y = pad
     for row in rows:
-        pieces = [p for g in row for p in _split(g, style)]
+        pieces = [p for g in row for p in _split(g, style, card_width)]
         for line in _lines(pieces, style, card_width) if pieces else []:
             band = band_height(card_width) if any(g.label for g in line) else 0
             x = pad

@@ -153,15 +153,17 @@ def test_groups_stand_apart_on_a_table_and_overlap_in_a_hand() -> None:
     assert between <= faces.CLEAR * CARD_WIDTH
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=14), min_size=1, max_size=20),
-       st.sampled_from([FAN, SPREAD]))
-def test_rows_wrap_within_the_width_and_keep_every_card(sizes: list[int], style: Style) -> None:
-    deck = iter(TWO_PACKS * 2)
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=20),
+       st.sampled_from([FAN, SPREAD]), st.integers(min_value=48, max_value=220))
+def test_rows_wrap_within_the_width_and_keep_every_card(
+    sizes: list[int], style: Style, width: int
+) -> None:
+    deck = iter(TWO_PACKS * 6)
     groups = [Group([next(deck) for _ in range(n)]) for n in sizes]
-    layout = arrange([groups], style, CARD_WIDTH)
+    layout = arrange([groups], style, width)
     pad = layout.cards[0].x
-    assert layout.width <= style.max_width * CARD_WIDTH + 2 * pad
+    assert layout.width <= style.max_width * width + 2 * pad
     placed = [p.card for p in layout.cards if p.card != faces.EMPTY]
     assert placed == [c for g in groups for c in g.cards]
     assert sum(p.card == faces.EMPTY for p in layout.cards) == sizes.count(0)
