@@ -160,7 +160,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             # version the message shows, so start-up redraws exactly the tables left behind
             "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE tables ADD COLUMN shown_version INTEGER",
-            "ALTER TABLE tables ADD COLUMN ping_message_id INTEGER",
+            # the move counter the table message was last posted for with a "your turn" ping
             "ALTER TABLE tables ADD COLUMN ping_counter INTEGER",
             "ALTER TABLE tables ADD COLUMN locale TEXT",
             "ALTER TABLE tables ADD COLUMN closed_note TEXT",

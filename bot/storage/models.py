@@ -51,10 +51,9 @@ class TableRecord(_Row):
     """Bumped by every write that changes what the table shows."""
     shown_version: int | None = None
     """The version the table message was last seen to show (``None``: not yet)."""
-    ping_message_id: int | None = None
-    """The "your turn" message standing in the channel, if any."""
     ping_counter: int | None = None
-    """The move counter that ping was sent for (a turn is pinged once, restarts included)."""
+    """The move counter the table message was posted for with a "your turn" ping (a turn is
+    pinged once, restarts included)."""
     locale: str | None = None
     """The language the table's public messages use, fixed when it opened."""
     closed_note: dict[str, Any] | None = None

@@ -61,7 +61,7 @@ Synchronous = Literal["NORMAL", "FULL"]
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, ping_message_id, ping_counter, locale, closed_note"
+    "version, shown_version, ping_counter, locale, closed_note"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 CHECKPOINT_EVERY = 300
@@ -104,10 +104,9 @@ def _record(row: Sequence[Any]) -> TableRecord:
         deadline_counter=row[16],
         version=row[17],
         shown_version=row[18],
-        ping_message_id=row[19],
-        ping_counter=row[20],
-        locale=row[21],
-        closed_note=None if row[22] is None else json.loads(row[22]),
+        ping_counter=row[19],
+        locale=row[20],
+        closed_note=None if row[21] is None else json.loads(row[21]),
     )
 
 
@@ -434,23 +433,15 @@ class Store:
 
         return await self._transaction(body)
 
-    async def set_message_id(self, table_id: int, message_id: int | None) -> None:
-        async def body(db: aiosqlite.Connection) -> None:
-            await db.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
-
-        await self._transaction(body)
-
-    async def set_ping(self, table_id: int, message_id: int | None,
-                       counter: int | None = None) -> None:
-        """Remember the table's "your turn" message and the move counter it was sent for
-        (``None``: there is none standing)."""
+    async def set_message_id(self, table_id: int, message_id: int | None, *,
+                             ping_counter: int | None = None) -> None:
+        """The table's message is now ``message_id``; ``ping_counter`` is the move it was
+        posted for with a "your turn" ping (``None``: it pinged nobody)."""
 
         async def body(db: aiosqlite.Connection) -> None:
             await db.execute(
-                "UPDATE tables SET ping_message_id = ?, ping_counter = ? WHERE id = ?",
-                (message_id, None if message_id is None else counter, table_id),
+                "UPDATE tables SET message_id = ?, ping_counter = ? WHERE id = ?",
+                (message_id, ping_counter, table_id),
             )
 
         await self._transaction(body)

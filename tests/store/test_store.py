@@ -277,12 +277,12 @@ async def test_every_change_bumps_the_version_and_the_message_records_what_it_sh
                                       turn_deadline=None, now=NOW)
     assert (lobby.version, started.version) == (1, 2)
     await store.commit_move(hand_end(record.id, 0, hand_no=1, losers=(2,)))
-    await store.set_ping(record.id, 777, 1)
+    await store.set_message_id(record.id, 777, ping_counter=1)
     await store.mark_shown(record.id, 3)
     await store.mark_shown(record.id, 2)  # a late acknowledgement never moves it back
     current = await store.table(record.id)
     assert current is not None
-    assert (current.version, current.shown_version, current.ping_message_id,
+    assert (current.version, current.shown_version, current.message_id,
             current.ping_counter) == (3, 3, 777, 1)
     closed = await store.close_table(record.id, status="cancelled", now=NOW,
                                      note={"why": "stopped", "by": "Anna"})
