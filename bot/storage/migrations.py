@@ -160,8 +160,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             # version the message shows, so start-up redraws exactly the tables left behind
             "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE tables ADD COLUMN shown_version INTEGER",
-            # the move counter the table message was last posted for with a "your turn" ping
-            "ALTER TABLE tables ADD COLUMN ping_counter INTEGER",
+            # the person whose turn the table message pinged (a turn is pinged once)
+            "ALTER TABLE tables ADD COLUMN pinged INTEGER",
+            # whose turn it is, so start-up finds the computers to wake without loading games
+            "ALTER TABLE tables ADD COLUMN to_move INTEGER",
+            """
+            CREATE INDEX tables_computer_turn ON tables (id)
+                WHERE status = 'playing' AND to_move < 0
+            """,
             "ALTER TABLE tables ADD COLUMN locale TEXT",
             "ALTER TABLE tables ADD COLUMN closed_note TEXT",
             # tables already in the database were shown when they were last written

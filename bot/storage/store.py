@@ -61,7 +61,7 @@ Synchronous = Literal["NORMAL", "FULL"]
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, ping_counter, locale, closed_note"
+    "version, shown_version, pinged, locale, closed_note, to_move"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 CHECKPOINT_EVERY = 300
@@ -104,9 +104,10 @@ def _record(row: Sequence[Any]) -> TableRecord:
         deadline_counter=row[16],
         version=row[17],
         shown_version=row[18],
-        ping_counter=row[19],
+        pinged=row[19],
         locale=row[20],
         closed_note=None if row[21] is None else json.loads(row[21]),
+        to_move=row[22],
     )
 
 
@@ -286,10 +287,12 @@ class Store:
         lobby_expires_at: float | None,
         now: float,
         locale: str | None = None,
+        computers: Sequence[SeatInfo] = (),
     ) -> TableRecord:
-        """A new table in the lobby with its host seated. Raises ``ChannelTakenError`` if the
-        channel has a live table and ``SeatTakenError`` if the host sits at one in this server."""
-        seats = (host,)
+        """A new table in the lobby with its host seated (and ``computers`` beside them).
+        Raises ``ChannelTakenError`` if the channel has a live table and ``SeatTakenError`` if
+        the host sits at one in this server."""
+        seats = (host, *computers)
 
         async def body(db: aiosqlite.Connection) -> TableRecord:
             try:
@@ -348,6 +351,7 @@ class Store:
         stat_deltas: Sequence[StatDelta] = (),
         turn_deadline: float | None,
         now: float,
+        to_move: int | None = None,
     ) -> TableRecord:
         """Lobby → playing at move 0; ``start_record`` (what a replay needs besides the moves:
         seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
@@ -357,10 +361,11 @@ class Store:
             cur = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
                 "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
-                "turn_deadline = ?, "
+                "to_move = ?, turn_deadline = ?, "
                 "deadline_counter = CASE WHEN ? IS NULL THEN NULL ELSE 0 END "
                 "WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), state, seed, now, turn_deadline, turn_deadline, table_id),
+                (_seats_json(seats), state, seed, now, to_move, turn_deadline, turn_deadline,
+                 table_id),
             )
             if cur.rowcount != 1:
                 raise TableChangedError(table_id)
@@ -387,10 +392,10 @@ class Store:
         async def body(db: aiosqlite.Connection) -> None:
             cur = await db.execute(
                 "UPDATE tables SET state = ?, counter = ?, status = ?, updated_at = ?, "
-                "version = version + 1, turn_deadline = ?, deadline_counter = ?, "
+                "version = version + 1, to_move = ?, turn_deadline = ?, deadline_counter = ?, "
                 "seats = COALESCE(?, seats) "
                 "WHERE id = ? AND counter = ? AND status = 'playing'",
-                (c.state, seq, c.status, c.now, c.turn_deadline,
+                (c.state, seq, c.status, c.now, c.to_move, c.turn_deadline,
                  None if c.turn_deadline is None else seq,
                  None if c.seats is None else _seats_json(c.seats), c.table_id,
                  c.expected_counter),
@@ -434,26 +439,29 @@ class Store:
         return await self._transaction(body)
 
     async def set_message_id(self, table_id: int, message_id: int | None, *,
-                             ping_counter: int | None = None) -> None:
-        """The table's message is now ``message_id``; ``ping_counter`` is the move it was
-        posted for with a "your turn" ping (``None``: it pinged nobody)."""
+                             pinged: int | None = None, shown_version: int | None = None
+                             ) -> None:
+        """The table's message is now ``message_id``; ``pinged`` is the person it was posted
+        to ping (``None``: nobody); ``shown_version`` the version it shows, if known."""
 
         async def body(db: aiosqlite.Connection) -> None:
             await db.execute(
-                "UPDATE tables SET message_id = ?, ping_counter = ? WHERE id = ?",
-                (message_id, ping_counter, table_id),
+                "UPDATE tables SET message_id = ?, pinged = ?, "
+                "shown_version = coalesce(?, shown_version) WHERE id = ?",
+                (message_id, pinged, shown_version, table_id),
             )
 
         await self._transaction(body)
 
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """The table message now shows ``version`` of the table (never moves backwards)."""
+    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None) -> None:
+        """The table message now shows ``version`` of the table (never moves backwards), and
+        the turn it pinged for is ``pinged``'s (``None``: that turn is over)."""
 
         async def body(db: aiosqlite.Connection) -> None:
             await db.execute(
-                "UPDATE tables SET shown_version = ? WHERE id = ? "
+                "UPDATE tables SET shown_version = ?, pinged = ? WHERE id = ? "
                 "AND (shown_version IS NULL OR shown_version < ?)",
-                (version, table_id, version),
+                (version, pinged, table_id, version),
             )
 
         await self._transaction(body)
@@ -628,6 +636,14 @@ class Store:
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
             "AND shown_version IS NOT version ORDER BY updated_at DESC LIMIT ?",
             (limit,),
+        )
+        return [_record(r) for r in rows]
+
+    async def computer_turns(self) -> list[TableRecord]:
+        """Games in play where a computer player is to move (negative ids), oldest first."""
+        rows = await self._reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'playing' AND to_move < 0 "
+            "ORDER BY id"
         )
         return [_record(r) for r in rows]
 

@@ -122,7 +122,7 @@ async def test_dropping_after_drawing_bad_spreads_and_hits_and_throwing_back_the
     not_held = next(c for c in cards.new_deck() if c not in hand and c not in target.cards)
     phantom = await driver.slash(mover, world.channel, "tonk discard",
                                  {"card": cards.text(not_held)})
-    assert phantom.content.startswith("you don't hold")
+    assert phantom.content.startswith("You don't hold")
     nonsense = await driver.slash(mover, world.channel, "tonk spread", {"cards": "zz"})
     assert "is not a card" in nonsense.content
     for answer in (knock, again, throw_back, bad_spread, bad_hit, nowhere, phantom, nonsense):
