@@ -20,6 +20,7 @@ from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
 from bot.table.computers import ComputerPlayers, computer_to_move
 from bot.table.service import IDLE
+from bot.table.settings import SettingsService
 from bot.table.timers import Clock, DeadlineScheduler, SystemClock
 
 _log = logging.getLogger("kortbord")
@@ -53,6 +54,7 @@ class KortbordBot(commands.Bot):
 
     store: Store
     service: TableService
+    preferences: SettingsService
     publisher: TablePublisher
     timers: DeadlineScheduler
     computers: ComputerPlayers
@@ -79,13 +81,14 @@ class KortbordBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.service = TableService(self.store, self.games, clock=self.clock.now)
+        self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
-                                         on_change=self.table_changed)
+                                         self.preferences, on_change=self.table_changed)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
         # components are routed by custom id, so tables posted before a restart keep working

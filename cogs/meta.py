@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import KortbordBot
+from bot.discord.errors import UserFacingError
 from bot.games.base import GameSpec
 
 
@@ -65,6 +67,19 @@ class Meta(commands.Cog):
     @kortbord.command(name="ping", description="Check that the bot is awake (only you see it)")
     async def ping(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(_pong_text(1), view=_ping_view(1), ephemeral=True)
+
+    @kortbord.command(name="pings",
+                      description="Whether you are pinged when it is your turn (only you see it)")
+    @app_commands.describe(choice="on: a ping each turn; off: no ping, the table still shows "
+                                  "whose turn it is")
+    async def pings(self, interaction: discord.Interaction,
+                    choice: Literal["on", "off"]) -> None:
+        if choice not in ("on", "off"):
+            raise UserFacingError("Choose on or off.")
+        await self.bot.preferences.update_person(interaction.user.id, pings=choice == "on")
+        text = ("You'll be pinged when it's your turn." if choice == "on" else
+                "You won't be pinged any more; the table still shows when it's your turn.")
+        await interaction.response.send_message(text, ephemeral=True)
 
     @kortbord.command(name="help", description="What the bot does and how to start a game")
     async def help(self, interaction: discord.Interaction) -> None:

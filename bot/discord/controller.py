@@ -45,6 +45,7 @@ from bot.table.service import (
     ApplyResult,
     TableSnapshot,
 )
+from bot.table.settings import SettingsService
 
 _log = logging.getLogger(__name__)
 
@@ -155,9 +156,11 @@ class TableController:
     """One game's tables on Discord: ``game`` is its spec, ``face`` how it looks."""
 
     def __init__(self, service: TableService, publisher: TablePublisher, game: GameSpec,
-                 face: GameFace, *, on_change: OnChange | None = None) -> None:
+                 face: GameFace, settings: SettingsService, *,
+                 on_change: OnChange | None = None) -> None:
         self.service = service
         self.publisher = publisher
+        self.settings = settings
         self.game = game
         self.face = face
         self.on_change = on_change
@@ -273,12 +276,16 @@ class TableController:
         recent = await self.recent_lines(snapshot)
         return self.face.table_render(snapshot, recent, self.names(snapshot))
 
-    def showing(self, snapshot: TableSnapshot, render: TableRender) -> Showing:
-        """``render`` of ``snapshot`` for the publisher, pinging the person to move."""
+    async def showing(self, snapshot: TableSnapshot, render: TableRender) -> Showing:
+        """``render`` of ``snapshot`` for the publisher, pinging the person to move unless they
+        (or their server) turned pings off."""
+        person = render.to_move
+        ping = (person if person is not None
+                and await self.settings.pings(snapshot.guild_id, person) else None)
         return Showing(
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
-            render=render, ping=render.to_move, pinged=snapshot.pinged,
+            render=render, ping=ping, pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
         )
 
@@ -291,7 +298,7 @@ class TableController:
             await self.close_table(snapshot)
             return
         render = await self.render(snapshot)
-        self.publisher.publish(self.showing(snapshot, render))
+        self.publisher.publish(await self.showing(snapshot, render))
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
@@ -309,7 +316,7 @@ class TableController:
         if lines:
             embed.add_field(name="Latest", value="\n".join(lines), inline=False)
         self._drop_table(snapshot.table_id)
-        self.publisher.publish(self.showing(snapshot, TableRender(embed=embed, view=None)))
+        self.publisher.publish(await self.showing(snapshot, TableRender(embed=embed, view=None)))
         self._changed(snapshot)
 
     async def redraw(self, snapshot: TableSnapshot) -> None:
@@ -361,7 +368,7 @@ class TableController:
         await interaction.response.send_message(
             f"{self.game.name} lobby opened below — others can press **Join**.", ephemeral=True
         )
-        await self.publisher.post_new(self.showing(snapshot, self.lobby_render(snapshot)))
+        await self.publisher.post_new(await self.showing(snapshot, self.lobby_render(snapshot)))
         self._changed(snapshot)
 
     async def add_computer(self, interaction: discord.Interaction,
@@ -433,7 +440,7 @@ class TableController:
         snapshot = await self.table_for(interaction)
         await interaction.response.send_message("The table is below.", ephemeral=True)
         render = await self.render(snapshot)
-        await self.publisher.post_new(replace(self.showing(snapshot, render), ping=None),
+        await self.publisher.post_new(replace(await self.showing(snapshot, render), ping=None),
                                       replaces=snapshot.message_id)
 
     # -- hands and moves -----------------------------------------------------------------------

@@ -80,19 +80,26 @@ async def test_a_stale_panel_refreshes_itself_instead_of_moving(
 async def test_an_old_table_button_is_refused(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
+    """With pings off nobody's turn moves the table down, so it is edited in place: a client
+    that missed those edits still shows an earlier turn's Draw button, which is no longer on the
+    message — it is refused and changes nothing."""
+    for user in (world.anna, world.bo):
+        off = await driver.slash(user, world.channel, "kortbord pings", {"choice": "off"})
+        assert off.ephemeral and "won't be pinged" in off.content
     table = await open_table(driver, world.channel, world.anna, [world.bo])
-    table_id = table_id_of(table.table)
-    first = to_move(table.table)
+    message = table.table
+    table_id = table_id_of(message)
+    first = to_move(message)
     await table.turn_by_buttons()
     while to_move(table.table) == first:
         await table.turn_by_buttons()
+    assert table.table is message and not driver.pings(channel=world.channel)
     before = await _state(bot, world.channel.id)
     mover = table.players[to_move(table.table) or 0]
-    # a client that missed the table's edits still shows the first turn's Draw button
     stale = await driver.click(
         mover, table.table, f"kb:dubb:{table_id}:draw:0", allow_stale=True
     )
-    assert stale.ephemeral and "earlier turn" in stale.content
+    assert stale.ephemeral and "isn't here any more" in stale.content
     assert await _state(bot, world.channel.id) == before
 
 
