@@ -31,8 +31,8 @@ from discord.http import Route
 from bot.client import KortbordBot
 from bot.config import Settings
 from bot.discord_api import point_discord_at
+from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 from bot.ui.timers import Clock
-from tests.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _LOGGED_ERROR = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")

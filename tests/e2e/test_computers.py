@@ -10,6 +10,8 @@ from collections import Counter
 
 import pytest
 
+from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
 from bot.games.dubb import players as dubb_players
 from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
 from bot.storage import MoveRecord
@@ -20,8 +22,6 @@ from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocke
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
 from tests.e2e.tonk_table import TonkPlay, open_table, payments_announced, standings_shown
-from tests.fakediscord import Driver
-from tests.fakediscord.model import StoredMessage
 
 pytestmark = pytest.mark.e2e
 

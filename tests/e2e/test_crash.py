@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bot.fakediscord import Channel, Driver, FakeDiscord, User
+from bot.fakediscord.driver import DriverError, InteractionFailed
+from bot.fakediscord.model import StoredMessage
 from bot.games.base import Seat
 from bot.service.registry import GAME_KINDS
 from bot.storage import Store
 from tests.e2e.conftest import SubprocessBot, World
-from tests.fakediscord import Channel, Driver, FakeDiscord, User
-from tests.fakediscord.driver import DriverError, InteractionFailed
-from tests.fakediscord.model import StoredMessage
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from bot.fakediscord import Driver
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable, open_table, table_message, title, to_move
-from tests.fakediscord import Driver
 
 pytestmark = pytest.mark.e2e
 

@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.fakediscord import Driver, FakeDiscord, RateLimitConfig
 from tests.e2e.conftest import TEST_TOKEN, BareClients, World
-from tests.fakediscord import Driver, FakeDiscord, RateLimitConfig
 
 pytestmark = pytest.mark.e2e
 

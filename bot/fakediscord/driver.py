@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from tests.fakediscord.model import (
+from bot.fakediscord.model import (
     ADMINISTRATOR,
     Channel,
     Guild,
@@ -21,7 +21,7 @@ from tests.fakediscord.model import (
     StoredMessage,
     User,
 )
-from tests.fakediscord.records import (
+from bot.fakediscord.records import (
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     INTERACTION_APPLICATION_COMMAND,
     INTERACTION_AUTOCOMPLETE,
@@ -31,8 +31,8 @@ from tests.fakediscord.records import (
     LogEntry,
     Ping,
 )
-from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.validation import (
+from bot.fakediscord.server import FakeDiscord
+from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     COMPONENT_CHANNEL_SELECT,
     COMPONENT_MENTIONABLE_SELECT,

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.snowflake import iso_from_snowflake
-from tests.fakediscord.validation import (
+from bot.fakediscord.snowflake import iso_from_snowflake
+from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     FLAG_EPHEMERAL,
     FLAG_LOADING,

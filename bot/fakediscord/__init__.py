@@ -1,9 +1,9 @@
 """A fake Discord (REST + gateway) for end-to-end tests of the unmodified discord.py client."""
 
-from tests.fakediscord.driver import Driver, DriverError, InteractionFailed, InteractionResult
-from tests.fakediscord.model import Channel, Guild, Role, StoredMessage, User
-from tests.fakediscord.records import InteractionRecord, LogEntry, Ping, RestCall
-from tests.fakediscord.server import FakeDiscord, FaultRule, RateLimitConfig
+from bot.fakediscord.driver import Driver, DriverError, InteractionFailed, InteractionResult
+from bot.fakediscord.model import Channel, Guild, Role, StoredMessage, User
+from bot.fakediscord.records import InteractionRecord, LogEntry, Ping, RestCall
+from bot.fakediscord.server import FakeDiscord, FaultRule, RateLimitConfig
 
 __all__ = [
     "Channel",

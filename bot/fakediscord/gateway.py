@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from tests.fakediscord.model import Guild, StoredMessage
-    from tests.fakediscord.server import FakeDiscord
+    from bot.fakediscord.model import Guild, StoredMessage
+    from bot.fakediscord.server import FakeDiscord
 
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1

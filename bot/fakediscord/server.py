@@ -19,15 +19,15 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.fakediscord import errors
-from tests.fakediscord.errors import DiscordHTTPError, FormErrors
-from tests.fakediscord.gateway import (
+from bot.fakediscord import errors
+from bot.fakediscord.errors import DiscordHTTPError, FormErrors
+from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
     INTENT_GUILDS,
     Gateway,
 )
-from tests.fakediscord.model import (
+from bot.fakediscord.model import (
     ADMINISTRATOR,
     BOT_DEFAULT,
     CHANNEL_GUILD_TEXT,
@@ -49,7 +49,7 @@ from tests.fakediscord.model import (
     User,
     resolve_mentions,
 )
-from tests.fakediscord.records import (
+from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
     CALLBACK_CHANNEL_MESSAGE,
@@ -64,9 +64,9 @@ from tests.fakediscord.records import (
     RestCall,
     command_path,
 )
-from tests.fakediscord.rest import build_app
-from tests.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
-from tests.fakediscord.validation import (
+from bot.fakediscord.rest import build_app
+from bot.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
+from bot.fakediscord.validation import (
     FLAG_EPHEMERAL,
     FLAG_IS_COMPONENTS_V2,
     FLAG_LOADING,

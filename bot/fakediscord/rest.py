@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakediscord import errors
-from tests.fakediscord.errors import DiscordHTTPError
-from tests.fakediscord.records import RestCall
+from bot.fakediscord import errors
+from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.records import RestCall
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from bot.fakediscord.server import FakeDiscord
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Files = list[tuple[str, str, bytes]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.fakediscord.errors import FormErrors, PathPart
+from bot.fakediscord.errors import FormErrors, PathPart
 
 Path = tuple[PathPart, ...]
 

@@ -7,8 +7,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.errors import DiscordHTTPError
-from tests.fakediscord.model import User, message_text
+from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.model import User, message_text
 
 INTERACTION_PING = 1
 INTERACTION_APPLICATION_COMMAND = 2
