@@ -2,8 +2,9 @@
 
 from bot.fakediscord.driver import Driver, DriverError, InteractionFailed, InteractionResult
 from bot.fakediscord.model import Channel, Guild, Role, StoredMessage, User
-from bot.fakediscord.records import InteractionRecord, LogEntry, Ping, RestCall
-from bot.fakediscord.server import FakeDiscord, FaultRule, RateLimitConfig
+from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter, RouteLimit
+from bot.fakediscord.records import InteractionRecord, LogEntry, Ping, RateLimitHit, RestCall
+from bot.fakediscord.server import FakeDiscord, FaultRule
 
 __all__ = [
     "Channel",
@@ -18,8 +19,11 @@ __all__ = [
     "LogEntry",
     "Ping",
     "RateLimitConfig",
+    "RateLimitHit",
+    "RateLimiter",
     "RestCall",
     "Role",
+    "RouteLimit",
     "StoredMessage",
     "User",
 ]

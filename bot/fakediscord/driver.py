@@ -143,6 +143,7 @@ class Driver:
         self.fake = fake
         self._allow_failed = False
         self._allow_rest_errors = False
+        self._allow_rate_limits = False
 
     # -- the world ----------------------------------------------------------------------------
 
@@ -791,6 +792,11 @@ class Driver:
     def allow_rest_errors(self) -> None:
         self._allow_rest_errors = True
 
+    def allow_rate_limits(self) -> None:
+        """This test means to exceed Discord's rate limits (429s from injected faults never
+        count as problems)."""
+        self._allow_rate_limits = True
+
     def problems(self) -> list[str]:
         """What a finished test must not leave behind."""
         found: list[str] = []
@@ -807,6 +813,13 @@ class Driver:
                 )
             elif not self._allow_rest_errors and not call.injected and call.status in (400, 401):
                 found.append(f"{call.method} {call.path} was rejected: {call.status} {call.error}")
+        if not self._allow_rate_limits:
+            found.extend(
+                f"{hit.describe()}; Discord would have refused it too "
+                "(driver.allow_rate_limits() if the test means it)"
+                for hit in self.fake.rate_limited
+                if not hit.injected
+            )
         return found
 
 

@@ -42,7 +42,8 @@ class InteractionRecord:
     guild_id: int | None
     channel_id: int
     payload: dict[str, Any]
-    created_at: float
+    created_at: float  # event-loop time, for the 3-second deadline timer
+    issued_at: float  # the fake's clock, for the 15-minute token
     acknowledged: asyncio.Future[None]
     focused_type: int | None = None
     component_message_id: int | None = None
@@ -142,3 +143,20 @@ class RestCall:
     injected: bool
     error: dict[str, Any] | None
     unmodelled: bool = False
+
+
+@dataclass(frozen=True)
+class RateLimitHit:
+    """A 429 the fake answered: from its own limits, or ``injected`` by a test's fault rule."""
+
+    method: str
+    route: str
+    path: str
+    scope: str
+    retry_after: float
+    injected: bool
+
+    def describe(self) -> str:
+        source = "an injected fault" if self.injected else f"the {self.scope} rate limit"
+        wait = f"retry after {self.retry_after:.3f} s"
+        return f"{self.method} {self.path} got 429 from {source} ({wait})"

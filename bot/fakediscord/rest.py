@@ -1,104 +1,46 @@
 """The REST API under ``/api/v10`` (and ``/api/v9``): routing, auth, rate-limit headers, faults.
 
 Handlers are thin: they parse the request (JSON or multipart with ``payload_json`` and
-``files[n]``) and call ``FakeDiscord``. Every response carries Discord's rate-limit headers and
-``Via`` (discord.py treats a 429 without ``Via`` as a Cloudflare ban, as Discord's edge sends it).
+``files[n]``) and call ``FakeDiscord``. Responses carry the rate-limit headers of the route's
+bucket (``ratelimit.py``) and ``Via``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from bot.fakediscord import errors
 from bot.fakediscord.errors import DiscordHTTPError
-from bot.fakediscord.records import RestCall
+from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
+from bot.fakediscord.records import RateLimitHit, RestCall
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.server import FakeDiscord, FaultRule
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Files = list[tuple[str, str, bytes]]
 
 FAKE_KEY = web.AppKey("fake", object)
-LIMITER_KEY = web.AppKey("limiter", object)
 API_PREFIXES = ("/api/v10", "/api/v9")
-# Routes authenticated by the interaction/webhook token in the URL, not by the bot token.
+# Routes authenticated by the interaction/webhook token in the URL, not by the bot token; they
+# are also the interaction endpoints Discord exempts from the global rate limit.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
-MAJOR_PARAMETERS = (
-    "channel_id",
-    "guild_id",
-    "webhook_id",
-    "webhook_token",
-    "interaction_id",
-    "interaction_token",
-)
+# The top-level resources a route's rate limit is counted per (Discord docs, "Rate Limits").
+MAJOR_PARAMETERS = ("channel_id", "guild_id", "webhook_id", "webhook_token")
+# discord.py treats a 429 without Via as a Cloudflare ban; Discord's edge always sends it.
+VIA = {"Via": "1.1 google"}
 
 
-@dataclass
-class _Window:
-    started: float
-    count: int
-
-
-class RateLimiter:
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-        self.windows: dict[tuple[str, str], _Window] = {}
-
-    def hit(self, route: str, major: str) -> tuple[dict[str, str], float | None]:
-        """Count one request; return the headers and, if over the limit, the retry delay."""
-        config = self.fake.rate_limits
-        limit, window = config.routes.get(route, (config.limit, config.window))
-        bucket = hashlib.sha1(route.encode()).hexdigest()[:32]
-        now = time.time()
-        current = self.windows.get((bucket, major))
-        if current is None or now >= current.started + window:
-            current = _Window(now, 0)
-            self.windows[(bucket, major)] = current
-        current.count += 1
-        reset = current.started + window
-        headers = rate_limit_headers(limit, max(0, limit - current.count), reset, now, bucket)
-        if current.count > limit:
-            return headers, reset - now
-        return headers, None
-
-
-def rate_limit_headers(
-    limit: int, remaining: int, reset: float, now: float, bucket: str
-) -> dict[str, str]:
-    return {
-        "X-RateLimit-Limit": str(limit),
-        "X-RateLimit-Remaining": str(remaining),
-        "X-RateLimit-Reset": f"{reset:.3f}",
-        "X-RateLimit-Reset-After": f"{max(0.0, reset - now):.3f}",
-        "X-RateLimit-Bucket": bucket,
-        "Via": "1.1 google",
-    }
-
-
-def _too_many(
-    headers: dict[str, str], retry_after: float, *, scope: str, is_global: bool
-) -> web.Response:
-    headers = dict(headers)
-    headers["X-RateLimit-Remaining"] = "0"
-    headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
-    headers["X-RateLimit-Scope"] = scope
-    if is_global:
-        headers["X-RateLimit-Global"] = "true"
-    body = {
-        "message": "You are being rate limited.",
-        "retry_after": round(retry_after, 3),
-        "global": is_global,
-    }
-    return json_response(body, status=429, headers=headers)
+def _too_many(headers: dict[str, str], retry_after: float, scope: str) -> web.Response:
+    return json_response(
+        too_many_body(retry_after, scope),
+        status=429,
+        headers=too_many_headers(headers, retry_after, scope),
+    )
 
 
 def json_response(
@@ -134,37 +76,25 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     unmodelled = resource is None
     route = _api_path(resource.canonical if resource is not None else path)
     api_path = _api_path(path)
-    major = "+".join(match.get(k, "") for k in MAJOR_PARAMETERS if k in match)
-    limiter: RateLimiter = request.app[LIMITER_KEY]  # type: ignore[assignment]
-    headers, retry_after = limiter.hit(f"{request.method} {route}", major)
-    injected = False
+    by_url_token = api_path.startswith(TOKEN_ROUTES)
+    auth = request.headers.get("Authorization", "")
+    headers = dict(VIA)
+    rule = None
     try:
         if match.http_exception is not None:
             if isinstance(match.http_exception, web.HTTPMethodNotAllowed):
                 raise errors.method_not_allowed()
             raise errors.not_found()
-        if not api_path.startswith(TOKEN_ROUTES):
-            auth = request.headers.get("Authorization", "")
-            if not auth.startswith("Bot ") or not fake.token_ok(auth[4:]):
-                raise errors.unauthorized()
+        # an injected fault comes before anything else, so the request has no effect at all
         rule = fake.pick_fault(request.method, route)
-        if retry_after is not None:
-            response: web.StreamResponse = _too_many(
-                headers, retry_after, scope="user", is_global=False
-            )
-        elif rule is not None:
-            injected = True
-            if rule.status == 429:
-                response = _too_many(
-                    headers, rule.retry_after, scope=rule.scope, is_global=rule.is_global
-                )
-            else:
-                response = json_response(
-                    {"message": f"{rule.status}: Internal Server Error", "code": 0},
-                    status=rule.status,
-                    headers=headers,
-                )
+        refusal = _fault(fake, rule, request.method, route, api_path, headers) or _limit(
+            fake, request, route, api_path, None if by_url_token else auth, headers
+        )
+        if refusal is not None:
+            response: web.StreamResponse = refusal
         else:
+            if not by_url_token and (not auth.startswith("Bot ") or not fake.token_ok(auth[4:])):
+                raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
     except DiscordHTTPError as exc:
@@ -176,9 +106,56 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         except ValueError:
             error = None
     fake.record_call(
-        RestCall(request.method, route, api_path, response.status, injected, error, unmodelled)
+        RestCall(
+            request.method, route, api_path, response.status, rule is not None, error, unmodelled
+        )
     )
     return response
+
+
+def _fault(
+    fake: FakeDiscord,
+    rule: FaultRule | None,
+    method: str,
+    route: str,
+    api_path: str,
+    headers: dict[str, str],
+) -> web.Response | None:
+    if rule is None:
+        return None
+    if rule.status == 429:
+        scope = SCOPE_GLOBAL if rule.is_global else rule.scope
+        fake.record_rate_limit(RateLimitHit(method, route, api_path, scope, rule.retry_after, True))
+        return _too_many(headers, rule.retry_after, scope)
+    return json_response(
+        {"message": f"{rule.status}: Internal Server Error", "code": 0},
+        status=rule.status,
+        headers=headers,
+    )
+
+
+def _limit(
+    fake: FakeDiscord,
+    request: web.Request,
+    route: str,
+    api_path: str,
+    auth: str | None,
+    headers: dict[str, str],
+) -> web.Response | None:
+    """Count the request against its route's bucket and the global limit; a 429 if over.
+    ``auth`` None marks the interaction endpoints, which are exempt from the global limit."""
+    match = request.match_info
+    major = "+".join(match[k] for k in MAJOR_PARAMETERS if k in match)
+    # the global limit counts per bot token, or per address without one
+    who = None if auth is None else (auth or f"ip:{request.remote}")
+    verdict = fake.limiter.check(f"{request.method} {route}", major, who)
+    headers.update(verdict.headers)
+    if verdict.retry_after is None:
+        return None
+    fake.record_rate_limit(
+        RateLimitHit(request.method, route, api_path, verdict.scope, verdict.retry_after, False)
+    )
+    return _too_many(headers, verdict.retry_after, verdict.scope)
 
 
 async def _body(request: web.Request) -> tuple[Any, Files]:
@@ -598,7 +575,6 @@ ROUTES: list[tuple[str, str, Handler]] = [
 def build_app(fake: FakeDiscord) -> web.Application:
     app = web.Application(middlewares=[discord_middleware], client_max_size=32 * 1024 * 1024)
     app[FAKE_KEY] = fake
-    app[LIMITER_KEY] = RateLimiter(fake)
     for prefix in API_PREFIXES:
         for method, path, handler in ROUTES:
             app.router.add_route(method, prefix + path, handler)

@@ -13,8 +13,9 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -49,6 +50,7 @@ from bot.fakediscord.model import (
     User,
     resolve_mentions,
 )
+from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter
 from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
@@ -61,6 +63,7 @@ from bot.fakediscord.records import (
     InteractionRecord,
     LogEntry,
     Ping,
+    RateLimitHit,
     RestCall,
     command_path,
 )
@@ -90,31 +93,6 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 WEBHOOK_DEFAULT_MENTIONS: dict[str, Any] = {"parse": ["users"]}
 _CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_IS_COMPONENTS_V2
 _USERNAME_CHARS = re.compile(r"[^a-z0-9_.]")
-
-
-@dataclass
-class RateLimitConfig:
-    """Per-route buckets like Discord's: ``limit`` requests per ``window`` seconds for each
-    route and major parameter (channel, guild, webhook). Generous by default so tests are not
-    slowed; ``routes`` overrides by route, e.g. ``{"POST /channels/{channel_id}/messages":
-    (5, 5.0)}``."""
-
-    limit: int = 50
-    window: float = 1.0
-    routes: dict[str, tuple[int, float]] = field(default_factory=dict)
-
-    @classmethod
-    def discord_like(cls) -> RateLimitConfig:
-        """Message routes limited as Discord limits them per channel (5 per 5 s), for tests
-        of how the bot copes with real limits (e.g. coalescing table edits)."""
-        per_channel = (5, 5.0)
-        return cls(
-            routes={
-                "POST /channels/{channel_id}/messages": per_channel,
-                "PATCH /channels/{channel_id}/messages/{message_id}": per_channel,
-                "DELETE /channels/{channel_id}/messages/{message_id}": per_channel,
-            }
-        )
 
 
 @dataclass
@@ -185,7 +163,9 @@ class FakeDiscord:
     """A Discord API v10 stand-in: REST under ``/api/v10`` and the gateway websocket at ``/``.
 
     ``token`` None accepts any non-empty bot token (as the README's "any token" promises);
-    a string makes every other token a 401 and a gateway close 4004.
+    a string makes every other token a 401 and a gateway close 4004. ``rate_limits`` defaults
+    to Discord's (``RateLimitConfig.discord_like()``). ``clock`` (Unix seconds) drives the
+    rate limits and the 15-minute interaction tokens; tests replace it to move time on.
     """
 
     def __init__(
@@ -196,11 +176,15 @@ class FakeDiscord:
         privileged_intents: int = 0,
         rate_limits: RateLimitConfig | None = None,
         app_name: str = "Kortbord",
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.ids = SnowflakeFactory()
         self.token = token
         self.interaction_deadline = interaction_deadline
-        self.rate_limits = rate_limits or RateLimitConfig()
+        self.clock = clock
+        self.limiter = RateLimiter(
+            rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
+        )
         owner = User(self.ids.next(), "appowner", "App Owner")
         app_id = self.ids.next()
         self.bot_user = User(app_id, app_name.lower(), None, bot=True)
@@ -223,6 +207,7 @@ class FakeDiscord:
         self.log: list[LogEntry] = []
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
+        self.rate_limited: list[RateLimitHit] = []
         self.faults: list[FaultRule] = []
         self._rng = random.Random(0)
         self._seq = 0
@@ -295,7 +280,20 @@ class FakeDiscord:
         self._seq += 1
         return self._seq
 
-    # -- auth and faults ----------------------------------------------------------------------
+    # -- auth, rate limits and faults ---------------------------------------------------------
+
+    @property
+    def rate_limits(self) -> RateLimitConfig:
+        return self.limiter.config
+
+    @rate_limits.setter
+    def rate_limits(self, config: RateLimitConfig) -> None:
+        self.limiter.config = config
+        self.limiter.reset()
+
+    def record_rate_limit(self, hit: RateLimitHit) -> None:
+        _log.info("429: %s", hit.describe())
+        self.rate_limited.append(hit)
 
     def token_ok(self, token: str | None) -> bool:
         if not token:
@@ -931,6 +929,7 @@ class FakeDiscord:
             channel_id=channel.id,
             payload=payload,
             created_at=loop.time(),
+            issued_at=self.clock(),
             acknowledged=loop.create_future(),
             focused_type=focused_type,
             component_message_id=message.id if message is not None else None,
@@ -1107,8 +1106,8 @@ class FakeDiscord:
         record = self._by_token.get(token)
         if record is None:
             raise errors.invalid_webhook_token()
-        age = asyncio.get_running_loop().time() - record.created_at
-        if age > WEBHOOK_TOKEN_LIFETIME:
+        # the token works for 15 minutes, on the fake's clock (Discord docs, "Followup Messages")
+        if self.clock() - record.issued_at > WEBHOOK_TOKEN_LIFETIME:
             raise errors.invalid_webhook_token()
         return record
 

@@ -166,6 +166,13 @@ class BotRunner:
         self.bot, self._task = None, None
         if bot is None or task is None:
             return
+        # discord.py's close() leaves its task that waits out the GUILD_CREATEs and then
+        # dispatches "ready" running; `python -m bot` exits after closing, but this event loop
+        # goes on, so that task would dispatch into a closed client when a close takes longer
+        # than guild_ready_timeout (as it does while a rate-limited request is being held).
+        ready_task = bot._connection._ready_task
+        if ready_task is not None:
+            ready_task.cancel()
         await bot.close()
         await task
 
