@@ -153,14 +153,16 @@ class Driver:
         *,
         bot_permissions: int | None = None,
         everyone_permissions: int | None = None,
+        shard_of: tuple[int, int] | None = None,
     ) -> Guild:
-        """A server with @everyone, a Moderator role (Manage Messages) and the bot's role."""
+        """A server with @everyone, a Moderator role (Manage Messages) and the bot's role;
+        ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n."""
         options: dict[str, int] = {}
         if bot_permissions is not None:
             options["bot_permissions"] = bot_permissions
         if everyone_permissions is not None:
             options["everyone_permissions"] = everyone_permissions
-        return self.fake.add_guild(name, **options)
+        return self.fake.add_guild(name, shard_of=shard_of, **options)
 
     def add_channel(
         self,

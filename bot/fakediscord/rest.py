@@ -237,16 +237,12 @@ async def get_gateway(request: web.Request) -> web.Response:
 
 
 async def get_gateway_bot(request: web.Request) -> web.Response:
+    fake = _fake(request)
     return _json(
         {
-            "url": _fake(request).gateway_url.rstrip("/"),
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 999,
-                "reset_after": 86_400_000,
-                "max_concurrency": 1,
-            },
+            "url": fake.gateway_url.rstrip("/"),
+            "shards": fake.recommended_shards,
+            "session_start_limit": fake.session_start_limit(),
         }
     )
 

@@ -86,6 +86,10 @@ T = TypeVar("T")
 _log = logging.getLogger("fakediscord")
 
 WEBHOOK_TOKEN_LIFETIME = 15 * 60
+# "Each shard can only support a maximum of 2500 guilds" (Discord docs, "Sharding"): more on one
+# connection closes it with 4011 Sharding required.
+GUILDS_PER_SHARD = 2500
+IDENTIFY_LIMIT = 1000
 INTERACTION_DEADLINE = 3.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 # Interactions and webhooks parse only user mentions unless told otherwise (Discord docs,
@@ -162,6 +166,8 @@ class Application:
 class FakeDiscord:
     """A Discord API v10 stand-in: REST under ``/api/v10`` and the gateway websocket at ``/``.
 
+    ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` advises;
+    ``guilds_per_shard`` is the most guilds one connection may hold (4011 beyond it).
     ``token`` None accepts any non-empty bot token (as the README's "any token" promises);
     a string makes every other token a 401 and a gateway close 4004. ``rate_limits`` defaults
     to Discord's (``RateLimitConfig.discord_like()``). ``clock`` (Unix seconds) drives the
@@ -177,11 +183,17 @@ class FakeDiscord:
         rate_limits: RateLimitConfig | None = None,
         app_name: str = "Kortbord",
         clock: Callable[[], float] = time.time,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        guilds_per_shard: int = GUILDS_PER_SHARD,
     ) -> None:
         self.ids = SnowflakeFactory()
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.clock = clock
+        self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
+        self.guilds_per_shard = guilds_per_shard
         self.limiter = RateLimiter(
             rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
         )
@@ -275,6 +287,22 @@ class FakeDiscord:
                     await event.wait()
         except TimeoutError:
             raise AssertionError(f"timed out after {within:g}s waiting for {what}") from None
+
+    def session_start_limit(self) -> dict[str, int]:
+        """IDENTIFYs left of the 1000 a day, counted from the first one (RESUMEs are free)."""
+        gateway = self.gateway
+        day_ms = 24 * 3600 * 1000
+        if gateway.first_identify_at is None:
+            reset_after = day_ms
+        else:
+            elapsed = int((self.clock() - gateway.first_identify_at) * 1000)
+            reset_after = max(0, day_ms - elapsed)
+        return {
+            "total": IDENTIFY_LIMIT,
+            "remaining": max(0, IDENTIFY_LIMIT - gateway.identify_count),
+            "reset_after": reset_after,
+            "max_concurrency": self.max_concurrency,
+        }
 
     def next_seq(self) -> int:
         self._seq += 1
@@ -387,8 +415,10 @@ class FakeDiscord:
         owner: User | None = None,
         bot_permissions: int = BOT_DEFAULT,
         everyone_permissions: int = EVERYONE_DEFAULT,
+        shard_of: tuple[int, int] | None = None,
     ) -> Guild:
-        guild_id = self.ids.next()
+        """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard."""
+        guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
         owner = owner or self.application.owner
         guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild_id] = Role(guild_id, "@everyone", everyone_permissions)
@@ -427,6 +457,7 @@ class FakeDiscord:
             "GUILD_MEMBER_ADD",
             {**member.payload(), "guild_id": str(guild.id)},
             intent=INTENT_GUILD_MEMBERS,
+            guild_id=guild.id,
         )
         self.changed()
         return member
@@ -465,9 +496,13 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         if thread:
             payload = {**channel.payload(), "newly_created": True}
-            self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
+            self.gateway.dispatch(
+                "THREAD_CREATE", payload, intent=INTENT_GUILDS, guild_id=guild.id
+            )
         else:
-            self.gateway.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
+            self.gateway.dispatch(
+                "CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS, guild_id=guild.id
+            )
         self.changed()
         return channel
 
@@ -768,7 +803,9 @@ class FakeDiscord:
             payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
             if message.guild_id is not None:
                 payload["guild_id"] = str(message.guild_id)
-            self.gateway.dispatch("MESSAGE_DELETE", payload, intent=INTENT_GUILD_MESSAGES)
+            self.gateway.dispatch(
+                "MESSAGE_DELETE", payload, intent=INTENT_GUILD_MESSAGES, guild_id=message.guild_id
+            )
         self.changed()
 
     def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
@@ -939,7 +976,8 @@ class FakeDiscord:
         )
         self.interactions[interaction_id] = record
         self._by_token[token] = record
-        self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None)
+        # needs no intent; only the sessions whose shard owns the guild get it
+        self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None, guild_id=guild.id)
         _log.info("INTERACTION_CREATE %s", record.describe())
         self.changed()
         return record
@@ -952,8 +990,8 @@ class FakeDiscord:
         if record.rejected:
             last = record.rejected[-1]
             reason += f"; the bot's callback was rejected with {last.status} {last.body()}"
-        if not self.gateway.live_sessions():
-            reason += "; no bot was connected to the gateway"
+        if not self.gateway.live_sessions(record.guild_id):
+            reason += "; no bot session owning this server's shard was connected to the gateway"
         record.failure = reason
         _log.warning("%s: This interaction failed (%s)", record.describe(), reason)
         if not record.acknowledged.done():
