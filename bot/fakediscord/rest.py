@@ -15,6 +15,7 @@ from aiohttp import web
 
 from bot.fakediscord import errors
 from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
 from bot.fakediscord.records import RateLimitHit, RestCall
 
@@ -348,7 +349,11 @@ async def get_member(request: web.Request) -> web.Response:
 
 
 async def list_members(request: web.Request) -> web.Response:
-    guild = _fake(request).guild(_int(request, "guild_id"))
+    fake = _fake(request)
+    guild = fake.guild(_int(request, "guild_id"))
+    if not fake.application.privileged_intents & INTENT_GUILD_MEMBERS:
+        # "This endpoint requires the GUILD_MEMBERS Privileged Intent" (enabled for the app)
+        raise errors.missing_access()
     limit = int(request.query.get("limit", "1"))
     after = int(request.query.get("after", "0"))
     members = sorted(
