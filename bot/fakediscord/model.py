@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.fakediscord.attachments import Attachment, attachment_text
 from bot.fakediscord.snowflake import iso_from_snowflake
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
@@ -320,7 +321,7 @@ class StoredMessage:
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
-    attachments: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
     flags: int = 0
     type: int = MESSAGE_DEFAULT
     tts: bool = False
@@ -367,7 +368,7 @@ class StoredMessage:
             "content": self.content,
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_role_ids],
-            "attachments": copy.deepcopy(self.attachments),
+            "attachments": [a.payload() for a in self.attachments if not a.referenced],
             "embeds": copy.deepcopy(self.embeds),
             "timestamp": iso_from_snowflake(self.id),
             "edited_timestamp": self.edited_timestamp,
@@ -438,7 +439,7 @@ class StoredMessage:
 
     @property
     def text(self) -> str:
-        return message_text(self.content, self.embeds, self.components)
+        return message_text(self.content, self.embeds, self.components, self.attachments)
 
 
 def iter_interactive(components: list[dict[str, Any]]) -> Any:
@@ -456,9 +457,13 @@ def iter_interactive(components: list[dict[str, Any]]) -> Any:
 
 
 def message_text(
-    content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]
+    content: str,
+    embeds: list[dict[str, Any]],
+    components: list[dict[str, Any]],
+    attachments: list[Attachment] | tuple[Attachment, ...] = (),
 ) -> str:
-    """Every piece of text a reader could see: content, embeds, component labels and options."""
+    """Every piece of text a reader could see: content, embeds, component labels and options,
+    and the files' names and alt text."""
     parts = [content]
     for embed in embeds:
         parts.append(embed.get("title") or "")
@@ -469,6 +474,7 @@ def message_text(
             parts.append(f.get("name") or "")
             parts.append(f.get("value") or "")
     _component_text(components, parts)
+    parts.extend(attachment_text(list(attachments)))
     return "\n".join(p for p in parts if p)
 
 

@@ -7,6 +7,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.fakediscord.attachments import Attachment
 from bot.fakediscord.errors import DiscordHTTPError
 from bot.fakediscord.model import User, message_text
 
@@ -100,10 +101,12 @@ class LogEntry:
     components: list[dict[str, Any]]
     flags: int
     author_id: int
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def text(self) -> str:
-        return message_text(self.content, self.embeds, self.components)
+        """Content, embeds, component labels and the files' names and alt text."""
+        return message_text(self.content, self.embeds, self.components, self.attachments)
 
     def visible_to(self, user_id: int) -> bool:
         return self.audience is None or self.audience == user_id
@@ -121,6 +124,8 @@ class LogEntry:
             components=copy.deepcopy(message.components),
             flags=message.flags,
             author_id=message.author.id,
+            # copies: a later edit of a description must not rewrite this version
+            attachments=tuple(copy.copy(a) for a in message.attachments),
         )
 
 

@@ -8,12 +8,19 @@ bucket (``ratelimit.py``) and ``Via``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from bot.fakediscord import errors
+from bot.fakediscord.attachments import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_ATTACHMENTS,
+    Upload,
+    media_type,
+)
 from bot.fakediscord.errors import DiscordHTTPError
 from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
@@ -23,7 +30,8 @@ if TYPE_CHECKING:
     from bot.fakediscord.server import FakeDiscord, FaultRule
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Files = list[tuple[str, str, bytes]]
+Files = list[Upload]
+_FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 FAKE_KEY = web.AppKey("fake", object)
 API_PREFIXES = ("/api/v10", "/api/v9")
@@ -160,26 +168,40 @@ def _limit(
 
 
 async def _body(request: web.Request) -> tuple[Any, Files]:
-    """The JSON body, or ``payload_json`` plus the uploaded ``files[n]`` of a multipart body."""
+    """The JSON body, or ``payload_json`` (else the plain form fields) and the uploaded
+    ``files[n]`` of a multipart body."""
     if request.content_type == "multipart/form-data":
         form = await request.post()
         files: Files = []
-        payload: Any = {}
+        fields: dict[str, Any] = {}
+        payload: Any = None
         for name, value in form.items():
-            if name == "payload_json":
-                try:
-                    payload = json.loads(str(value))
-                except ValueError:
-                    raise errors.bad_json() from None
-            elif isinstance(value, web.FileField):
+            if isinstance(value, web.FileField):
+                found = _FILE_FIELD.fullmatch(name)
+                if found is None:
+                    raise errors.invalid_form_body(
+                        {name: {"_errors": [{"code": "BASE_TYPE_CHOICES", "message": "Unknown"}]}}
+                    )
                 files.append(
-                    (
+                    Upload(
+                        int(found.group(1)),
                         value.filename,
-                        value.content_type or "application/octet-stream",
+                        media_type(value.filename, value.content_type),
                         value.file.read(),
                     )
                 )
-        return payload, files
+            else:
+                # a part sent with its own content type (payload_json as application/json)
+                # comes back as bytes
+                text = value.decode() if isinstance(value, bytes | bytearray) else str(value)
+                if name == "payload_json":
+                    try:
+                        payload = json.loads(text)
+                    except ValueError:
+                        raise errors.bad_json() from None
+                else:
+                    fields[name] = text
+        return (payload if payload is not None else fields), files
     raw = await request.read()
     if not raw:
         return {}, []
@@ -511,10 +533,9 @@ async def delete_webhook_message(request: web.Request) -> web.Response:
 async def get_attachment(request: web.Request) -> web.Response:
     fake = _fake(request)
     found = fake.attachments.get(int(request.match_info["attachment_id"]))
-    if found is None:
+    if found is None or found.filename != request.match_info["filename"]:
         raise web.HTTPNotFound()
-    _, content_type, blob = found
-    return web.Response(body=blob, content_type=content_type)
+    return web.Response(body=found.data, headers={"Content-Type": found.content_type})
 
 
 ROUTES: list[tuple[str, str, Handler]] = [
@@ -574,7 +595,9 @@ ROUTES: list[tuple[str, str, Handler]] = [
 
 
 def build_app(fake: FakeDiscord) -> web.Application:
-    app = web.Application(middlewares=[discord_middleware], client_max_size=32 * 1024 * 1024)
+    # room for ten files at the size limit, so an oversized file gets Discord's JSON 413
+    body_limit = (MAX_ATTACHMENTS + 1) * ATTACHMENT_SIZE_LIMIT
+    app = web.Application(middlewares=[discord_middleware], client_max_size=body_limit)
     app[FAKE_KEY] = fake
     for prefix in API_PREFIXES:
         for method, path, handler in ROUTES:

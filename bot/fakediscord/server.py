@@ -21,6 +21,18 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from bot.fakediscord import errors
+from bot.fakediscord.attachments import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_ATTACHMENTS,
+    Attachment,
+    NewAttachment,
+    Upload,
+    attachments_after,
+    check_uploads,
+    resolve_references,
+    spoiler_from,
+)
+from bot.fakediscord.attachments import too_many as too_many_attachments
 from bot.fakediscord.errors import DiscordHTTPError, FormErrors
 from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
@@ -91,7 +103,6 @@ WEBHOOK_TOKEN_LIFETIME = 15 * 60
 GUILDS_PER_SHARD = 2500
 IDENTIFY_LIMIT = 1000
 INTERACTION_DEADLINE = 3.0
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 # Interactions and webhooks parse only user mentions unless told otherwise (Discord docs,
 # "Allowed mentions"); plain channel messages parse everything.
 WEBHOOK_DEFAULT_MENTIONS: dict[str, Any] = {"parse": ["users"]}
@@ -215,7 +226,7 @@ class FakeDiscord:
         self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
-        self.attachments: dict[int, tuple[str, str, bytes]] = {}
+        self.attachments: dict[int, Attachment] = {}
         self.log: list[LogEntry] = []
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
@@ -562,40 +573,53 @@ class FakeDiscord:
             embed["content_scan_version"] = 0
         return result
 
-    def _attachments_for(
-        self,
-        body: dict[str, Any],
-        files: list[tuple[str, str, bytes]],
-        keep: list[dict[str, Any]],
-        *,
-        ephemeral: bool,
-        channel_id: int,
-    ) -> list[dict[str, Any]]:
-        described = {str(a.get("id")): a for a in body.get("attachments") or []}
-        result: list[dict[str, Any]] = []
-        for attachment in keep:
-            if body.get("attachments") is None or str(attachment["id"]) in described:
-                result.append(attachment)
-        for index, (filename, content_type, blob) in enumerate(files):
-            meta = described.get(str(index), {})
+    def _attachment_factory(self, channel_id: int, *, ephemeral: bool) -> NewAttachment:
+        def new(upload: Upload, meta: dict[str, Any]) -> Attachment:
             attachment_id = self.ids.next()
-            name = meta.get("filename") or filename
-            self.attachments[attachment_id] = (name, content_type, blob)
-            url = f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{name}"
-            item: dict[str, Any] = {
-                "id": str(attachment_id),
-                "filename": name,
-                "size": len(blob),
-                "url": url,
-                "proxy_url": url,
-                "content_type": content_type,
-            }
-            if meta.get("description"):
-                item["description"] = meta["description"]
-            if ephemeral:
-                item["ephemeral"] = True
-            result.append(item)
+            name = meta.get("filename") or upload.filename
+            return Attachment(
+                id=attachment_id,
+                filename=name,
+                content_type=upload.content_type,
+                data=upload.data,
+                url=f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{name}",
+                description=meta.get("description"),
+                title=meta.get("title"),
+                spoiler=spoiler_from(upload, meta),
+                ephemeral=ephemeral,
+            )
+
+        return new
+
+    def _files_after(
+        self,
+        form: FormErrors,
+        path: tuple[str | int, ...],
+        body: dict[str, Any],
+        uploads: list[Upload],
+        existing: list[Attachment],
+        *,
+        channel_id: int,
+        ephemeral: bool,
+        editing: bool,
+    ) -> list[Attachment]:
+        check_uploads(uploads)
+        result = attachments_after(
+            form,
+            path,
+            body,
+            uploads,
+            existing,
+            self._attachment_factory(channel_id, ephemeral=ephemeral),
+            editing=editing,
+        )
+        if len(result) > MAX_ATTACHMENTS:
+            raise too_many_attachments()
         return result
+
+    def _store_files(self, attachments: list[Attachment]) -> None:
+        for attachment in attachments:
+            self.attachments[attachment.id] = attachment
 
     def create_message(
         self,
@@ -603,7 +627,7 @@ class FakeDiscord:
         author: User,
         body: dict[str, Any],
         *,
-        files: list[tuple[str, str, bytes]] | None = None,
+        files: list[Upload] | None = None,
         path: tuple[str | int, ...] = (),
         ephemeral_for: int | None = None,
         extra_flags: int = 0,
@@ -614,15 +638,25 @@ class FakeDiscord:
     ) -> StoredMessage:
         form = FormErrors()
         validate_message_body(form, path, body)
+        attachments = self._files_after(
+            form,
+            path,
+            body,
+            files or [],
+            [],
+            channel_id=channel.id,
+            ephemeral=ephemeral_for is not None,
+            editing=False,
+        )
         form.raise_if_any()
-        files = files or []
         flags = (body.get("flags") or 0) & _CREATE_FLAGS | extra_flags
         if ephemeral_for is not None:
             flags |= FLAG_EPHEMERAL
         content = body.get("content") or ""
-        embeds = body.get("embeds") or []
-        components = body.get("components") or []
-        if not (allow_empty or content or embeds or components or files):
+        embeds, components = resolve_references(
+            body.get("embeds") or [], body.get("components") or [], attachments
+        )
+        if not (allow_empty or content or embeds or components or attachments):
             raise errors.empty_message()
         guild = self.guilds.get(channel.guild_id)
         allowed = body.get("allowed_mentions")
@@ -658,9 +692,8 @@ class FakeDiscord:
             author_member=guild.members.get(author.id) if guild is not None else None,
             referenced=referenced,
         )
-        message.attachments = self._attachments_for(
-            body, files, [], ephemeral=ephemeral_for is not None, channel_id=channel.id
-        )
+        message.attachments = attachments
+        self._store_files(attachments)
         if webhook:
             message.webhook_id = self.application.id
             message.application_id = self.application.id
@@ -737,11 +770,21 @@ class FakeDiscord:
         message: StoredMessage,
         body: dict[str, Any],
         *,
-        files: list[tuple[str, str, bytes]] | None = None,
+        files: list[Upload] | None = None,
         path: tuple[str | int, ...] = (),
     ) -> StoredMessage:
         form = FormErrors()
         validate_message_body(form, path, body, existing_flags=message.flags)
+        attachments = self._files_after(
+            form,
+            path,
+            body,
+            files or [],
+            message.attachments,
+            channel_id=message.channel_id,
+            ephemeral=message.ephemeral_for is not None,
+            editing=True,
+        )
         form.raise_if_any()
         new_flags = message.flags & ~FLAG_LOADING
         if "flags" in body and body["flags"] is not None:
@@ -752,15 +795,6 @@ class FakeDiscord:
         content = body["content"] or "" if "content" in body else message.content
         embeds = body["embeds"] or [] if "embeds" in body else message.embeds
         components = body["components"] or [] if "components" in body else message.components
-        attachments = message.attachments
-        if files or "attachments" in body:
-            attachments = self._attachments_for(
-                body,
-                files or [],
-                message.attachments,
-                ephemeral=message.ephemeral_for is not None,
-                channel_id=message.channel_id,
-            )
         if not (content or embeds or components or attachments):
             raise errors.empty_message()
         message.content = content
@@ -768,7 +802,11 @@ class FakeDiscord:
             message.embeds = self._normalise_embeds(embeds)
         if "components" in body:
             message.components = self._normalise_components(components)
+        message.embeds, message.components = resolve_references(
+            message.embeds, message.components, attachments
+        )
         message.attachments = attachments
+        self._store_files(attachments)
         if "content" in body:
             users, roles, everyone = resolve_mentions(
                 content,
@@ -1011,7 +1049,7 @@ class FakeDiscord:
         interaction_id: int,
         token: str,
         body: Any,
-        files: list[tuple[str, str, bytes]],
+        files: list[Upload],
     ) -> tuple[InteractionRecord, StoredMessage | None]:
         record = self.interactions.get(interaction_id)
         if record is None or record.token != token:
@@ -1033,7 +1071,7 @@ class FakeDiscord:
         return record, message
 
     def _apply_callback(
-        self, record: InteractionRecord, body: Any, files: list[tuple[str, str, bytes]]
+        self, record: InteractionRecord, body: Any, files: list[Upload]
     ) -> StoredMessage | None:
         if not isinstance(body, dict):
             raise errors.invalid_form_body(
@@ -1175,7 +1213,7 @@ class FakeDiscord:
         return message
 
     def execute_followup(
-        self, record: InteractionRecord, body: dict[str, Any], files: list[tuple[str, str, bytes]]
+        self, record: InteractionRecord, body: dict[str, Any], files: list[Upload]
     ) -> StoredMessage:
         if not record.answered:
             raise errors.unknown_webhook()
@@ -1214,7 +1252,7 @@ class FakeDiscord:
         record: InteractionRecord,
         message_ref: str,
         body: dict[str, Any],
-        files: list[tuple[str, str, bytes]],
+        files: list[Upload],
     ) -> StoredMessage:
         message = self.webhook_message(record, message_ref)
         if message.id == record.original_id:

@@ -378,9 +378,9 @@ async def test_files_go_up_as_multipart_and_come_back_as_attachments(
 
     public = driver.channel_messages(world.channel)[0]
     assert result.message is not None and result.ephemeral
-    assert [a["filename"] for a in public.attachments] == ["a.txt"]
-    assert [a["filename"] for a in result.message.attachments] == ["hand.txt"]
-    async with aiohttp.ClientSession() as http, http.get(public.attachments[0]["url"]) as got:
+    assert [a.filename for a in public.attachments] == ["a.txt"]
+    assert [a.filename for a in result.message.attachments] == ["hand.txt"]
+    async with aiohttp.ClientSession() as http, http.get(public.attachments[0].url) as got:
         assert await got.read() == b"public"
 
 
