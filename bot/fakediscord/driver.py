@@ -144,6 +144,7 @@ class Driver:
         self._allow_failed = False
         self._allow_rest_errors = False
         self._allow_rate_limits = False
+        self._allow_unknown_emojis = False
 
     # -- the world ----------------------------------------------------------------------------
 
@@ -799,6 +800,10 @@ class Driver:
         count as problems)."""
         self._allow_rate_limits = True
 
+    def allow_unknown_emojis(self) -> None:
+        """This test means to send ``<:name:id>`` for emojis the app does not have."""
+        self._allow_unknown_emojis = True
+
     def problems(self) -> list[str]:
         """What a finished test must not leave behind."""
         found: list[str] = []
@@ -821,6 +826,13 @@ class Driver:
                 "(driver.allow_rate_limits() if the test means it)"
                 for hit in self.fake.rate_limited
                 if not hit.injected
+            )
+        if not self._allow_unknown_emojis:
+            found.extend(
+                f"message {miss.message_id} (version {miss.version}) writes <:{miss.name}:"
+                f"{miss.emoji_id}>, which is no emoji of the application: readers see "
+                f":{miss.name}:"
+                for miss in self.fake.unknown_emojis
             )
         return found
 

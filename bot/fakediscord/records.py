@@ -165,3 +165,14 @@ class RateLimitHit:
         source = "an injected fault" if self.injected else f"the {self.scope} rate limit"
         wait = f"retry after {self.retry_after:.3f} s"
         return f"{self.method} {self.path} got 429 from {source} ({wait})"
+
+
+@dataclass(frozen=True)
+class UnknownEmoji:
+    """A ``<:name:id>`` in a message's content (at ``version``) that is no emoji of the app:
+    Discord accepts it, and readers see ``:name:``."""
+
+    message_id: int
+    version: int
+    name: str
+    emoji_id: int

@@ -338,6 +338,49 @@ async def command_permissions(request: web.Request) -> web.Response:
     return _json([])
 
 
+# -- application emojis ------------------------------------------------------------------------
+
+
+def _own_application(request: web.Request) -> FakeDiscord:
+    fake = _fake(request)
+    if _int(request, "application_id") != fake.application.id:
+        raise errors.missing_access()
+    return fake
+
+
+async def list_emojis(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    return _json({"items": [e.payload() for e in fake.emojis.by_id.values()]})
+
+
+async def create_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    body, _ = await _body(request)
+    emoji = fake.emojis.create(body)
+    fake.changed()
+    return _json(emoji.payload(), status=201)
+
+
+async def get_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    return _json(fake.emojis.get(_int(request, "emoji_id")).payload())
+
+
+async def edit_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    body, _ = await _body(request)
+    emoji = fake.emojis.rename(_int(request, "emoji_id"), body)
+    fake.changed()
+    return _json(emoji.payload())
+
+
+async def delete_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    fake.emojis.delete(_int(request, "emoji_id"))
+    fake.changed()
+    return _no_content()
+
+
 # -- guilds and channels -----------------------------------------------------------------------
 
 
@@ -570,6 +613,11 @@ ROUTES: list[tuple[str, str, Handler]] = [
         "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
         delete_command,
     ),
+    ("GET", "/applications/{application_id}/emojis", list_emojis),
+    ("POST", "/applications/{application_id}/emojis", create_emoji),
+    ("GET", "/applications/{application_id}/emojis/{emoji_id}", get_emoji),
+    ("PATCH", "/applications/{application_id}/emojis/{emoji_id}", edit_emoji),
+    ("DELETE", "/applications/{application_id}/emojis/{emoji_id}", delete_emoji),
     ("GET", "/guilds/{guild_id}", get_guild),
     ("GET", "/guilds/{guild_id}/channels", get_guild_channels),
     ("GET", "/guilds/{guild_id}/roles", get_guild_roles),

@@ -33,6 +33,7 @@ from bot.fakediscord.attachments import (
     spoiler_from,
 )
 from bot.fakediscord.attachments import too_many as too_many_attachments
+from bot.fakediscord.emojis import ApplicationEmojis, content_emoji_ids
 from bot.fakediscord.errors import DiscordHTTPError, FormErrors
 from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
@@ -77,6 +78,7 @@ from bot.fakediscord.records import (
     Ping,
     RateLimitHit,
     RestCall,
+    UnknownEmoji,
     command_path,
 )
 from bot.fakediscord.rest import build_app
@@ -219,6 +221,8 @@ class FakeDiscord:
             privileged_intents=privileged_intents,
         )
         self.users: dict[int, User] = {owner.id: owner, app_id: self.bot_user}
+        # server-side state: the emojis outlive any bot process
+        self.emojis = ApplicationEmojis(self.ids.next, self.bot_user)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
@@ -231,6 +235,7 @@ class FakeDiscord:
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
         self.rate_limited: list[RateLimitHit] = []
+        self.unknown_emojis: list[UnknownEmoji] = []
         self.faults: list[FaultRule] = []
         self._rng = random.Random(0)
         self._seq = 0
@@ -548,7 +553,8 @@ class FakeDiscord:
     # -- messages -----------------------------------------------------------------------------
 
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Discord numbers components that carry no ``id`` (1, 2, ... across the message)."""
+        """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
+        returns emoji ids as snowflake strings."""
         result = copy.deepcopy(components)
         counter = [0]
 
@@ -557,6 +563,10 @@ class FakeDiscord:
                 counter[0] += 1
                 if item.get("id") is None:
                     item["id"] = counter[0]
+                for holder in [item, *(item.get("options") or [])]:
+                    emoji = holder.get("emoji")
+                    if isinstance(emoji, dict) and emoji.get("id") is not None:
+                        emoji["id"] = str(emoji["id"])
                 walk(item.get("components") or [])
                 for key in ("accessory", "component"):
                     if isinstance(item.get(key), dict):
@@ -637,7 +647,7 @@ class FakeDiscord:
         allow_empty: bool = False,
     ) -> StoredMessage:
         form = FormErrors()
-        validate_message_body(form, path, body)
+        validate_message_body(form, path, body, known_emoji=self.emojis.known)
         attachments = self._files_after(
             form,
             path,
@@ -705,12 +715,21 @@ class FakeDiscord:
             channel.last_message_id = message.id
             channel.message_count += 1
         self.log.append(LogEntry.of(self.next_seq(), "create", message))
+        self._note_unknown_emojis(message)
         if ephemeral_for is None and not flags & FLAG_SUPPRESS_NOTIFICATIONS:
             self._record_pings(message, guild)
         if ephemeral_for is None:
             self.gateway.dispatch_message("MESSAGE_CREATE", message)
         self.changed()
         return message
+
+    def _note_unknown_emojis(self, message: StoredMessage) -> None:
+        """Discord accepts any ``<:name:id>`` in content, but one that is no emoji the app can
+        use shows as plain ``:name:``; tests see those in ``unknown_emojis``."""
+        for name, emoji_id in content_emoji_ids(message.content):
+            if not self.emojis.known(emoji_id):
+                miss = UnknownEmoji(message.id, message.version, name, emoji_id)
+                self.unknown_emojis.append(miss)
 
     def _referenced(
         self, channel: Channel, reference: Any, path: tuple[str | int, ...]
@@ -774,7 +793,9 @@ class FakeDiscord:
         path: tuple[str | int, ...] = (),
     ) -> StoredMessage:
         form = FormErrors()
-        validate_message_body(form, path, body, existing_flags=message.flags)
+        validate_message_body(
+            form, path, body, existing_flags=message.flags, known_emoji=self.emojis.known
+        )
         attachments = self._files_after(
             form,
             path,
@@ -822,6 +843,7 @@ class FakeDiscord:
             message.edited_timestamp = iso_now()
         message.version += 1
         self.log.append(LogEntry.of(self.next_seq(), "edit", message))
+        self._note_unknown_emojis(message)
         if (
             completes_defer
             and message.ephemeral_for is None

@@ -8,6 +8,7 @@ back names the offending field exactly as Discord does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.fakediscord.errors import FormErrors, PathPart
@@ -176,12 +177,29 @@ def validate_allowed_mentions(form: FormErrors, path: Path, allowed: Any) -> Non
             form.max_length((*path, kind), 100)
 
 
-class _ComponentCheck:
-    """Walks a component tree once: limits, layout width, and message-wide custom_id rules."""
+EmojiCheck = Callable[[int], bool]
 
-    def __init__(self, form: FormErrors, *, in_modal: bool = False) -> None:
+
+def is_unicode_emoji_name(name: str) -> bool:
+    """A component emoji without an id must be a Unicode emoji; a word like ``black_nib`` is
+    refused with BUTTON_COMPONENT_INVALID_EMOJI. The fake's test: not plain ASCII."""
+    return bool(name) and not re.fullmatch(r"[\x00-\x7f]+", name)
+
+
+class _ComponentCheck:
+    """Walks a component tree once: limits, layout width, and message-wide custom_id rules.
+    ``known_emoji`` says whether a custom emoji id is one the app may use."""
+
+    def __init__(
+        self,
+        form: FormErrors,
+        *,
+        in_modal: bool = False,
+        known_emoji: EmojiCheck | None = None,
+    ) -> None:
         self.form = form
         self.in_modal = in_modal
+        self.known_emoji = known_emoji
         self.custom_ids: dict[str, Path] = {}
         self.count = 0
 
@@ -309,6 +327,7 @@ class _ComponentCheck:
                     "BUTTON_COMPONENT_URL_NOT_ALLOWED",
                     "Only link buttons can have a url",
                 )
+        self.emoji((*path, "emoji"), data.get("emoji"))
         if style != 6 and not data.get("label") and not data.get("emoji"):
             self.form.add(
                 (*path, "label"),
@@ -361,6 +380,7 @@ class _ComponentCheck:
                 self.form, (*o_path, "value"), option.get("value"), low=1, high=100, required=True
             )
             _check_str(self.form, (*o_path, "description"), option.get("description"), high=100)
+            self.emoji((*o_path, "emoji"), option.get("emoji"))
             value = option.get("value")
             if _is_str(value):
                 if value in seen:
@@ -378,6 +398,27 @@ class _ComponentCheck:
                 "The number of default options exceeds max_values",
             )
 
+    def emoji(self, path: Path, data: Any) -> None:
+        """A partial emoji: ``{id, name, animated}`` for a custom one, ``{name}`` for Unicode."""
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            self.form.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used")
+            return
+        emoji_id = data.get("id")
+        if emoji_id is not None:
+            try:
+                value = int(emoji_id)
+            except (TypeError, ValueError):
+                self.form.add(
+                    (*path, "id"), "NUMBER_TYPE_COERCE", f'Value "{emoji_id}" is not snowflake.'
+                )
+                return
+            if self.known_emoji is not None and not self.known_emoji(value):
+                self.form.add((*path, "id"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+        elif not is_unicode_emoji_name(str(data.get("name") or "")):
+            self.form.add((*path, "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+
     def text_input(self, path: Path, data: dict[str, Any]) -> None:
         self.custom_id((*path, "custom_id"), data.get("custom_id"))
         if data.get("style") not in (1, 2):
@@ -387,11 +428,17 @@ class _ComponentCheck:
         _check_str(self.form, (*path, "value"), data.get("value"), high=4000)
 
 
-def validate_components(form: FormErrors, path: Path, components: Any, flags: int) -> None:
+def validate_components(
+    form: FormErrors,
+    path: Path,
+    components: Any,
+    flags: int,
+    known_emoji: EmojiCheck | None = None,
+) -> None:
     if not isinstance(components, list):
         form.add(path, "BASE_TYPE_ARRAY", "Must be an array.")
         return
-    check = _ComponentCheck(form)
+    check = _ComponentCheck(form, known_emoji=known_emoji)
     v2 = bool(flags & FLAG_IS_COMPONENTS_V2)
     if not v2 and len(components) > ACTION_ROWS_MAX:
         form.max_length(path, ACTION_ROWS_MAX)
@@ -421,6 +468,7 @@ def validate_message_body(
     body: dict[str, Any],
     *,
     existing_flags: int = 0,
+    known_emoji: EmojiCheck | None = None,
 ) -> None:
     """Field-level checks for a message create or edit body (JSON or ``payload_json``)."""
     flags = body.get("flags")
@@ -432,7 +480,9 @@ def validate_message_body(
     if body.get("embeds") is not None:
         validate_embeds(form, (*path, "embeds"), body["embeds"])
     if body.get("components") is not None:
-        validate_components(form, (*path, "components"), body["components"], effective_flags)
+        validate_components(
+            form, (*path, "components"), body["components"], effective_flags, known_emoji
+        )
     if body.get("allowed_mentions") is not None:
         validate_allowed_mentions(form, (*path, "allowed_mentions"), body["allowed_mentions"])
     if effective_flags & FLAG_IS_COMPONENTS_V2:
