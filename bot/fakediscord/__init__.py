@@ -1,6 +1,7 @@
 """A fake Discord (REST + gateway) for end-to-end tests of the unmodified discord.py client."""
 
 from bot.fakediscord.driver import Driver, DriverError, InteractionFailed, InteractionResult
+from bot.fakediscord.forgery import InteractionRejected
 from bot.fakediscord.model import Channel, Guild, Role, StoredMessage, User
 from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter, RouteLimit
 from bot.fakediscord.records import InteractionRecord, LogEntry, Ping, RateLimitHit, RestCall
@@ -15,6 +16,7 @@ __all__ = [
     "Guild",
     "InteractionFailed",
     "InteractionRecord",
+    "InteractionRejected",
     "InteractionResult",
     "LogEntry",
     "Ping",

@@ -13,6 +13,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.fakediscord.forgery import (
+    InteractionRejected,
+    check_component,
+    check_form,
+    resolved_for,
+)
 from bot.fakediscord.model import (
     ADMINISTRATOR,
     Channel,
@@ -55,6 +61,9 @@ from bot.fakediscord.validation import (
 T = TypeVar("T")
 
 GUARD_TIMEOUT = 10.0
+# Discord's own limits on option values, which no client can pass
+STRING_OPTION_MAX = 6000
+INTEGER_OPTION_MAX = 2**53 - 1
 MessageRef = StoredMessage | int
 
 
@@ -224,6 +233,7 @@ class Driver:
         command_line: str,
         options: Mapping[str, Any],
         focused: str | None,
+        validate: bool = True,
     ) -> tuple[dict[str, Any], int | None]:
         parts = command_line.strip().lstrip("/").split()
         if not parts:
@@ -233,7 +243,7 @@ class Driver:
         resolved: dict[str, dict[str, Any]] = {}
         leaf_options, nesting = _walk_subcommands(command, parts)
         built, focused_type = self._build_options(
-            command_line, leaf_options, dict(options), focused, resolved, channel
+            command_line, leaf_options, dict(options), focused, resolved, channel, validate
         )
         top: list[dict[str, Any]] = built
         for option in reversed(nesting):
@@ -277,6 +287,7 @@ class Driver:
         focused: str | None,
         resolved: dict[str, dict[str, Any]],
         channel: Channel,
+        validate: bool,
     ) -> tuple[list[dict[str, Any]], int | None]:
         by_name = {d["name"]: d for d in definitions}
         unknown = [name for name in given if name not in by_name]
@@ -293,14 +304,10 @@ class Driver:
                 focused_type = kind
                 if not definition.get("autocomplete"):
                     raise DriverError(f"option {name!r} of /{command_line} has no autocomplete")
-                built.append(
-                    {
-                        "name": name,
-                        "type": kind,
-                        "value": str(given.get(name, "")),
-                        "focused": True,
-                    }
-                )
+                typed = str(given.get(name, ""))
+                if len(typed) > STRING_OPTION_MAX:
+                    raise DriverError(f"Discord takes at most {STRING_OPTION_MAX} characters")
+                built.append({"name": name, "type": kind, "value": typed, "focused": True})
                 continue
             if name not in given:
                 if definition.get("required") and focused is None:
@@ -313,6 +320,7 @@ class Driver:
                 resolved,
                 channel,
                 check_choices=focused is None,
+                validate=validate,
             )
             built.append({"name": name, "type": kind, "value": value})
         return built, focused_type
@@ -326,7 +334,11 @@ class Driver:
         channel: Channel,
         *,
         check_choices: bool,
+        validate: bool = True,
     ) -> Any:
+        """The option's value as Discord sends it. Discord's own type checks always apply;
+        ``validate`` False skips what only Discord's client enforces (choices, min/max value
+        and length), as a modified client or an outdated declaration could send."""
         kind = definition["type"]
         name = definition["name"]
         where = f"option {name!r} of /{command_line}"
@@ -334,18 +346,24 @@ class Driver:
         if kind == OPTION_STRING:
             if not isinstance(value, str):
                 raise DriverError(f"{where} takes text, not {value!r}")
-            low = definition.get("min_length", 0)
-            high = definition.get("max_length", 6000)
+            low, high = 0, STRING_OPTION_MAX
+            if validate:
+                low = definition.get("min_length", low)
+                high = definition.get("max_length", high)
             if not low <= len(value) <= high:
                 raise DriverError(f"{where} must be {low}..{high} characters")
         elif kind == OPTION_INTEGER:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DriverError(f"{where} takes a whole number, not {value!r}")
-            _check_range(where, definition, value)
+            if abs(value) > INTEGER_OPTION_MAX:
+                raise DriverError(f"{where}: Discord takes integers within ±(2**53 - 1)")
+            if validate:
+                _check_range(where, definition, value)
         elif kind == OPTION_NUMBER:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise DriverError(f"{where} takes a number, not {value!r}")
-            _check_range(where, definition, value)
+            if validate:
+                _check_range(where, definition, value)
         elif kind == OPTION_BOOLEAN:
             if not isinstance(value, bool):
                 raise DriverError(f"{where} takes True/False, not {value!r}")
@@ -372,7 +390,7 @@ class Driver:
         else:
             raise DriverError(f"{where} (type {kind}) cannot take {value!r}")
         choices = definition.get("choices")
-        if check_choices and choices and value not in [c["value"] for c in choices]:
+        if validate and check_choices and choices and value not in [c["value"] for c in choices]:
             raise DriverError(
                 f"{where} must be one of {[c['value'] for c in choices]}, not {value!r}"
             )
@@ -385,11 +403,14 @@ class Driver:
         command: str,
         options: Mapping[str, Any] | None = None,
         *,
+        validate: bool = True,
         wait: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``."""
-        data, _ = self._command_data(user, channel, command, options or {}, None)
+        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``.
+        ``validate=False`` sends values outside the declared choices, min/max value and length,
+        as a modified client could (Discord still checks types and its own limits)."""
+        data, _ = self._command_data(user, channel, command, options or {}, None, validate)
         record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 
@@ -401,9 +422,12 @@ class Driver:
         options: Mapping[str, Any] | None = None,
         *,
         focused: str,
+        validate: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        data, focused_type = self._command_data(user, channel, command, options or {}, focused)
+        data, focused_type = self._command_data(
+            user, channel, command, options or {}, focused, validate
+        )
         record = self._interact(
             INTERACTION_AUTOCOMPLETE, user, channel, data, focused_type=focused_type
         )
@@ -417,11 +441,13 @@ class Driver:
         options: Mapping[str, Any] | None = None,
         *,
         focused: str,
+        validate: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> list[dict[str, Any]]:
-        """The choices the bot offers while ``user`` types into option ``focused``."""
+        """The choices the bot offers while ``user`` types into option ``focused`` (any text:
+        Discord passes whatever the user typed)."""
         result = await self.autocomplete_result(
-            user, channel, command, options, focused=focused, within=within
+            user, channel, command, options, focused=focused, validate=validate, within=within
         )
         return result.choices
 
@@ -507,6 +533,47 @@ class Driver:
             data["id"] = button["id"]
         channel = self.fake.channels[message.channel_id]
         return self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=message)
+
+    async def forge_click(
+        self,
+        user: User,
+        message: MessageRef,
+        custom_id: str,
+        values: Sequence[str] | None = None,
+        component_type: int = COMPONENT_BUTTON,
+        *,
+        validated_by_discord: bool = True,
+        wait: bool = True,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """What a modified client can send: any ``custom_id``, ``values`` and
+        ``component_type`` "from" ``message``. Discord fills in the guild, channel, member and
+        locale, and checks the component against the message as it stands (``forgery.py``):
+        what it refuses raises ``InteractionRejected`` and never reaches the bot. With
+        ``validated_by_discord=False`` the interaction is delivered anyway (only the form is
+        checked): beyond what Discord delivers today, for defence in depth."""
+        stored = self._message(message)
+        if not stored.visible_to(user.id):
+            raise InteractionRejected(404, 10008, "Unknown Message")
+        chosen = list(values) if values is not None else None
+        check_form(custom_id, component_type, chosen)
+        assert stored.guild_id is not None
+        guild = self.fake.guilds[stored.guild_id]
+        component = None
+        if validated_by_discord:
+            component = check_component(stored, guild, custom_id, component_type, chosen)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if component is not None and "id" in component:
+            data["id"] = component["id"]
+        if chosen is not None:
+            data["values"] = chosen
+            if component_type != COMPONENT_STRING_SELECT:
+                resolved = resolved_for(guild, chosen)
+                if resolved:
+                    data["resolved"] = resolved
+        channel = self.fake.channels[stored.channel_id]
+        record = self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored)
+        return await self._finish(record, wait=wait, within=within)
 
     async def double_click(
         self,
