@@ -19,6 +19,7 @@ from bot.fakediscord.forgery import (
     check_form,
     resolved_for,
 )
+from bot.fakediscord.locales import DEFAULT_LOCALE, localized
 from bot.fakediscord.model import (
     ADMINISTRATOR,
     Channel,
@@ -164,6 +165,7 @@ class Driver:
         bot_permissions: int | None = None,
         everyone_permissions: int | None = None,
         shard_of: tuple[int, int] | None = None,
+        preferred_locale: str = DEFAULT_LOCALE,
     ) -> Guild:
         """A server with @everyone, a Moderator role (Manage Messages) and the bot's role;
         ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n."""
@@ -172,7 +174,9 @@ class Driver:
             options["bot_permissions"] = bot_permissions
         if everyone_permissions is not None:
             options["everyone_permissions"] = everyone_permissions
-        return self.fake.add_guild(name, shard_of=shard_of, **options)
+        return self.fake.add_guild(
+            name, shard_of=shard_of, preferred_locale=preferred_locale, **options
+        )
 
     def add_channel(
         self,
@@ -191,12 +195,20 @@ class Driver:
         manage_messages: bool = False,
         admin: bool = False,
         guilds: Iterable[Guild] | None = None,
+        locale: str = DEFAULT_LOCALE,
     ) -> User:
-        """A user who joins ``guilds`` (default: every guild there is now)."""
-        user = self.fake.add_user(name)
+        """A user who joins ``guilds`` (default: every guild there is now), with their client
+        set to ``locale``."""
+        user = self.fake.add_user(name, locale=locale)
         for guild in list(guilds) if guilds is not None else list(self.fake.guilds.values()):
             self.fake.add_member(guild, user, manage_messages=manage_messages, admin=admin)
         return user
+
+    def set_locale(self, user: User, locale: str) -> None:
+        self.fake.set_locale(user, locale)
+
+    def set_preferred_locale(self, guild: Guild, locale: str) -> None:
+        self.fake.set_preferred_locale(guild, locale)
 
     def join(self, user: User, guild: Guild, *, manage_messages: bool = False) -> None:
         self.fake.add_member(guild, user, manage_messages=manage_messages)
@@ -215,9 +227,23 @@ class Driver:
 
     # -- slash commands and autocomplete --------------------------------------------------------
 
-    def command(self, channel: Channel, name: str) -> dict[str, Any]:
-        """The synced chat-input command ``name`` as a user in ``channel`` would see it."""
+    def command(
+        self, channel: Channel, name: str, locale: str = DEFAULT_LOCALE
+    ) -> dict[str, Any]:
+        """The synced chat-input command ``name`` as a user in ``channel`` would see it; a user
+        whose client is set to ``locale`` may also type the command's name in that language."""
         command = self.fake.synced_command(channel.guild_id, name)
+        if command is None:
+            scopes = [self.fake.guild_commands.get(channel.guild_id, {}), self.fake.global_commands]
+            command = next(
+                (
+                    c
+                    for scope in scopes
+                    for (kind, _), c in scope.items()
+                    if kind == 1 and localized(c, "name", locale) == name
+                ),
+                None,
+            )
         if command is None:
             known = sorted(
                 {n for (_, n) in self.fake.global_commands}
@@ -238,12 +264,16 @@ class Driver:
         parts = command_line.strip().lstrip("/").split()
         if not parts:
             raise DriverError("empty command")
-        command = self.command(channel, parts[0])
+        command = self.command(channel, parts[0], user.locale)
         self._check_command_permission(user, channel, command)
         resolved: dict[str, dict[str, Any]] = {}
-        leaf_options, nesting = _walk_subcommands(command, parts)
+        leaf_options, nesting = _walk_subcommands(command, parts, user.locale)
+        # options may be named as the user's client shows them; the payload uses the defaults
+        given = {_default_name(leaf_options, k, user.locale): v for k, v in options.items()}
+        if focused is not None:
+            focused = _default_name(leaf_options, focused, user.locale)
         built, focused_type = self._build_options(
-            command_line, leaf_options, dict(options), focused, resolved, channel, validate
+            command_line, leaf_options, given, focused, resolved, channel, validate
         )
         top: list[dict[str, Any]] = built
         for option in reversed(nesting):
@@ -904,21 +934,28 @@ class Driver:
         return found
 
 
+def _default_name(definitions: list[dict[str, Any]], name: str, locale: str) -> str:
+    """The default name of the option called ``name`` by default or in ``locale``."""
+    for definition in definitions:
+        if name == definition["name"]:
+            return name
+    for definition in definitions:
+        if localized(definition, "name", locale) == name:
+            return str(definition["name"])
+    return name
+
+
 def _walk_subcommands(
-    command: dict[str, Any], parts: list[str]
+    command: dict[str, Any], parts: list[str], locale: str = DEFAULT_LOCALE
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Follow "dubb start" into the definition: the leaf's option list and the path there."""
+    """Follow "dubb start" into the definition: the leaf's option list and the path there.
+    Subcommands may be named in ``locale``."""
     options: list[dict[str, Any]] = command.get("options") or []
     nesting: list[dict[str, Any]] = []
     for part in parts[1:]:
-        sub = next(
-            (
-                o
-                for o in options
-                if o["name"] == part and o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
-            ),
-            None,
-        )
+        subs = [o for o in options if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)]
+        wanted = _default_name(subs, part, locale)
+        sub = next((o for o in subs if o["name"] == wanted), None)
         if sub is None:
             names = [
                 o["name"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.fakediscord.attachments import Attachment, attachment_text
+from bot.fakediscord.locales import DEFAULT_LOCALE
 from bot.fakediscord.snowflake import iso_from_snowflake
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
@@ -84,6 +85,8 @@ class User:
     username: str
     global_name: str | None
     bot: bool = False
+    # the language the user's Discord client is set to; interactions carry it
+    locale: str = DEFAULT_LOCALE
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -241,6 +244,7 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     moderator_role_id: int | None = None
     bot_role_id: int | None = None
+    preferred_locale: str = DEFAULT_LOCALE
 
     @property
     def everyone(self) -> Role:
@@ -298,7 +302,7 @@ class Guild:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "public_updates_channel_id": None,
             "max_video_channel_users": 25,
             "max_stage_video_channel_users": 50,

@@ -23,6 +23,7 @@ from bot.fakediscord.attachments import (
 )
 from bot.fakediscord.errors import DiscordHTTPError
 from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
+from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
 from bot.fakediscord.records import RateLimitHit, RestCall
 
@@ -291,8 +292,20 @@ def _scope_guild(request: web.Request) -> int | None:
 
 
 async def list_commands(request: web.Request) -> web.Response:
+    """Without ``with_localizations`` Discord lists ``name_localized``/``description_localized``
+    for the requester's locale instead of the full dictionaries."""
     fake = _fake(request)
-    return _json(list(fake.command_scope(_scope_guild(request)).values()))
+    commands = list(fake.command_scope(_scope_guild(request)).values())
+    if _truthy(request.query.get("with_localizations")):
+        return _json(commands)
+    locale = request.headers.get("X-Discord-Locale") or _accepted_language(request)
+    return _json([localized_view(c, locale) for c in commands])
+
+
+def _accepted_language(request: web.Request) -> str:
+    header = request.headers.get("Accept-Language", "")
+    first = header.split(",")[0].split(";")[0].strip()
+    return first if first in LOCALES else DEFAULT_LOCALE
 
 
 async def put_commands(request: web.Request) -> web.Response:

@@ -41,6 +41,7 @@ from bot.fakediscord.gateway import (
     INTENT_GUILDS,
     Gateway,
 )
+from bot.fakediscord.locales import DEFAULT_LOCALE, check_locale
 from bot.fakediscord.model import (
     ADMINISTRATOR,
     BOT_DEFAULT,
@@ -419,8 +420,8 @@ class FakeDiscord:
             candidate = f"{base[:28]}{n}"
         return candidate
 
-    def add_user(self, name: str) -> User:
-        user = User(self.ids.next(), self._username(name), name)
+    def add_user(self, name: str, *, locale: str = DEFAULT_LOCALE) -> User:
+        user = User(self.ids.next(), self._username(name), name, locale=check_locale(locale))
         self.users[user.id] = user
         return user
 
@@ -432,11 +433,17 @@ class FakeDiscord:
         bot_permissions: int = BOT_DEFAULT,
         everyone_permissions: int = EVERYONE_DEFAULT,
         shard_of: tuple[int, int] | None = None,
+        preferred_locale: str = DEFAULT_LOCALE,
     ) -> Guild:
         """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard."""
         guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
         owner = owner or self.application.owner
-        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
+        guild = Guild(
+            id=guild_id,
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=check_locale(preferred_locale),
+        )
         guild.roles[guild_id] = Role(guild_id, "@everyone", everyone_permissions)
         moderator = Role(self.ids.next(), "Moderator", MANAGE_MESSAGES, position=1)
         guild.roles[moderator.id] = moderator
@@ -457,6 +464,23 @@ class FakeDiscord:
         self.gateway.guild_available(guild)
         self.changed()
         return guild
+
+    def set_locale(self, user: User, locale: str) -> None:
+        """The user switches their client's language (no gateway event: it is a client
+        setting; the next interaction carries it)."""
+        user.locale = check_locale(locale)
+        self.changed()
+
+    def set_preferred_locale(self, guild: Guild, locale: str) -> None:
+        """The server's "primary language" changes: GUILD_UPDATE, as Discord sends."""
+        guild.preferred_locale = check_locale(locale)
+        self.gateway.dispatch(
+            "GUILD_UPDATE",
+            guild.base_payload(self.application.id),
+            intent=INTENT_GUILDS,
+            guild_id=guild.id,
+        )
+        self.changed()
 
     def add_member(
         self, guild: Guild, user: User, *, manage_messages: bool = False, admin: bool = False
@@ -911,9 +935,9 @@ class FakeDiscord:
             "default_member_permissions": body.get("default_member_permissions"),
             "type": kind,
             "name": body["name"],
-            "name_localizations": body.get("name_localizations"),
+            "name_localizations": _without_defaults(body, "name"),
             "description": body.get("description") or "",
-            "description_localizations": body.get("description_localizations"),
+            "description_localizations": _without_defaults(body, "description"),
             "contexts": body.get("contexts"),
             "integration_types": body.get("integration_types") or [0],
             "nsfw": bool(body.get("nsfw")),
@@ -966,6 +990,12 @@ class FakeDiscord:
         del scope[(command["type"], command["name"])]
         self.changed()
 
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """The commands as the bot synced them (global, or one server's), localizations and
+        all: copies of what Discord stores."""
+        scope = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, {})
+        return [copy.deepcopy(c) for c in scope.values()]
+
     def synced_command(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
         """The chat-input command a user in ``guild_id`` would see: guild first, then global."""
         if guild_id is not None:
@@ -999,7 +1029,7 @@ class FakeDiscord:
             "application_id": str(self.application.id),
             "type": kind,
             "data": data,
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             "guild_id": str(guild.id),
             "channel": {**channel.payload(), "permissions": permissions},
             "channel_id": str(channel.id),
@@ -1007,8 +1037,8 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "app_permissions": str(self.bot_permissions(guild.id)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": user.locale,
+            "guild_locale": guild.preferred_locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
@@ -1287,10 +1317,29 @@ class FakeDiscord:
         return self.create_message(channel, user, {"content": content})
 
 
+def _without_defaults(item: dict[str, Any], field: str) -> dict[str, str] | None:
+    """The localizations Discord keeps: "Any localized values that are identical to the
+    default will be ignored"."""
+    translations = item.get(f"{field}_localizations")
+    if translations is None:
+        return None
+    return {k: v for k, v in translations.items() if v != item.get(field)}
+
+
 def _clean_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     cleaned = []
     for option in options:
         item = {k: v for k, v in option.items() if v is not None}
+        for field in ("name", "description"):
+            if f"{field}_localizations" in item:
+                item[f"{field}_localizations"] = _without_defaults(item, field)
+        if item.get("choices"):
+            item["choices"] = [
+                {**c, "name_localizations": _without_defaults(c, "name")}
+                if c.get("name_localizations") is not None
+                else c
+                for c in item["choices"]
+            ]
         if item.get("options"):
             item["options"] = _clean_options(item["options"])
         cleaned.append(item)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.fakediscord.errors import FormErrors, PathPart
+from bot.fakediscord.locales import LOCALES
 
 Path = tuple[PathPart, ...]
 
@@ -71,8 +72,9 @@ OPTION_NUMBER = 10
 OPTION_ATTACHMENT = 11
 CHOICE_TYPES = (OPTION_STRING, OPTION_INTEGER, OPTION_NUMBER)
 
-# Discord's rule is ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$; \w is the closest stdlib class.
-_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's rule is ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$: \w is the closest stdlib
+# class for letters and digits; the Devanagari and Thai blocks add their combining signs.
+_COMMAND_NAME = re.compile(r"^[-_'\w\u0900-\u097f\ua8e0-\ua8ff\u0e00-\u0e7f]{1,32}$")
 
 
 def _is_str(value: Any) -> bool:
@@ -529,6 +531,7 @@ def _validate_choice(form: FormErrors, path: Path, choice: Any, option_type: int
         form.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
         return
     _check_str(form, (*path, "name"), choice.get("name"), low=1, high=100, required=True)
+    _check_localizations(form, path, choice, names="choice", descriptions=False)
     value = choice.get("value")
     if value is None:
         form.required((*path, "value"))
@@ -561,6 +564,52 @@ def _check_name(form: FormErrors, path: Path, name: Any, *, chat_input: bool) ->
         form.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
 
 
+def _check_localizations(
+    form: FormErrors, path: Path, item: dict[str, Any], *, names: str, descriptions: bool
+) -> None:
+    """``name_localizations`` (and ``description_localizations``): keys must be Discord
+    locales, values follow the rules of the default they translate. ``names`` is "chat_input"
+    (lowercase 1-32, the name pattern), "context_menu" (1-32) or "choice" (1-100)."""
+    fields = ("name", "description") if descriptions else ("name",)
+    for field in fields:
+        translations = item.get(f"{field}_localizations")
+        if translations is None:
+            continue
+        where = (*path, f"{field}_localizations")
+        if not isinstance(translations, dict):
+            form.add(where, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, text in translations.items():
+            here = (*where, locale)
+            if locale not in LOCALES:
+                form.add(here, "BASE_TYPE_CHOICES", f"Value must be one of {set(LOCALES)}.")
+            elif field == "description" or names == "choice":
+                _check_str(form, here, text, low=1, high=100, required=True)
+            else:
+                _check_name(form, here, text, chat_input=names == "chat_input")
+
+
+def _localized_names_unique(form: FormErrors, path: Path, options: list[Any]) -> None:
+    """A localized option name may not equal another option's default name, nor another
+    option's name in the same locale (Application Commands, "Localization")."""
+    defaults = {o.get("name"): i for i, o in enumerate(options) if isinstance(o, dict)}
+    by_locale: dict[str, dict[str, int]] = {}
+    for index, option in enumerate(options):
+        if not isinstance(option, dict):
+            continue
+        for locale, text in (option.get("name_localizations") or {}).items():
+            if not isinstance(text, str) or text == option.get("name"):
+                continue
+            taken = by_locale.setdefault(locale, {})
+            if defaults.get(text, index) != index or text in taken:
+                form.add(
+                    (*path, index, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTION_NAME_NOT_UNIQUE",
+                    "Option names must be unique",
+                )
+            taken[text] = index
+
+
 def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int) -> None:
     if options is None:
         return
@@ -569,6 +618,7 @@ def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int)
         return
     if len(options) > 25:
         form.max_length(path, 25)
+    _localized_names_unique(form, path, options)
     names: set[str] = set()
     kinds = {o.get("type") for o in options if isinstance(o, dict)}
     subs = kinds & {OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP}
@@ -606,6 +656,7 @@ def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int)
         _check_str(
             form, (*here, "description"), option.get("description"), low=1, high=100, required=True
         )
+        _check_localizations(form, here, option, names="chat_input", descriptions=True)
         if kind == OPTION_SUB_COMMAND_GROUP:
             if depth > 0:
                 form.add(
@@ -706,6 +757,13 @@ def validate_command(form: FormErrors, path: Path, command: Any) -> None:
         form.add((*path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
         return
     _check_name(form, (*path, "name"), command.get("name"), chat_input=kind == 1)
+    _check_localizations(
+        form,
+        path,
+        command,
+        names="chat_input" if kind == 1 else "context_menu",
+        descriptions=kind == 1,
+    )
     if kind == 1:
         _check_str(
             form, (*path, "description"), command.get("description"), low=1, high=100, required=True
