@@ -166,8 +166,11 @@ def resolve_references(
     components: list[dict[str, Any]],
     attachments: list[Attachment],
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Copies of ``embeds`` and ``components`` with ``attachment://name`` replaced by the file's
-    URL, marking the files so used. A name that matches no file stays as it was."""
+    """``embeds`` and ``components`` with ``attachment://name`` replaced by the file's URL
+    (copies, when there are files), marking the files so used. A name that matches no file
+    stays as it was."""
+    if not attachments:
+        return embeds, components  # nothing to point at: no copies on the common path
     by_name = {a.filename: a for a in attachments}
     for attachment in attachments:
         attachment.referenced = False

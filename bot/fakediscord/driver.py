@@ -836,26 +836,15 @@ class Driver:
 
     def visible_to(self, user: User, channel: Channel) -> list[StoredMessage]:
         """What ``user`` sees in ``channel``: public messages and their own ephemerals."""
-        return sorted(
-            (
-                m
-                for m in self.fake.messages.values()
-                if m.channel_id == channel.id and m.visible_to(user.id)
-            ),
-            key=lambda m: m.id,
-        )
+        return [m for m in self.fake.channel_history(channel.id) if m.visible_to(user.id)]
 
     def ephemerals(self, user: User, channel: Channel | None = None) -> list[StoredMessage]:
-        return sorted(
-            (
-                m
-                for m in self.fake.messages.values()
-                if m.ephemeral_for == user.id
-                and not m.deleted
-                and (channel is None or m.channel_id == channel.id)
-            ),
-            key=lambda m: m.id,
+        pool = (
+            self.fake.channel_history(channel.id)
+            if channel is not None
+            else sorted(self.fake.messages.values(), key=lambda m: m.id)
         )
+        return [m for m in pool if m.ephemeral_for == user.id and not m.deleted]
 
     def latest(self, channel: Channel, user: User | None = None) -> StoredMessage | None:
         pool = self.visible_to(user, channel) if user else self.channel_messages(channel)

@@ -105,8 +105,9 @@ class Connection:
             return
         self.closing = True
         self._queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await self._writer
+        # wait for the writer to end without taking on its outcome: it may have been cancelled
+        # because the client went away at the same moment
+        await asyncio.wait([self._writer])
         await self.ws.close(code=code, message=message.encode())
 
     async def shutdown(self) -> None:

@@ -316,7 +316,11 @@ class Guild:
 
 @dataclass
 class StoredMessage:
-    """A message as the fake stores it. Live: it always shows the latest edit."""
+    """A message as the fake stores it. Live: it always shows the latest edit.
+
+    An edit replaces ``embeds`` and ``components`` with new lists and never changes them in
+    place, so payloads and log entries share them instead of copying (a request's hot path);
+    whoever reads them must not modify them either."""
 
     id: int
     channel_id: int
@@ -373,11 +377,11 @@ class StoredMessage:
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_role_ids],
             "attachments": [a.payload() for a in self.attachments if not a.referenced],
-            "embeds": copy.deepcopy(self.embeds),
+            "embeds": self.embeds,
             "timestamp": iso_from_snowflake(self.id),
             "edited_timestamp": self.edited_timestamp,
             "flags": self.flags,
-            "components": copy.deepcopy(self.components),
+            "components": self.components,
             "id": str(self.id),
             "channel_id": str(self.channel_id),
             "author": self.author.payload(),

@@ -120,8 +120,9 @@ class LogEntry:
             channel_id=message.channel_id,
             audience=message.ephemeral_for,
             content=message.content,
-            embeds=copy.deepcopy(message.embeds),
-            components=copy.deepcopy(message.components),
+            # edits replace these lists, never change them, so the version can share them
+            embeds=message.embeds,
+            components=message.components,
             flags=message.flags,
             author_id=message.author.id,
             # copies: a later edit of a description must not rewrite this version

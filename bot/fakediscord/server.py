@@ -222,11 +222,13 @@ class FakeDiscord:
             privileged_intents=privileged_intents,
         )
         self.users: dict[int, User] = {owner.id: owner, app_id: self.bot_user}
+        self._usernames = {owner.username, self.bot_user.username}
         # server-side state: the emojis outlive any bot process
         self.emojis = ApplicationEmojis(self.ids.next, self.bot_user)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
+        self._by_channel: dict[int, list[StoredMessage]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
@@ -413,11 +415,11 @@ class FakeDiscord:
 
     def _username(self, name: str) -> str:
         base = _USERNAME_CHARS.sub("", name.lower().replace(" ", "_")) or "user"
-        taken = {u.username for u in self.users.values()}
         candidate, n = base[:32], 1
-        while candidate in taken:
+        while candidate in self._usernames:
             n += 1
             candidate = f"{base[:28]}{n}"
+        self._usernames.add(candidate)
         return candidate
 
     def add_user(self, name: str, *, locale: str = DEFAULT_LOCALE) -> User:
@@ -735,6 +737,8 @@ class FakeDiscord:
         if interaction is not None:
             self._attach_interaction(message, interaction)
         self.messages[message.id] = message
+        # ids grow, so appending keeps each channel's list in order
+        self._by_channel.setdefault(channel.id, []).append(message)
         if ephemeral_for is None:
             channel.last_message_id = message.id
             channel.message_count += 1
@@ -797,7 +801,8 @@ class FakeDiscord:
 
     def _record_pings(self, message: StoredMessage, guild: Guild | None) -> None:
         targets = [u.id for u in message.mentions]
-        if guild is not None:
+        # only @everyone/@here and role mentions reach beyond the named users
+        if guild is not None and (message.mention_everyone or message.mention_role_ids):
             for member in guild.members.values():
                 hit = message.mention_everyone or any(
                     r in member.role_ids for r in message.mention_role_ids
@@ -902,14 +907,17 @@ class FakeDiscord:
                 raise errors.missing_permissions()
 
     def channel_messages(self, channel_id: int) -> list[StoredMessage]:
-        return sorted(
-            (
-                m
-                for m in self.messages.values()
-                if m.channel_id == channel_id and not m.deleted and m.ephemeral_for is None
-            ),
-            key=lambda m: m.id,
-        )
+        """The channel's public messages that exist, oldest first."""
+        return [
+            m
+            for m in self.channel_history(channel_id)
+            if not m.deleted and m.ephemeral_for is None
+        ]
+
+    def channel_history(self, channel_id: int) -> list[StoredMessage]:
+        """Every message ever made in the channel (ephemeral and deleted too), oldest first;
+        kept per channel so no request scans the whole server."""
+        return self._by_channel.get(channel_id, [])
 
     # -- application commands -----------------------------------------------------------------
 
