@@ -4,10 +4,10 @@ nobody can move."""
 
 from __future__ import annotations
 
+from bot.fakediscord import Channel
 from bot.table.service import TableSnapshot
 from tests.e2e.conftest import BotRunner
 from tests.fakeclock import FakeClock
-from tests.fakediscord import Channel
 
 
 async def start_clocked(runner: BotRunner, *, seed: int | None = None) -> FakeClock:

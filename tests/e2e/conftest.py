@@ -31,9 +31,9 @@ from discord.http import Route
 from bot.client import KortbordBot
 from bot.config import Settings
 from bot.discord_api import point_discord_at
+from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 from bot.games.registry import GAMES, Registry
 from bot.table.timers import Clock
-from tests.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _LOGGED_ERROR = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
@@ -168,6 +168,13 @@ class BotRunner:
         self.bot, self._task = None, None
         if bot is None or task is None:
             return
+        # discord.py's close() leaves its task that waits out the GUILD_CREATEs and then
+        # dispatches "ready" running; `python -m bot` exits after closing, but this event loop
+        # goes on, so that task would dispatch into a closed client when a close takes longer
+        # than guild_ready_timeout (as it does while a rate-limited request is being held).
+        ready_task = bot._connection._ready_task
+        if ready_task is not None:
+            ready_task.cancel()
         await bot.close()
         await task
 

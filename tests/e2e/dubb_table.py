@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bot import cards
-from tests.fakediscord import Channel, Driver, User
-from tests.fakediscord.model import StoredMessage
+from bot.fakediscord import Channel, Driver, User
+from bot.fakediscord.model import StoredMessage
 
 _COUNTER = re.compile(r"^kb:dubb:(\d+):draw:(\d+)$")
 _MENTION = re.compile(r"<@(\d+)>")

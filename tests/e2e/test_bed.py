@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.fakediscord import Driver, FakeDiscord
 from tests.e2e.conftest import REPO_ROOT, BotRunner, SubprocessBot, World
-from tests.fakediscord import Driver, FakeDiscord
 
 pytestmark = pytest.mark.e2e
 

@@ -11,6 +11,8 @@ from collections import Counter
 
 import pytest
 
+from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
 from bot.games.dubb import players as dubb_players
 from bot.games.registry import GAMES
 from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
@@ -21,8 +23,6 @@ from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocke
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
 from tests.e2e.tonk_table import TonkPlay, open_table, payments_announced, standings_shown
-from tests.fakediscord import Driver
-from tests.fakediscord.model import StoredMessage
 
 pytestmark = pytest.mark.e2e
 

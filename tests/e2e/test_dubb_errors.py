@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.fakediscord import Driver
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, table_id_of, to_move
-from tests.fakediscord import Driver
 
 pytestmark = pytest.mark.e2e
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.fakediscord import Driver
 from bot.games.dubb import Play
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import (
@@ -14,7 +15,6 @@ from tests.e2e.dubb_table import (
     title,
     to_move,
 )
-from tests.fakediscord import Driver
 
 pytestmark = pytest.mark.e2e
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.fakediscord import Driver
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import open_table, table_message, title, wait_table
-from tests.fakediscord import Driver
 
 pytestmark = pytest.mark.e2e
 

@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.fakediscord import Driver, DriverError, FakeDiscord, InteractionFailed
 from tests.e2e.conftest import BareClients, World
-from tests.fakediscord import Driver, DriverError, FakeDiscord, InteractionFailed
 
 pytestmark = pytest.mark.e2e
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
 from bot.games.registry import GAMES
 from bot.sim.generic import main as simulate
 from bot.sim.generic import run
 from tests.e2e.conftest import BotRunner, World
-from tests.fakediscord import Driver
-from tests.fakediscord.model import StoredMessage
 from tests.highcard import SPEC as HIGHCARD
 from tests.highcard.engine import HighCardGame
 

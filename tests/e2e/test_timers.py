@@ -12,14 +12,14 @@ import sqlite3
 
 import pytest
 
+from bot.fakediscord import Channel, Driver, User
+from bot.fakediscord.model import StoredMessage
 from bot.games.tonk import GreedyStrategy, Phase
 from bot.table.service import LOBBY_TTL_SECONDS
 from tests.e2e import dubb_table, tonk_table
 from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
-from tests.fakediscord import Channel, Driver, User
-from tests.fakediscord.model import StoredMessage
 
 pytestmark = pytest.mark.e2e
 

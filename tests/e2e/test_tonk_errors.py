@@ -7,6 +7,7 @@ from itertools import combinations
 import pytest
 
 from bot import cards
+from bot.fakediscord import Driver
 from bot.games.tonk import DrawDiscard, DrawStock, HandEnd, Phase, Spread, is_spread
 from bot.games.tonk.spreads import hits_on
 from tests.e2e.conftest import BotRunner, World
@@ -18,7 +19,6 @@ from tests.e2e.tonk_table import (
     open_table,
     seats_of,
 )
-from tests.fakediscord import Driver
 
 pytestmark = pytest.mark.e2e
 

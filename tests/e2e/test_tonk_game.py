@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from bot.fakediscord import Driver, User
 from bot.games.tonk import DealNextHand, Discard, HandEnd, TonkOptions
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.tonk_table import (
@@ -23,7 +24,6 @@ from tests.e2e.tonk_table import (
     title,
     uses_every_kind_of_move,
 )
-from tests.fakediscord import Driver, User
 
 pytestmark = pytest.mark.e2e
 

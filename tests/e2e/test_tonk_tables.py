@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from bot import cards
+from bot.fakediscord import Driver, User
 from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
 from bot.games.tonk.face import ledger
 from tests.e2e.conftest import BotRunner, World
@@ -23,7 +24,6 @@ from tests.e2e.tonk_table import (
     table_message,
     title,
 )
-from tests.fakediscord import Driver, User
 
 pytestmark = pytest.mark.e2e
 

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot import cards
+from bot.fakediscord import Channel, Driver, User
+from bot.fakediscord.driver import InteractionResult
+from bot.fakediscord.model import StoredMessage
 from bot.games.base import Seat
 from bot.games.tonk import (
     DealNextHand,
@@ -41,9 +44,6 @@ from bot.games.tonk import (
 from bot.games.tonk.autoplay import auto_discard
 from bot.games.tonk.spreads import hits_on, spreads_in
 from tests.e2e.conftest import BotRunner
-from tests.fakediscord import Channel, Driver, User
-from tests.fakediscord.driver import InteractionResult
-from tests.fakediscord.model import StoredMessage
 
 Way = Literal["buttons", "commands"]
 Policy = Callable[[TonkTable, int], Move]

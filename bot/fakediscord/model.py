@@ -11,8 +11,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.snowflake import iso_from_snowflake
-from tests.fakediscord.validation import (
+from bot.fakediscord.attachments import Attachment, attachment_text
+from bot.fakediscord.locales import DEFAULT_LOCALE
+from bot.fakediscord.snowflake import iso_from_snowflake
+from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -83,6 +85,8 @@ class User:
     username: str
     global_name: str | None
     bot: bool = False
+    # the language the user's Discord client is set to; interactions carry it
+    locale: str = DEFAULT_LOCALE
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -240,6 +244,7 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     moderator_role_id: int | None = None
     bot_role_id: int | None = None
+    preferred_locale: str = DEFAULT_LOCALE
 
     @property
     def everyone(self) -> Role:
@@ -297,7 +302,7 @@ class Guild:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "public_updates_channel_id": None,
             "max_video_channel_users": 25,
             "max_stage_video_channel_users": 50,
@@ -311,7 +316,11 @@ class Guild:
 
 @dataclass
 class StoredMessage:
-    """A message as the fake stores it. Live: it always shows the latest edit."""
+    """A message as the fake stores it. Live: it always shows the latest edit.
+
+    An edit replaces ``embeds`` and ``components`` with new lists and never changes them in
+    place, so payloads and log entries share them instead of copying (a request's hot path);
+    whoever reads them must not modify them either."""
 
     id: int
     channel_id: int
@@ -320,7 +329,7 @@ class StoredMessage:
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
-    attachments: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
     flags: int = 0
     type: int = MESSAGE_DEFAULT
     tts: bool = False
@@ -367,12 +376,12 @@ class StoredMessage:
             "content": self.content,
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [str(r) for r in self.mention_role_ids],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
+            "attachments": [a.payload() for a in self.attachments if not a.referenced],
+            "embeds": self.embeds,
             "timestamp": iso_from_snowflake(self.id),
             "edited_timestamp": self.edited_timestamp,
             "flags": self.flags,
-            "components": copy.deepcopy(self.components),
+            "components": self.components,
             "id": str(self.id),
             "channel_id": str(self.channel_id),
             "author": self.author.payload(),
@@ -438,7 +447,7 @@ class StoredMessage:
 
     @property
     def text(self) -> str:
-        return message_text(self.content, self.embeds, self.components)
+        return message_text(self.content, self.embeds, self.components, self.attachments)
 
 
 def iter_interactive(components: list[dict[str, Any]]) -> Any:
@@ -456,9 +465,13 @@ def iter_interactive(components: list[dict[str, Any]]) -> Any:
 
 
 def message_text(
-    content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]
+    content: str,
+    embeds: list[dict[str, Any]],
+    components: list[dict[str, Any]],
+    attachments: list[Attachment] | tuple[Attachment, ...] = (),
 ) -> str:
-    """Every piece of text a reader could see: content, embeds, component labels and options."""
+    """Every piece of text a reader could see: content, embeds, component labels and options,
+    and the files' names and alt text."""
     parts = [content]
     for embed in embeds:
         parts.append(embed.get("title") or "")
@@ -469,6 +482,7 @@ def message_text(
             parts.append(f.get("name") or "")
             parts.append(f.get("value") or "")
     _component_text(components, parts)
+    parts.extend(attachment_text(list(attachments)))
     return "\n".join(p for p in parts if p)
 
 

@@ -13,7 +13,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from tests.fakediscord.model import (
+from bot.fakediscord.forgery import (
+    InteractionRejected,
+    check_component,
+    check_form,
+    resolved_for,
+)
+from bot.fakediscord.locales import DEFAULT_LOCALE, localized
+from bot.fakediscord.model import (
     ADMINISTRATOR,
     Channel,
     Guild,
@@ -21,7 +28,7 @@ from tests.fakediscord.model import (
     StoredMessage,
     User,
 )
-from tests.fakediscord.records import (
+from bot.fakediscord.records import (
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     INTERACTION_APPLICATION_COMMAND,
     INTERACTION_AUTOCOMPLETE,
@@ -31,8 +38,8 @@ from tests.fakediscord.records import (
     LogEntry,
     Ping,
 )
-from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.validation import (
+from bot.fakediscord.server import FakeDiscord
+from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     COMPONENT_CHANNEL_SELECT,
     COMPONENT_MENTIONABLE_SELECT,
@@ -55,6 +62,9 @@ from tests.fakediscord.validation import (
 T = TypeVar("T")
 
 GUARD_TIMEOUT = 10.0
+# Discord's own limits on option values, which no client can pass
+STRING_OPTION_MAX = 6000
+INTEGER_OPTION_MAX = 2**53 - 1
 MessageRef = StoredMessage | int
 
 
@@ -143,6 +153,8 @@ class Driver:
         self.fake = fake
         self._allow_failed = False
         self._allow_rest_errors = False
+        self._allow_rate_limits = False
+        self._allow_unknown_emojis = False
 
     # -- the world ----------------------------------------------------------------------------
 
@@ -152,14 +164,19 @@ class Driver:
         *,
         bot_permissions: int | None = None,
         everyone_permissions: int | None = None,
+        shard_of: tuple[int, int] | None = None,
+        preferred_locale: str = DEFAULT_LOCALE,
     ) -> Guild:
-        """A server with @everyone, a Moderator role (Manage Messages) and the bot's role."""
+        """A server with @everyone, a Moderator role (Manage Messages) and the bot's role;
+        ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n."""
         options: dict[str, int] = {}
         if bot_permissions is not None:
             options["bot_permissions"] = bot_permissions
         if everyone_permissions is not None:
             options["everyone_permissions"] = everyone_permissions
-        return self.fake.add_guild(name, **options)
+        return self.fake.add_guild(
+            name, shard_of=shard_of, preferred_locale=preferred_locale, **options
+        )
 
     def add_channel(
         self,
@@ -178,12 +195,20 @@ class Driver:
         manage_messages: bool = False,
         admin: bool = False,
         guilds: Iterable[Guild] | None = None,
+        locale: str = DEFAULT_LOCALE,
     ) -> User:
-        """A user who joins ``guilds`` (default: every guild there is now)."""
-        user = self.fake.add_user(name)
+        """A user who joins ``guilds`` (default: every guild there is now), with their client
+        set to ``locale``."""
+        user = self.fake.add_user(name, locale=locale)
         for guild in list(guilds) if guilds is not None else list(self.fake.guilds.values()):
             self.fake.add_member(guild, user, manage_messages=manage_messages, admin=admin)
         return user
+
+    def set_locale(self, user: User, locale: str) -> None:
+        self.fake.set_locale(user, locale)
+
+    def set_preferred_locale(self, guild: Guild, locale: str) -> None:
+        self.fake.set_preferred_locale(guild, locale)
 
     def join(self, user: User, guild: Guild, *, manage_messages: bool = False) -> None:
         self.fake.add_member(guild, user, manage_messages=manage_messages)
@@ -202,9 +227,23 @@ class Driver:
 
     # -- slash commands and autocomplete --------------------------------------------------------
 
-    def command(self, channel: Channel, name: str) -> dict[str, Any]:
-        """The synced chat-input command ``name`` as a user in ``channel`` would see it."""
+    def command(
+        self, channel: Channel, name: str, locale: str = DEFAULT_LOCALE
+    ) -> dict[str, Any]:
+        """The synced chat-input command ``name`` as a user in ``channel`` would see it; a user
+        whose client is set to ``locale`` may also type the command's name in that language."""
         command = self.fake.synced_command(channel.guild_id, name)
+        if command is None:
+            scopes = [self.fake.guild_commands.get(channel.guild_id, {}), self.fake.global_commands]
+            command = next(
+                (
+                    c
+                    for scope in scopes
+                    for (kind, _), c in scope.items()
+                    if kind == 1 and localized(c, "name", locale) == name
+                ),
+                None,
+            )
         if command is None:
             known = sorted(
                 {n for (_, n) in self.fake.global_commands}
@@ -220,16 +259,21 @@ class Driver:
         command_line: str,
         options: Mapping[str, Any],
         focused: str | None,
+        validate: bool = True,
     ) -> tuple[dict[str, Any], int | None]:
         parts = command_line.strip().lstrip("/").split()
         if not parts:
             raise DriverError("empty command")
-        command = self.command(channel, parts[0])
+        command = self.command(channel, parts[0], user.locale)
         self._check_command_permission(user, channel, command)
         resolved: dict[str, dict[str, Any]] = {}
-        leaf_options, nesting = _walk_subcommands(command, parts)
+        leaf_options, nesting = _walk_subcommands(command, parts, user.locale)
+        # options may be named as the user's client shows them; the payload uses the defaults
+        given = {_default_name(leaf_options, k, user.locale): v for k, v in options.items()}
+        if focused is not None:
+            focused = _default_name(leaf_options, focused, user.locale)
         built, focused_type = self._build_options(
-            command_line, leaf_options, dict(options), focused, resolved, channel
+            command_line, leaf_options, given, focused, resolved, channel, validate
         )
         top: list[dict[str, Any]] = built
         for option in reversed(nesting):
@@ -273,6 +317,7 @@ class Driver:
         focused: str | None,
         resolved: dict[str, dict[str, Any]],
         channel: Channel,
+        validate: bool,
     ) -> tuple[list[dict[str, Any]], int | None]:
         by_name = {d["name"]: d for d in definitions}
         unknown = [name for name in given if name not in by_name]
@@ -289,14 +334,10 @@ class Driver:
                 focused_type = kind
                 if not definition.get("autocomplete"):
                     raise DriverError(f"option {name!r} of /{command_line} has no autocomplete")
-                built.append(
-                    {
-                        "name": name,
-                        "type": kind,
-                        "value": str(given.get(name, "")),
-                        "focused": True,
-                    }
-                )
+                typed = str(given.get(name, ""))
+                if len(typed) > STRING_OPTION_MAX:
+                    raise DriverError(f"Discord takes at most {STRING_OPTION_MAX} characters")
+                built.append({"name": name, "type": kind, "value": typed, "focused": True})
                 continue
             if name not in given:
                 if definition.get("required") and focused is None:
@@ -309,6 +350,7 @@ class Driver:
                 resolved,
                 channel,
                 check_choices=focused is None,
+                validate=validate,
             )
             built.append({"name": name, "type": kind, "value": value})
         return built, focused_type
@@ -322,7 +364,11 @@ class Driver:
         channel: Channel,
         *,
         check_choices: bool,
+        validate: bool = True,
     ) -> Any:
+        """The option's value as Discord sends it. Discord's own type checks always apply;
+        ``validate`` False skips what only Discord's client enforces (choices, min/max value
+        and length), as a modified client or an outdated declaration could send."""
         kind = definition["type"]
         name = definition["name"]
         where = f"option {name!r} of /{command_line}"
@@ -330,18 +376,24 @@ class Driver:
         if kind == OPTION_STRING:
             if not isinstance(value, str):
                 raise DriverError(f"{where} takes text, not {value!r}")
-            low = definition.get("min_length", 0)
-            high = definition.get("max_length", 6000)
+            low, high = 0, STRING_OPTION_MAX
+            if validate:
+                low = definition.get("min_length", low)
+                high = definition.get("max_length", high)
             if not low <= len(value) <= high:
                 raise DriverError(f"{where} must be {low}..{high} characters")
         elif kind == OPTION_INTEGER:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DriverError(f"{where} takes a whole number, not {value!r}")
-            _check_range(where, definition, value)
+            if abs(value) > INTEGER_OPTION_MAX:
+                raise DriverError(f"{where}: Discord takes integers within ±(2**53 - 1)")
+            if validate:
+                _check_range(where, definition, value)
         elif kind == OPTION_NUMBER:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise DriverError(f"{where} takes a number, not {value!r}")
-            _check_range(where, definition, value)
+            if validate:
+                _check_range(where, definition, value)
         elif kind == OPTION_BOOLEAN:
             if not isinstance(value, bool):
                 raise DriverError(f"{where} takes True/False, not {value!r}")
@@ -368,7 +420,7 @@ class Driver:
         else:
             raise DriverError(f"{where} (type {kind}) cannot take {value!r}")
         choices = definition.get("choices")
-        if check_choices and choices and value not in [c["value"] for c in choices]:
+        if validate and check_choices and choices and value not in [c["value"] for c in choices]:
             raise DriverError(
                 f"{where} must be one of {[c['value'] for c in choices]}, not {value!r}"
             )
@@ -381,11 +433,14 @@ class Driver:
         command: str,
         options: Mapping[str, Any] | None = None,
         *,
+        validate: bool = True,
         wait: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``."""
-        data, _ = self._command_data(user, channel, command, options or {}, None)
+        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``.
+        ``validate=False`` sends values outside the declared choices, min/max value and length,
+        as a modified client could (Discord still checks types and its own limits)."""
+        data, _ = self._command_data(user, channel, command, options or {}, None, validate)
         record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 
@@ -397,9 +452,12 @@ class Driver:
         options: Mapping[str, Any] | None = None,
         *,
         focused: str,
+        validate: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        data, focused_type = self._command_data(user, channel, command, options or {}, focused)
+        data, focused_type = self._command_data(
+            user, channel, command, options or {}, focused, validate
+        )
         record = self._interact(
             INTERACTION_AUTOCOMPLETE, user, channel, data, focused_type=focused_type
         )
@@ -413,11 +471,13 @@ class Driver:
         options: Mapping[str, Any] | None = None,
         *,
         focused: str,
+        validate: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> list[dict[str, Any]]:
-        """The choices the bot offers while ``user`` types into option ``focused``."""
+        """The choices the bot offers while ``user`` types into option ``focused`` (any text:
+        Discord passes whatever the user typed)."""
         result = await self.autocomplete_result(
-            user, channel, command, options, focused=focused, within=within
+            user, channel, command, options, focused=focused, validate=validate, within=within
         )
         return result.choices
 
@@ -503,6 +563,47 @@ class Driver:
             data["id"] = button["id"]
         channel = self.fake.channels[message.channel_id]
         return self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=message)
+
+    async def forge_click(
+        self,
+        user: User,
+        message: MessageRef,
+        custom_id: str,
+        values: Sequence[str] | None = None,
+        component_type: int = COMPONENT_BUTTON,
+        *,
+        validated_by_discord: bool = True,
+        wait: bool = True,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """What a modified client can send: any ``custom_id``, ``values`` and
+        ``component_type`` "from" ``message``. Discord fills in the guild, channel, member and
+        locale, and checks the component against the message as it stands (``forgery.py``):
+        what it refuses raises ``InteractionRejected`` and never reaches the bot. With
+        ``validated_by_discord=False`` the interaction is delivered anyway (only the form is
+        checked): beyond what Discord delivers today, for defence in depth."""
+        stored = self._message(message)
+        if not stored.visible_to(user.id):
+            raise InteractionRejected(404, 10008, "Unknown Message")
+        chosen = list(values) if values is not None else None
+        check_form(custom_id, component_type, chosen)
+        assert stored.guild_id is not None
+        guild = self.fake.guilds[stored.guild_id]
+        component = None
+        if validated_by_discord:
+            component = check_component(stored, guild, custom_id, component_type, chosen)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if component is not None and "id" in component:
+            data["id"] = component["id"]
+        if chosen is not None:
+            data["values"] = chosen
+            if component_type != COMPONENT_STRING_SELECT:
+                resolved = resolved_for(guild, chosen)
+                if resolved:
+                    data["resolved"] = resolved
+        channel = self.fake.channels[stored.channel_id]
+        record = self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored)
+        return await self._finish(record, wait=wait, within=within)
 
     async def double_click(
         self,
@@ -735,26 +836,15 @@ class Driver:
 
     def visible_to(self, user: User, channel: Channel) -> list[StoredMessage]:
         """What ``user`` sees in ``channel``: public messages and their own ephemerals."""
-        return sorted(
-            (
-                m
-                for m in self.fake.messages.values()
-                if m.channel_id == channel.id and m.visible_to(user.id)
-            ),
-            key=lambda m: m.id,
-        )
+        return [m for m in self.fake.channel_history(channel.id) if m.visible_to(user.id)]
 
     def ephemerals(self, user: User, channel: Channel | None = None) -> list[StoredMessage]:
-        return sorted(
-            (
-                m
-                for m in self.fake.messages.values()
-                if m.ephemeral_for == user.id
-                and not m.deleted
-                and (channel is None or m.channel_id == channel.id)
-            ),
-            key=lambda m: m.id,
+        pool = (
+            self.fake.channel_history(channel.id)
+            if channel is not None
+            else sorted(self.fake.messages.values(), key=lambda m: m.id)
         )
+        return [m for m in pool if m.ephemeral_for == user.id and not m.deleted]
 
     def latest(self, channel: Channel, user: User | None = None) -> StoredMessage | None:
         pool = self.visible_to(user, channel) if user else self.channel_messages(channel)
@@ -791,6 +881,15 @@ class Driver:
     def allow_rest_errors(self) -> None:
         self._allow_rest_errors = True
 
+    def allow_rate_limits(self) -> None:
+        """This test means to exceed Discord's rate limits (429s from injected faults never
+        count as problems)."""
+        self._allow_rate_limits = True
+
+    def allow_unknown_emojis(self) -> None:
+        """This test means to send ``<:name:id>`` for emojis the app does not have."""
+        self._allow_unknown_emojis = True
+
     def problems(self) -> list[str]:
         """What a finished test must not leave behind."""
         found: list[str] = []
@@ -807,24 +906,45 @@ class Driver:
                 )
             elif not self._allow_rest_errors and not call.injected and call.status in (400, 401):
                 found.append(f"{call.method} {call.path} was rejected: {call.status} {call.error}")
+        if not self._allow_rate_limits:
+            found.extend(
+                f"{hit.describe()}; Discord would have refused it too "
+                "(driver.allow_rate_limits() if the test means it)"
+                for hit in self.fake.rate_limited
+                if not hit.injected
+            )
+        if not self._allow_unknown_emojis:
+            found.extend(
+                f"message {miss.message_id} (version {miss.version}) writes <:{miss.name}:"
+                f"{miss.emoji_id}>, which is no emoji of the application: readers see "
+                f":{miss.name}:"
+                for miss in self.fake.unknown_emojis
+            )
         return found
 
 
+def _default_name(definitions: list[dict[str, Any]], name: str, locale: str) -> str:
+    """The default name of the option called ``name`` by default or in ``locale``."""
+    for definition in definitions:
+        if name == definition["name"]:
+            return name
+    for definition in definitions:
+        if localized(definition, "name", locale) == name:
+            return str(definition["name"])
+    return name
+
+
 def _walk_subcommands(
-    command: dict[str, Any], parts: list[str]
+    command: dict[str, Any], parts: list[str], locale: str = DEFAULT_LOCALE
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Follow "dubb start" into the definition: the leaf's option list and the path there."""
+    """Follow "dubb start" into the definition: the leaf's option list and the path there.
+    Subcommands may be named in ``locale``."""
     options: list[dict[str, Any]] = command.get("options") or []
     nesting: list[dict[str, Any]] = []
     for part in parts[1:]:
-        sub = next(
-            (
-                o
-                for o in options
-                if o["name"] == part and o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
-            ),
-            None,
-        )
+        subs = [o for o in options if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)]
+        wanted = _default_name(subs, part, locale)
+        sub = next((o for o in subs if o["name"] == wanted), None)
         if sub is None:
             names = [
                 o["name"]

@@ -13,21 +13,36 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.fakediscord import errors
-from tests.fakediscord.errors import DiscordHTTPError, FormErrors
-from tests.fakediscord.gateway import (
+from bot.fakediscord import errors
+from bot.fakediscord.attachments import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_ATTACHMENTS,
+    Attachment,
+    NewAttachment,
+    Upload,
+    attachments_after,
+    check_uploads,
+    resolve_references,
+    spoiler_from,
+)
+from bot.fakediscord.attachments import too_many as too_many_attachments
+from bot.fakediscord.emojis import ApplicationEmojis, content_emoji_ids
+from bot.fakediscord.errors import DiscordHTTPError, FormErrors
+from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
     INTENT_GUILDS,
     Gateway,
 )
-from tests.fakediscord.model import (
+from bot.fakediscord.locales import DEFAULT_LOCALE, check_locale
+from bot.fakediscord.model import (
     ADMINISTRATOR,
     BOT_DEFAULT,
     CHANNEL_GUILD_TEXT,
@@ -49,7 +64,8 @@ from tests.fakediscord.model import (
     User,
     resolve_mentions,
 )
-from tests.fakediscord.records import (
+from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter
+from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
     CALLBACK_CHANNEL_MESSAGE,
@@ -61,12 +77,14 @@ from tests.fakediscord.records import (
     InteractionRecord,
     LogEntry,
     Ping,
+    RateLimitHit,
     RestCall,
+    UnknownEmoji,
     command_path,
 )
-from tests.fakediscord.rest import build_app
-from tests.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
-from tests.fakediscord.validation import (
+from bot.fakediscord.rest import build_app
+from bot.fakediscord.snowflake import SnowflakeFactory, iso_now, new_token
+from bot.fakediscord.validation import (
     FLAG_EPHEMERAL,
     FLAG_IS_COMPONENTS_V2,
     FLAG_LOADING,
@@ -83,38 +101,16 @@ T = TypeVar("T")
 _log = logging.getLogger("fakediscord")
 
 WEBHOOK_TOKEN_LIFETIME = 15 * 60
+# "Each shard can only support a maximum of 2500 guilds" (Discord docs, "Sharding"): more on one
+# connection closes it with 4011 Sharding required.
+GUILDS_PER_SHARD = 2500
+IDENTIFY_LIMIT = 1000
 INTERACTION_DEADLINE = 3.0
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 # Interactions and webhooks parse only user mentions unless told otherwise (Discord docs,
 # "Allowed mentions"); plain channel messages parse everything.
 WEBHOOK_DEFAULT_MENTIONS: dict[str, Any] = {"parse": ["users"]}
 _CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_IS_COMPONENTS_V2
 _USERNAME_CHARS = re.compile(r"[^a-z0-9_.]")
-
-
-@dataclass
-class RateLimitConfig:
-    """Per-route buckets like Discord's: ``limit`` requests per ``window`` seconds for each
-    route and major parameter (channel, guild, webhook). Generous by default so tests are not
-    slowed; ``routes`` overrides by route, e.g. ``{"POST /channels/{channel_id}/messages":
-    (5, 5.0)}``."""
-
-    limit: int = 50
-    window: float = 1.0
-    routes: dict[str, tuple[int, float]] = field(default_factory=dict)
-
-    @classmethod
-    def discord_like(cls) -> RateLimitConfig:
-        """Message routes limited as Discord limits them per channel (5 per 5 s), for tests
-        of how the bot copes with real limits (e.g. coalescing table edits)."""
-        per_channel = (5, 5.0)
-        return cls(
-            routes={
-                "POST /channels/{channel_id}/messages": per_channel,
-                "PATCH /channels/{channel_id}/messages/{message_id}": per_channel,
-                "DELETE /channels/{channel_id}/messages/{message_id}": per_channel,
-            }
-        )
 
 
 @dataclass
@@ -184,8 +180,12 @@ class Application:
 class FakeDiscord:
     """A Discord API v10 stand-in: REST under ``/api/v10`` and the gateway websocket at ``/``.
 
+    ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` advises;
+    ``guilds_per_shard`` is the most guilds one connection may hold (4011 beyond it).
     ``token`` None accepts any non-empty bot token (as the README's "any token" promises);
-    a string makes every other token a 401 and a gateway close 4004.
+    a string makes every other token a 401 and a gateway close 4004. ``rate_limits`` defaults
+    to Discord's (``RateLimitConfig.discord_like()``). ``clock`` (Unix seconds) drives the
+    rate limits and the 15-minute interaction tokens; tests replace it to move time on.
     """
 
     def __init__(
@@ -196,11 +196,21 @@ class FakeDiscord:
         privileged_intents: int = 0,
         rate_limits: RateLimitConfig | None = None,
         app_name: str = "Kortbord",
+        clock: Callable[[], float] = time.time,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        guilds_per_shard: int = GUILDS_PER_SHARD,
     ) -> None:
         self.ids = SnowflakeFactory()
         self.token = token
         self.interaction_deadline = interaction_deadline
-        self.rate_limits = rate_limits or RateLimitConfig()
+        self.clock = clock
+        self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
+        self.guilds_per_shard = guilds_per_shard
+        self.limiter = RateLimiter(
+            rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
+        )
         owner = User(self.ids.next(), "appowner", "App Owner")
         app_id = self.ids.next()
         self.bot_user = User(app_id, app_name.lower(), None, bot=True)
@@ -212,17 +222,23 @@ class FakeDiscord:
             privileged_intents=privileged_intents,
         )
         self.users: dict[int, User] = {owner.id: owner, app_id: self.bot_user}
+        self._usernames = {owner.username, self.bot_user.username}
+        # server-side state: the emojis outlive any bot process
+        self.emojis = ApplicationEmojis(self.ids.next, self.bot_user)
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
+        self._by_channel: dict[int, list[StoredMessage]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
-        self.attachments: dict[int, tuple[str, str, bytes]] = {}
+        self.attachments: dict[int, Attachment] = {}
         self.log: list[LogEntry] = []
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
+        self.rate_limited: list[RateLimitHit] = []
+        self.unknown_emojis: list[UnknownEmoji] = []
         self.faults: list[FaultRule] = []
         self._rng = random.Random(0)
         self._seq = 0
@@ -291,11 +307,40 @@ class FakeDiscord:
         except TimeoutError:
             raise AssertionError(f"timed out after {within:g}s waiting for {what}") from None
 
+    def session_start_limit(self) -> dict[str, int]:
+        """IDENTIFYs left of the 1000 a day, counted from the first one (RESUMEs are free)."""
+        gateway = self.gateway
+        day_ms = 24 * 3600 * 1000
+        if gateway.first_identify_at is None:
+            reset_after = day_ms
+        else:
+            elapsed = int((self.clock() - gateway.first_identify_at) * 1000)
+            reset_after = max(0, day_ms - elapsed)
+        return {
+            "total": IDENTIFY_LIMIT,
+            "remaining": max(0, IDENTIFY_LIMIT - gateway.identify_count),
+            "reset_after": reset_after,
+            "max_concurrency": self.max_concurrency,
+        }
+
     def next_seq(self) -> int:
         self._seq += 1
         return self._seq
 
-    # -- auth and faults ----------------------------------------------------------------------
+    # -- auth, rate limits and faults ---------------------------------------------------------
+
+    @property
+    def rate_limits(self) -> RateLimitConfig:
+        return self.limiter.config
+
+    @rate_limits.setter
+    def rate_limits(self, config: RateLimitConfig) -> None:
+        self.limiter.config = config
+        self.limiter.reset()
+
+    def record_rate_limit(self, hit: RateLimitHit) -> None:
+        _log.info("429: %s", hit.describe())
+        self.rate_limited.append(hit)
 
     def token_ok(self, token: str | None) -> bool:
         if not token:
@@ -370,15 +415,15 @@ class FakeDiscord:
 
     def _username(self, name: str) -> str:
         base = _USERNAME_CHARS.sub("", name.lower().replace(" ", "_")) or "user"
-        taken = {u.username for u in self.users.values()}
         candidate, n = base[:32], 1
-        while candidate in taken:
+        while candidate in self._usernames:
             n += 1
             candidate = f"{base[:28]}{n}"
+        self._usernames.add(candidate)
         return candidate
 
-    def add_user(self, name: str) -> User:
-        user = User(self.ids.next(), self._username(name), name)
+    def add_user(self, name: str, *, locale: str = DEFAULT_LOCALE) -> User:
+        user = User(self.ids.next(), self._username(name), name, locale=check_locale(locale))
         self.users[user.id] = user
         return user
 
@@ -389,10 +434,18 @@ class FakeDiscord:
         owner: User | None = None,
         bot_permissions: int = BOT_DEFAULT,
         everyone_permissions: int = EVERYONE_DEFAULT,
+        shard_of: tuple[int, int] | None = None,
+        preferred_locale: str = DEFAULT_LOCALE,
     ) -> Guild:
-        guild_id = self.ids.next()
+        """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard."""
+        guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
         owner = owner or self.application.owner
-        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
+        guild = Guild(
+            id=guild_id,
+            name=name,
+            owner_id=owner.id,
+            preferred_locale=check_locale(preferred_locale),
+        )
         guild.roles[guild_id] = Role(guild_id, "@everyone", everyone_permissions)
         moderator = Role(self.ids.next(), "Moderator", MANAGE_MESSAGES, position=1)
         guild.roles[moderator.id] = moderator
@@ -414,6 +467,23 @@ class FakeDiscord:
         self.changed()
         return guild
 
+    def set_locale(self, user: User, locale: str) -> None:
+        """The user switches their client's language (no gateway event: it is a client
+        setting; the next interaction carries it)."""
+        user.locale = check_locale(locale)
+        self.changed()
+
+    def set_preferred_locale(self, guild: Guild, locale: str) -> None:
+        """The server's "primary language" changes: GUILD_UPDATE, as Discord sends."""
+        guild.preferred_locale = check_locale(locale)
+        self.gateway.dispatch(
+            "GUILD_UPDATE",
+            guild.base_payload(self.application.id),
+            intent=INTENT_GUILDS,
+            guild_id=guild.id,
+        )
+        self.changed()
+
     def add_member(
         self, guild: Guild, user: User, *, manage_messages: bool = False, admin: bool = False
     ) -> Member:
@@ -429,6 +499,7 @@ class FakeDiscord:
             "GUILD_MEMBER_ADD",
             {**member.payload(), "guild_id": str(guild.id)},
             intent=INTENT_GUILD_MEMBERS,
+            guild_id=guild.id,
         )
         self.changed()
         return member
@@ -467,9 +538,13 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         if thread:
             payload = {**channel.payload(), "newly_created": True}
-            self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
+            self.gateway.dispatch(
+                "THREAD_CREATE", payload, intent=INTENT_GUILDS, guild_id=guild.id
+            )
         else:
-            self.gateway.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
+            self.gateway.dispatch(
+                "CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS, guild_id=guild.id
+            )
         self.changed()
         return channel
 
@@ -504,7 +579,8 @@ class FakeDiscord:
     # -- messages -----------------------------------------------------------------------------
 
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Discord numbers components that carry no ``id`` (1, 2, ... across the message)."""
+        """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
+        returns emoji ids as snowflake strings."""
         result = copy.deepcopy(components)
         counter = [0]
 
@@ -513,6 +589,10 @@ class FakeDiscord:
                 counter[0] += 1
                 if item.get("id") is None:
                     item["id"] = counter[0]
+                for holder in [item, *(item.get("options") or [])]:
+                    emoji = holder.get("emoji")
+                    if isinstance(emoji, dict) and emoji.get("id") is not None:
+                        emoji["id"] = str(emoji["id"])
                 walk(item.get("components") or [])
                 for key in ("accessory", "component"):
                     if isinstance(item.get(key), dict):
@@ -529,40 +609,53 @@ class FakeDiscord:
             embed["content_scan_version"] = 0
         return result
 
-    def _attachments_for(
-        self,
-        body: dict[str, Any],
-        files: list[tuple[str, str, bytes]],
-        keep: list[dict[str, Any]],
-        *,
-        ephemeral: bool,
-        channel_id: int,
-    ) -> list[dict[str, Any]]:
-        described = {str(a.get("id")): a for a in body.get("attachments") or []}
-        result: list[dict[str, Any]] = []
-        for attachment in keep:
-            if body.get("attachments") is None or str(attachment["id"]) in described:
-                result.append(attachment)
-        for index, (filename, content_type, blob) in enumerate(files):
-            meta = described.get(str(index), {})
+    def _attachment_factory(self, channel_id: int, *, ephemeral: bool) -> NewAttachment:
+        def new(upload: Upload, meta: dict[str, Any]) -> Attachment:
             attachment_id = self.ids.next()
-            name = meta.get("filename") or filename
-            self.attachments[attachment_id] = (name, content_type, blob)
-            url = f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{name}"
-            item: dict[str, Any] = {
-                "id": str(attachment_id),
-                "filename": name,
-                "size": len(blob),
-                "url": url,
-                "proxy_url": url,
-                "content_type": content_type,
-            }
-            if meta.get("description"):
-                item["description"] = meta["description"]
-            if ephemeral:
-                item["ephemeral"] = True
-            result.append(item)
+            name = meta.get("filename") or upload.filename
+            return Attachment(
+                id=attachment_id,
+                filename=name,
+                content_type=upload.content_type,
+                data=upload.data,
+                url=f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{name}",
+                description=meta.get("description"),
+                title=meta.get("title"),
+                spoiler=spoiler_from(upload, meta),
+                ephemeral=ephemeral,
+            )
+
+        return new
+
+    def _files_after(
+        self,
+        form: FormErrors,
+        path: tuple[str | int, ...],
+        body: dict[str, Any],
+        uploads: list[Upload],
+        existing: list[Attachment],
+        *,
+        channel_id: int,
+        ephemeral: bool,
+        editing: bool,
+    ) -> list[Attachment]:
+        check_uploads(uploads)
+        result = attachments_after(
+            form,
+            path,
+            body,
+            uploads,
+            existing,
+            self._attachment_factory(channel_id, ephemeral=ephemeral),
+            editing=editing,
+        )
+        if len(result) > MAX_ATTACHMENTS:
+            raise too_many_attachments()
         return result
+
+    def _store_files(self, attachments: list[Attachment]) -> None:
+        for attachment in attachments:
+            self.attachments[attachment.id] = attachment
 
     def create_message(
         self,
@@ -570,7 +663,7 @@ class FakeDiscord:
         author: User,
         body: dict[str, Any],
         *,
-        files: list[tuple[str, str, bytes]] | None = None,
+        files: list[Upload] | None = None,
         path: tuple[str | int, ...] = (),
         ephemeral_for: int | None = None,
         extra_flags: int = 0,
@@ -580,16 +673,26 @@ class FakeDiscord:
         allow_empty: bool = False,
     ) -> StoredMessage:
         form = FormErrors()
-        validate_message_body(form, path, body)
+        validate_message_body(form, path, body, known_emoji=self.emojis.known)
+        attachments = self._files_after(
+            form,
+            path,
+            body,
+            files or [],
+            [],
+            channel_id=channel.id,
+            ephemeral=ephemeral_for is not None,
+            editing=False,
+        )
         form.raise_if_any()
-        files = files or []
         flags = (body.get("flags") or 0) & _CREATE_FLAGS | extra_flags
         if ephemeral_for is not None:
             flags |= FLAG_EPHEMERAL
         content = body.get("content") or ""
-        embeds = body.get("embeds") or []
-        components = body.get("components") or []
-        if not (allow_empty or content or embeds or components or files):
+        embeds, components = resolve_references(
+            body.get("embeds") or [], body.get("components") or [], attachments
+        )
+        if not (allow_empty or content or embeds or components or attachments):
             raise errors.empty_message()
         guild = self.guilds.get(channel.guild_id)
         allowed = body.get("allowed_mentions")
@@ -625,9 +728,8 @@ class FakeDiscord:
             author_member=guild.members.get(author.id) if guild is not None else None,
             referenced=referenced,
         )
-        message.attachments = self._attachments_for(
-            body, files, [], ephemeral=ephemeral_for is not None, channel_id=channel.id
-        )
+        message.attachments = attachments
+        self._store_files(attachments)
         if webhook:
             message.webhook_id = self.application.id
             message.application_id = self.application.id
@@ -635,16 +737,27 @@ class FakeDiscord:
         if interaction is not None:
             self._attach_interaction(message, interaction)
         self.messages[message.id] = message
+        # ids grow, so appending keeps each channel's list in order
+        self._by_channel.setdefault(channel.id, []).append(message)
         if ephemeral_for is None:
             channel.last_message_id = message.id
             channel.message_count += 1
         self.log.append(LogEntry.of(self.next_seq(), "create", message))
+        self._note_unknown_emojis(message)
         if ephemeral_for is None and not flags & FLAG_SUPPRESS_NOTIFICATIONS:
             self._record_pings(message, guild)
         if ephemeral_for is None:
             self.gateway.dispatch_message("MESSAGE_CREATE", message)
         self.changed()
         return message
+
+    def _note_unknown_emojis(self, message: StoredMessage) -> None:
+        """Discord accepts any ``<:name:id>`` in content, but one that is no emoji the app can
+        use shows as plain ``:name:``; tests see those in ``unknown_emojis``."""
+        for name, emoji_id in content_emoji_ids(message.content):
+            if not self.emojis.known(emoji_id):
+                miss = UnknownEmoji(message.id, message.version, name, emoji_id)
+                self.unknown_emojis.append(miss)
 
     def _referenced(
         self, channel: Channel, reference: Any, path: tuple[str | int, ...]
@@ -688,7 +801,8 @@ class FakeDiscord:
 
     def _record_pings(self, message: StoredMessage, guild: Guild | None) -> None:
         targets = [u.id for u in message.mentions]
-        if guild is not None:
+        # only @everyone/@here and role mentions reach beyond the named users
+        if guild is not None and (message.mention_everyone or message.mention_role_ids):
             for member in guild.members.values():
                 hit = message.mention_everyone or any(
                     r in member.role_ids for r in message.mention_role_ids
@@ -704,11 +818,23 @@ class FakeDiscord:
         message: StoredMessage,
         body: dict[str, Any],
         *,
-        files: list[tuple[str, str, bytes]] | None = None,
+        files: list[Upload] | None = None,
         path: tuple[str | int, ...] = (),
     ) -> StoredMessage:
         form = FormErrors()
-        validate_message_body(form, path, body, existing_flags=message.flags)
+        validate_message_body(
+            form, path, body, existing_flags=message.flags, known_emoji=self.emojis.known
+        )
+        attachments = self._files_after(
+            form,
+            path,
+            body,
+            files or [],
+            message.attachments,
+            channel_id=message.channel_id,
+            ephemeral=message.ephemeral_for is not None,
+            editing=True,
+        )
         form.raise_if_any()
         new_flags = message.flags & ~FLAG_LOADING
         if "flags" in body and body["flags"] is not None:
@@ -719,15 +845,6 @@ class FakeDiscord:
         content = body["content"] or "" if "content" in body else message.content
         embeds = body["embeds"] or [] if "embeds" in body else message.embeds
         components = body["components"] or [] if "components" in body else message.components
-        attachments = message.attachments
-        if files or "attachments" in body:
-            attachments = self._attachments_for(
-                body,
-                files or [],
-                message.attachments,
-                ephemeral=message.ephemeral_for is not None,
-                channel_id=message.channel_id,
-            )
         if not (content or embeds or components or attachments):
             raise errors.empty_message()
         message.content = content
@@ -735,7 +852,11 @@ class FakeDiscord:
             message.embeds = self._normalise_embeds(embeds)
         if "components" in body:
             message.components = self._normalise_components(components)
+        message.embeds, message.components = resolve_references(
+            message.embeds, message.components, attachments
+        )
         message.attachments = attachments
+        self._store_files(attachments)
         if "content" in body:
             users, roles, everyone = resolve_mentions(
                 content,
@@ -751,6 +872,7 @@ class FakeDiscord:
             message.edited_timestamp = iso_now()
         message.version += 1
         self.log.append(LogEntry.of(self.next_seq(), "edit", message))
+        self._note_unknown_emojis(message)
         if (
             completes_defer
             and message.ephemeral_for is None
@@ -770,7 +892,9 @@ class FakeDiscord:
             payload: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
             if message.guild_id is not None:
                 payload["guild_id"] = str(message.guild_id)
-            self.gateway.dispatch("MESSAGE_DELETE", payload, intent=INTENT_GUILD_MESSAGES)
+            self.gateway.dispatch(
+                "MESSAGE_DELETE", payload, intent=INTENT_GUILD_MESSAGES, guild_id=message.guild_id
+            )
         self.changed()
 
     def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
@@ -783,14 +907,17 @@ class FakeDiscord:
                 raise errors.missing_permissions()
 
     def channel_messages(self, channel_id: int) -> list[StoredMessage]:
-        return sorted(
-            (
-                m
-                for m in self.messages.values()
-                if m.channel_id == channel_id and not m.deleted and m.ephemeral_for is None
-            ),
-            key=lambda m: m.id,
-        )
+        """The channel's public messages that exist, oldest first."""
+        return [
+            m
+            for m in self.channel_history(channel_id)
+            if not m.deleted and m.ephemeral_for is None
+        ]
+
+    def channel_history(self, channel_id: int) -> list[StoredMessage]:
+        """Every message ever made in the channel (ephemeral and deleted too), oldest first;
+        kept per channel so no request scans the whole server."""
+        return self._by_channel.get(channel_id, [])
 
     # -- application commands -----------------------------------------------------------------
 
@@ -816,9 +943,9 @@ class FakeDiscord:
             "default_member_permissions": body.get("default_member_permissions"),
             "type": kind,
             "name": body["name"],
-            "name_localizations": body.get("name_localizations"),
+            "name_localizations": _without_defaults(body, "name"),
             "description": body.get("description") or "",
-            "description_localizations": body.get("description_localizations"),
+            "description_localizations": _without_defaults(body, "description"),
             "contexts": body.get("contexts"),
             "integration_types": body.get("integration_types") or [0],
             "nsfw": bool(body.get("nsfw")),
@@ -871,6 +998,12 @@ class FakeDiscord:
         del scope[(command["type"], command["name"])]
         self.changed()
 
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """The commands as the bot synced them (global, or one server's), localizations and
+        all: copies of what Discord stores."""
+        scope = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, {})
+        return [copy.deepcopy(c) for c in scope.values()]
+
     def synced_command(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
         """The chat-input command a user in ``guild_id`` would see: guild first, then global."""
         if guild_id is not None:
@@ -904,7 +1037,7 @@ class FakeDiscord:
             "application_id": str(self.application.id),
             "type": kind,
             "data": data,
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             "guild_id": str(guild.id),
             "channel": {**channel.payload(), "permissions": permissions},
             "channel_id": str(channel.id),
@@ -912,8 +1045,8 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "app_permissions": str(self.bot_permissions(guild.id)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": user.locale,
+            "guild_locale": guild.preferred_locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
@@ -931,6 +1064,7 @@ class FakeDiscord:
             channel_id=channel.id,
             payload=payload,
             created_at=loop.time(),
+            issued_at=self.clock(),
             acknowledged=loop.create_future(),
             focused_type=focused_type,
             component_message_id=message.id if message is not None else None,
@@ -940,7 +1074,8 @@ class FakeDiscord:
         )
         self.interactions[interaction_id] = record
         self._by_token[token] = record
-        self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None)
+        # needs no intent; only the sessions whose shard owns the guild get it
+        self.gateway.dispatch("INTERACTION_CREATE", payload, intent=None, guild_id=guild.id)
         _log.info("INTERACTION_CREATE %s", record.describe())
         self.changed()
         return record
@@ -953,8 +1088,8 @@ class FakeDiscord:
         if record.rejected:
             last = record.rejected[-1]
             reason += f"; the bot's callback was rejected with {last.status} {last.body()}"
-        if not self.gateway.live_sessions():
-            reason += "; no bot was connected to the gateway"
+        if not self.gateway.live_sessions(record.guild_id):
+            reason += "; no bot session owning this server's shard was connected to the gateway"
         record.failure = reason
         _log.warning("%s: This interaction failed (%s)", record.describe(), reason)
         if not record.acknowledged.done():
@@ -974,7 +1109,7 @@ class FakeDiscord:
         interaction_id: int,
         token: str,
         body: Any,
-        files: list[tuple[str, str, bytes]],
+        files: list[Upload],
     ) -> tuple[InteractionRecord, StoredMessage | None]:
         record = self.interactions.get(interaction_id)
         if record is None or record.token != token:
@@ -996,7 +1131,7 @@ class FakeDiscord:
         return record, message
 
     def _apply_callback(
-        self, record: InteractionRecord, body: Any, files: list[tuple[str, str, bytes]]
+        self, record: InteractionRecord, body: Any, files: list[Upload]
     ) -> StoredMessage | None:
         if not isinstance(body, dict):
             raise errors.invalid_form_body(
@@ -1107,8 +1242,8 @@ class FakeDiscord:
         record = self._by_token.get(token)
         if record is None:
             raise errors.invalid_webhook_token()
-        age = asyncio.get_running_loop().time() - record.created_at
-        if age > WEBHOOK_TOKEN_LIFETIME:
+        # the token works for 15 minutes, on the fake's clock (Discord docs, "Followup Messages")
+        if self.clock() - record.issued_at > WEBHOOK_TOKEN_LIFETIME:
             raise errors.invalid_webhook_token()
         return record
 
@@ -1138,7 +1273,7 @@ class FakeDiscord:
         return message
 
     def execute_followup(
-        self, record: InteractionRecord, body: dict[str, Any], files: list[tuple[str, str, bytes]]
+        self, record: InteractionRecord, body: dict[str, Any], files: list[Upload]
     ) -> StoredMessage:
         if not record.answered:
             raise errors.unknown_webhook()
@@ -1177,7 +1312,7 @@ class FakeDiscord:
         record: InteractionRecord,
         message_ref: str,
         body: dict[str, Any],
-        files: list[tuple[str, str, bytes]],
+        files: list[Upload],
     ) -> StoredMessage:
         message = self.webhook_message(record, message_ref)
         if message.id == record.original_id:
@@ -1190,10 +1325,29 @@ class FakeDiscord:
         return self.create_message(channel, user, {"content": content})
 
 
+def _without_defaults(item: dict[str, Any], field: str) -> dict[str, str] | None:
+    """The localizations Discord keeps: "Any localized values that are identical to the
+    default will be ignored"."""
+    translations = item.get(f"{field}_localizations")
+    if translations is None:
+        return None
+    return {k: v for k, v in translations.items() if v != item.get(field)}
+
+
 def _clean_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     cleaned = []
     for option in options:
         item = {k: v for k, v in option.items() if v is not None}
+        for field in ("name", "description"):
+            if f"{field}_localizations" in item:
+                item[f"{field}_localizations"] = _without_defaults(item, field)
+        if item.get("choices"):
+            item["choices"] = [
+                {**c, "name_localizations": _without_defaults(c, "name")}
+                if c.get("name_localizations") is not None
+                else c
+                for c in item["choices"]
+            ]
         if item.get("options"):
             item["options"] = _clean_options(item["options"])
         cleaned.append(item)

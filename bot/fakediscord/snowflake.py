@@ -28,6 +28,22 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, num_shards: int) -> int:
+        """A new id whose guild would be routed to ``shard_id`` of ``num_shards``
+        (``(id >> 22) % num_shards``): the next millisecond with that remainder."""
+        if not 0 <= shard_id < num_shards:
+            raise ValueError(f"no shard {shard_id} among {num_shards}")
+        now_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = max(now_ms, (self._last >> 22) + 1)
+        ms += (shard_id - ms) % num_shards
+        self._last = (ms << 22) | (self._worker << 17) | (self._process << 12)
+        return self._last
+
+
+def shard_of(guild_id: int, num_shards: int) -> int:
+    """The shard Discord routes a guild's events to (Discord docs, "Sharding")."""
+    return (guild_id >> 22) % num_shards
+
 
 def snowflake_time(snowflake: int) -> datetime.datetime:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS

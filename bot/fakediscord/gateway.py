@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from bot.fakediscord.snowflake import shard_of
+
 if TYPE_CHECKING:
-    from tests.fakediscord.model import Guild, StoredMessage
-    from tests.fakediscord.server import FakeDiscord
+    from bot.fakediscord.model import Guild, StoredMessage
+    from bot.fakediscord.server import FakeDiscord
 
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -103,8 +105,9 @@ class Connection:
             return
         self.closing = True
         self._queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await self._writer
+        # wait for the writer to end without taking on its outcome: it may have been cancelled
+        # because the client went away at the same moment
+        await asyncio.wait([self._writer])
         await self.ws.close(code=code, message=message.encode())
 
     async def shutdown(self) -> None:
@@ -115,7 +118,7 @@ class Connection:
 
 
 class Session:
-    def __init__(self, intents: int, shard: list[int] | None) -> None:
+    def __init__(self, intents: int, shard: tuple[int, int] | None) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
         self.shard = shard
@@ -129,6 +132,16 @@ class Session:
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the events of ``guild_id``; events without a
+        guild (DMs) go to shard 0 only (Discord docs, "Sharding")."""
+        if self.shard is None:
+            return True
+        shard_id, num_shards = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, num_shards) == shard_id
+
     def dispatch(self, event: str, data: Any, *, buffered: bool = True) -> None:
         self.seq += 1
         payload = {"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data}
@@ -136,6 +149,23 @@ class Session:
             self.buffer.append(payload)
         if self.connection is not None:
             self.connection.send(payload)
+
+
+def _parse_shard(value: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard``: None when absent, else ``(shard_id, num_shards)``; ValueError when
+    it is no valid pair (Discord closes with 4010)."""
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(value)
+    shard_id, num_shards = value
+    if not 0 <= shard_id < num_shards:
+        raise ValueError(value)
+    return shard_id, num_shards
 
 
 def _envelope(op: int, data: Any) -> dict[str, Any]:
@@ -148,29 +178,43 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.identify_count = 0
+        self.first_identify_at: float | None = None
         self.resume_count = 0
         self.presence_updates: list[dict[str, Any]] = []
 
     # -- state for tests ----------------------------------------------------------------------
 
-    def live_sessions(self) -> list[Session]:
+    def live_sessions(self, guild_id: int | None = None) -> list[Session]:
+        """Connected, READY sessions; with ``guild_id``, those whose shard owns that guild."""
         return [
             s
             for s in self.sessions.values()
-            if s.connection is not None and s.ready and not s.invalidated
+            if s.connection is not None
+            and s.ready
+            and not s.invalidated
+            and (guild_id is None or s.owns(guild_id))
         ]
 
     # -- dispatching --------------------------------------------------------------------------
 
-    def _targets(self, intent: int | None) -> list[Session]:
-        return [s for s in self.sessions.values() if not s.invalidated and s.wants(intent)]
+    def _targets(self, intent: int | None, guild_id: int | None) -> list[Session]:
+        return [
+            s
+            for s in self.sessions.values()
+            if not s.invalidated and s.wants(intent) and s.owns(guild_id)
+        ]
 
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None) -> None:
-        for session in self._targets(intent):
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int | None, guild_id: int | None
+    ) -> None:
+        """Send ``event`` to every session that asked for ``intent`` (None: needs none) and
+        whose shard owns ``guild_id`` (None: not a guild event, shard 0)."""
+        for session in self._targets(intent, guild_id):
             session.dispatch(event, data)
 
     def dispatch_message(self, event: str, message: StoredMessage) -> None:
-        for session in self._targets(INTENT_GUILD_MESSAGES):
+        # DMs would need DIRECT_MESSAGES; the fake has only guild channels
+        for session in self._targets(INTENT_GUILD_MESSAGES, message.guild_id):
             session.dispatch(event, self.message_payload(message, session))
 
     def message_payload(self, message: StoredMessage, session: Session) -> dict[str, Any]:
@@ -220,7 +264,7 @@ class Gateway:
         return data
 
     def guild_available(self, guild: Guild) -> None:
-        for session in self._targets(INTENT_GUILDS):
+        for session in self._targets(INTENT_GUILDS, guild.id):
             session.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session))
 
     # -- control from tests -------------------------------------------------------------------
@@ -329,11 +373,19 @@ class Gateway:
         if requested & ~self.fake.application.privileged_intents:
             await connection.close(4014, "Disallowed intent(s)")
             return
-        shard = data.get("shard")
-        if shard is not None and (
-            not isinstance(shard, list) or len(shard) != 2 or not 0 <= shard[0] < shard[1]
-        ):
+        try:
+            shard = _parse_shard(data.get("shard"))
+        except ValueError:
             await connection.close(4010, "Invalid shard")
+            return
+        guilds = [
+            g
+            for g in self.fake.guilds.values()
+            if self.fake.bot_user.id in g.members
+            and (shard is None or shard_of(g.id, shard[1]) == shard[0])
+        ]
+        if len(guilds) > self.fake.guilds_per_shard:
+            await connection.close(4011, "Sharding required")
             return
         session = Session(intents, shard)
         self.sessions[session.id] = session
@@ -341,7 +393,8 @@ class Gateway:
         session.compression = connection.compression
         connection.session = session
         self.identify_count += 1
-        guilds = [g for g in self.fake.guilds.values() if self.fake.bot_user.id in g.members]
+        if self.first_identify_at is None:
+            self.first_identify_at = self.fake.clock()
         user = self.fake.bot_user.payload()
         user.update({"verified": True, "mfa_enabled": False, "email": None})
         ready: dict[str, Any] = {
@@ -356,7 +409,7 @@ class Gateway:
             },
         }
         if shard is not None:
-            ready["shard"] = shard
+            ready["shard"] = list(shard)
         session.dispatch("READY", ready)
         if session.wants(INTENT_GUILDS):
             for guild in guilds:
@@ -393,10 +446,13 @@ class Gateway:
 
     def _member_chunk(self, session: Session, data: Any) -> None:
         guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
-        if guild is None:
+        if guild is None or not session.owns(guild.id):
             return
         user_ids = [int(u) for u in data.get("user_ids") or []]
         query = (data.get("query") or "").lower()
+        if not user_ids and not query and not session.wants(INTENT_GUILD_MEMBERS):
+            # the whole member list needs GUILD_MEMBERS; Discord sends no chunk without it
+            return
         if user_ids:
             members = [guild.members[u] for u in user_ids if u in guild.members]
             not_found = [str(u) for u in user_ids if u not in guild.members]

@@ -7,8 +7,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.errors import DiscordHTTPError
-from tests.fakediscord.model import User, message_text
+from bot.fakediscord.attachments import Attachment
+from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.model import User, message_text
 
 INTERACTION_PING = 1
 INTERACTION_APPLICATION_COMMAND = 2
@@ -42,7 +43,8 @@ class InteractionRecord:
     guild_id: int | None
     channel_id: int
     payload: dict[str, Any]
-    created_at: float
+    created_at: float  # event-loop time, for the 3-second deadline timer
+    issued_at: float  # the fake's clock, for the 15-minute token
     acknowledged: asyncio.Future[None]
     focused_type: int | None = None
     component_message_id: int | None = None
@@ -99,10 +101,12 @@ class LogEntry:
     components: list[dict[str, Any]]
     flags: int
     author_id: int
+    attachments: tuple[Attachment, ...] = ()
 
     @property
     def text(self) -> str:
-        return message_text(self.content, self.embeds, self.components)
+        """Content, embeds, component labels and the files' names and alt text."""
+        return message_text(self.content, self.embeds, self.components, self.attachments)
 
     def visible_to(self, user_id: int) -> bool:
         return self.audience is None or self.audience == user_id
@@ -116,10 +120,13 @@ class LogEntry:
             channel_id=message.channel_id,
             audience=message.ephemeral_for,
             content=message.content,
-            embeds=copy.deepcopy(message.embeds),
-            components=copy.deepcopy(message.components),
+            # edits replace these lists, never change them, so the version can share them
+            embeds=message.embeds,
+            components=message.components,
             flags=message.flags,
             author_id=message.author.id,
+            # copies: a later edit of a description must not rewrite this version
+            attachments=tuple(copy.copy(a) for a in message.attachments),
         )
 
 
@@ -142,3 +149,31 @@ class RestCall:
     injected: bool
     error: dict[str, Any] | None
     unmodelled: bool = False
+
+
+@dataclass(frozen=True)
+class RateLimitHit:
+    """A 429 the fake answered: from its own limits, or ``injected`` by a test's fault rule."""
+
+    method: str
+    route: str
+    path: str
+    scope: str
+    retry_after: float
+    injected: bool
+
+    def describe(self) -> str:
+        source = "an injected fault" if self.injected else f"the {self.scope} rate limit"
+        wait = f"retry after {self.retry_after:.3f} s"
+        return f"{self.method} {self.path} got 429 from {source} ({wait})"
+
+
+@dataclass(frozen=True)
+class UnknownEmoji:
+    """A ``<:name:id>`` in a message's content (at ``version``) that is no emoji of the app:
+    Discord accepts it, and readers see ``:name:``."""
+
+    message_id: int
+    version: int
+    name: str
+    emoji_id: int

@@ -8,9 +8,11 @@ back names the offending field exactly as Discord does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from tests.fakediscord.errors import FormErrors, PathPart
+from bot.fakediscord.errors import FormErrors, PathPart
+from bot.fakediscord.locales import LOCALES
 
 Path = tuple[PathPart, ...]
 
@@ -70,8 +72,9 @@ OPTION_NUMBER = 10
 OPTION_ATTACHMENT = 11
 CHOICE_TYPES = (OPTION_STRING, OPTION_INTEGER, OPTION_NUMBER)
 
-# Discord's rule is ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$; \w is the closest stdlib class.
-_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's rule is ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$: \w is the closest stdlib
+# class for letters and digits; the Devanagari and Thai blocks add their combining signs.
+_COMMAND_NAME = re.compile(r"^[-_'\w\u0900-\u097f\ua8e0-\ua8ff\u0e00-\u0e7f]{1,32}$")
 
 
 def _is_str(value: Any) -> bool:
@@ -176,12 +179,29 @@ def validate_allowed_mentions(form: FormErrors, path: Path, allowed: Any) -> Non
             form.max_length((*path, kind), 100)
 
 
-class _ComponentCheck:
-    """Walks a component tree once: limits, layout width, and message-wide custom_id rules."""
+EmojiCheck = Callable[[int], bool]
 
-    def __init__(self, form: FormErrors, *, in_modal: bool = False) -> None:
+
+def is_unicode_emoji_name(name: str) -> bool:
+    """A component emoji without an id must be a Unicode emoji; a word like ``black_nib`` is
+    refused with BUTTON_COMPONENT_INVALID_EMOJI. The fake's test: not plain ASCII."""
+    return bool(name) and not re.fullmatch(r"[\x00-\x7f]+", name)
+
+
+class _ComponentCheck:
+    """Walks a component tree once: limits, layout width, and message-wide custom_id rules.
+    ``known_emoji`` says whether a custom emoji id is one the app may use."""
+
+    def __init__(
+        self,
+        form: FormErrors,
+        *,
+        in_modal: bool = False,
+        known_emoji: EmojiCheck | None = None,
+    ) -> None:
         self.form = form
         self.in_modal = in_modal
+        self.known_emoji = known_emoji
         self.custom_ids: dict[str, Path] = {}
         self.count = 0
 
@@ -309,6 +329,7 @@ class _ComponentCheck:
                     "BUTTON_COMPONENT_URL_NOT_ALLOWED",
                     "Only link buttons can have a url",
                 )
+        self.emoji((*path, "emoji"), data.get("emoji"))
         if style != 6 and not data.get("label") and not data.get("emoji"):
             self.form.add(
                 (*path, "label"),
@@ -361,6 +382,7 @@ class _ComponentCheck:
                 self.form, (*o_path, "value"), option.get("value"), low=1, high=100, required=True
             )
             _check_str(self.form, (*o_path, "description"), option.get("description"), high=100)
+            self.emoji((*o_path, "emoji"), option.get("emoji"))
             value = option.get("value")
             if _is_str(value):
                 if value in seen:
@@ -378,6 +400,27 @@ class _ComponentCheck:
                 "The number of default options exceeds max_values",
             )
 
+    def emoji(self, path: Path, data: Any) -> None:
+        """A partial emoji: ``{id, name, animated}`` for a custom one, ``{name}`` for Unicode."""
+        if data is None:
+            return
+        if not isinstance(data, dict):
+            self.form.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used")
+            return
+        emoji_id = data.get("id")
+        if emoji_id is not None:
+            try:
+                value = int(emoji_id)
+            except (TypeError, ValueError):
+                self.form.add(
+                    (*path, "id"), "NUMBER_TYPE_COERCE", f'Value "{emoji_id}" is not snowflake.'
+                )
+                return
+            if self.known_emoji is not None and not self.known_emoji(value):
+                self.form.add((*path, "id"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+        elif not is_unicode_emoji_name(str(data.get("name") or "")):
+            self.form.add((*path, "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+
     def text_input(self, path: Path, data: dict[str, Any]) -> None:
         self.custom_id((*path, "custom_id"), data.get("custom_id"))
         if data.get("style") not in (1, 2):
@@ -387,11 +430,17 @@ class _ComponentCheck:
         _check_str(self.form, (*path, "value"), data.get("value"), high=4000)
 
 
-def validate_components(form: FormErrors, path: Path, components: Any, flags: int) -> None:
+def validate_components(
+    form: FormErrors,
+    path: Path,
+    components: Any,
+    flags: int,
+    known_emoji: EmojiCheck | None = None,
+) -> None:
     if not isinstance(components, list):
         form.add(path, "BASE_TYPE_ARRAY", "Must be an array.")
         return
-    check = _ComponentCheck(form)
+    check = _ComponentCheck(form, known_emoji=known_emoji)
     v2 = bool(flags & FLAG_IS_COMPONENTS_V2)
     if not v2 and len(components) > ACTION_ROWS_MAX:
         form.max_length(path, ACTION_ROWS_MAX)
@@ -421,6 +470,7 @@ def validate_message_body(
     body: dict[str, Any],
     *,
     existing_flags: int = 0,
+    known_emoji: EmojiCheck | None = None,
 ) -> None:
     """Field-level checks for a message create or edit body (JSON or ``payload_json``)."""
     flags = body.get("flags")
@@ -432,7 +482,9 @@ def validate_message_body(
     if body.get("embeds") is not None:
         validate_embeds(form, (*path, "embeds"), body["embeds"])
     if body.get("components") is not None:
-        validate_components(form, (*path, "components"), body["components"], effective_flags)
+        validate_components(
+            form, (*path, "components"), body["components"], effective_flags, known_emoji
+        )
     if body.get("allowed_mentions") is not None:
         validate_allowed_mentions(form, (*path, "allowed_mentions"), body["allowed_mentions"])
     if effective_flags & FLAG_IS_COMPONENTS_V2:
@@ -479,6 +531,7 @@ def _validate_choice(form: FormErrors, path: Path, choice: Any, option_type: int
         form.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
         return
     _check_str(form, (*path, "name"), choice.get("name"), low=1, high=100, required=True)
+    _check_localizations(form, path, choice, names="choice", descriptions=False)
     value = choice.get("value")
     if value is None:
         form.required((*path, "value"))
@@ -511,6 +564,52 @@ def _check_name(form: FormErrors, path: Path, name: Any, *, chat_input: bool) ->
         form.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
 
 
+def _check_localizations(
+    form: FormErrors, path: Path, item: dict[str, Any], *, names: str, descriptions: bool
+) -> None:
+    """``name_localizations`` (and ``description_localizations``): keys must be Discord
+    locales, values follow the rules of the default they translate. ``names`` is "chat_input"
+    (lowercase 1-32, the name pattern), "context_menu" (1-32) or "choice" (1-100)."""
+    fields = ("name", "description") if descriptions else ("name",)
+    for field in fields:
+        translations = item.get(f"{field}_localizations")
+        if translations is None:
+            continue
+        where = (*path, f"{field}_localizations")
+        if not isinstance(translations, dict):
+            form.add(where, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, text in translations.items():
+            here = (*where, locale)
+            if locale not in LOCALES:
+                form.add(here, "BASE_TYPE_CHOICES", f"Value must be one of {set(LOCALES)}.")
+            elif field == "description" or names == "choice":
+                _check_str(form, here, text, low=1, high=100, required=True)
+            else:
+                _check_name(form, here, text, chat_input=names == "chat_input")
+
+
+def _localized_names_unique(form: FormErrors, path: Path, options: list[Any]) -> None:
+    """A localized option name may not equal another option's default name, nor another
+    option's name in the same locale (Application Commands, "Localization")."""
+    defaults = {o.get("name"): i for i, o in enumerate(options) if isinstance(o, dict)}
+    by_locale: dict[str, dict[str, int]] = {}
+    for index, option in enumerate(options):
+        if not isinstance(option, dict):
+            continue
+        for locale, text in (option.get("name_localizations") or {}).items():
+            if not isinstance(text, str) or text == option.get("name"):
+                continue
+            taken = by_locale.setdefault(locale, {})
+            if defaults.get(text, index) != index or text in taken:
+                form.add(
+                    (*path, index, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTION_NAME_NOT_UNIQUE",
+                    "Option names must be unique",
+                )
+            taken[text] = index
+
+
 def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int) -> None:
     if options is None:
         return
@@ -519,6 +618,7 @@ def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int)
         return
     if len(options) > 25:
         form.max_length(path, 25)
+    _localized_names_unique(form, path, options)
     names: set[str] = set()
     kinds = {o.get("type") for o in options if isinstance(o, dict)}
     subs = kinds & {OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP}
@@ -556,6 +656,7 @@ def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int)
         _check_str(
             form, (*here, "description"), option.get("description"), low=1, high=100, required=True
         )
+        _check_localizations(form, here, option, names="chat_input", descriptions=True)
         if kind == OPTION_SUB_COMMAND_GROUP:
             if depth > 0:
                 form.add(
@@ -656,6 +757,13 @@ def validate_command(form: FormErrors, path: Path, command: Any) -> None:
         form.add((*path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
         return
     _check_name(form, (*path, "name"), command.get("name"), chat_input=kind == 1)
+    _check_localizations(
+        form,
+        path,
+        command,
+        names="chat_input" if kind == 1 else "context_menu",
+        descriptions=kind == 1,
+    )
     if kind == 1:
         _check_str(
             form, (*path, "description"), command.get("description"), low=1, high=100, required=True

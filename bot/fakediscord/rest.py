@@ -1,104 +1,56 @@
 """The REST API under ``/api/v10`` (and ``/api/v9``): routing, auth, rate-limit headers, faults.
 
 Handlers are thin: they parse the request (JSON or multipart with ``payload_json`` and
-``files[n]``) and call ``FakeDiscord``. Every response carries Discord's rate-limit headers and
-``Via`` (discord.py treats a 429 without ``Via`` as a Cloudflare ban, as Discord's edge sends it).
+``files[n]``) and call ``FakeDiscord``. Responses carry the rate-limit headers of the route's
+bucket (``ratelimit.py``) and ``Via``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import time
+import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakediscord import errors
-from tests.fakediscord.errors import DiscordHTTPError
-from tests.fakediscord.records import RestCall
+from bot.fakediscord import errors
+from bot.fakediscord.attachments import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_ATTACHMENTS,
+    Upload,
+    media_type,
+)
+from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
+from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
+from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
+from bot.fakediscord.records import RateLimitHit, RestCall
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from bot.fakediscord.server import FakeDiscord, FaultRule
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Files = list[tuple[str, str, bytes]]
+Files = list[Upload]
+_FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 FAKE_KEY = web.AppKey("fake", object)
-LIMITER_KEY = web.AppKey("limiter", object)
 API_PREFIXES = ("/api/v10", "/api/v9")
-# Routes authenticated by the interaction/webhook token in the URL, not by the bot token.
+# Routes authenticated by the interaction/webhook token in the URL, not by the bot token; they
+# are also the interaction endpoints Discord exempts from the global rate limit.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
-MAJOR_PARAMETERS = (
-    "channel_id",
-    "guild_id",
-    "webhook_id",
-    "webhook_token",
-    "interaction_id",
-    "interaction_token",
-)
+# The top-level resources a route's rate limit is counted per (Discord docs, "Rate Limits").
+MAJOR_PARAMETERS = ("channel_id", "guild_id", "webhook_id", "webhook_token")
+# discord.py treats a 429 without Via as a Cloudflare ban; Discord's edge always sends it.
+VIA = {"Via": "1.1 google"}
 
 
-@dataclass
-class _Window:
-    started: float
-    count: int
-
-
-class RateLimiter:
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-        self.windows: dict[tuple[str, str], _Window] = {}
-
-    def hit(self, route: str, major: str) -> tuple[dict[str, str], float | None]:
-        """Count one request; return the headers and, if over the limit, the retry delay."""
-        config = self.fake.rate_limits
-        limit, window = config.routes.get(route, (config.limit, config.window))
-        bucket = hashlib.sha1(route.encode()).hexdigest()[:32]
-        now = time.time()
-        current = self.windows.get((bucket, major))
-        if current is None or now >= current.started + window:
-            current = _Window(now, 0)
-            self.windows[(bucket, major)] = current
-        current.count += 1
-        reset = current.started + window
-        headers = rate_limit_headers(limit, max(0, limit - current.count), reset, now, bucket)
-        if current.count > limit:
-            return headers, reset - now
-        return headers, None
-
-
-def rate_limit_headers(
-    limit: int, remaining: int, reset: float, now: float, bucket: str
-) -> dict[str, str]:
-    return {
-        "X-RateLimit-Limit": str(limit),
-        "X-RateLimit-Remaining": str(remaining),
-        "X-RateLimit-Reset": f"{reset:.3f}",
-        "X-RateLimit-Reset-After": f"{max(0.0, reset - now):.3f}",
-        "X-RateLimit-Bucket": bucket,
-        "Via": "1.1 google",
-    }
-
-
-def _too_many(
-    headers: dict[str, str], retry_after: float, *, scope: str, is_global: bool
-) -> web.Response:
-    headers = dict(headers)
-    headers["X-RateLimit-Remaining"] = "0"
-    headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
-    headers["X-RateLimit-Scope"] = scope
-    if is_global:
-        headers["X-RateLimit-Global"] = "true"
-    body = {
-        "message": "You are being rate limited.",
-        "retry_after": round(retry_after, 3),
-        "global": is_global,
-    }
-    return json_response(body, status=429, headers=headers)
+def _too_many(headers: dict[str, str], retry_after: float, scope: str) -> web.Response:
+    return json_response(
+        too_many_body(retry_after, scope),
+        status=429,
+        headers=too_many_headers(headers, retry_after, scope),
+    )
 
 
 def json_response(
@@ -134,37 +86,25 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     unmodelled = resource is None
     route = _api_path(resource.canonical if resource is not None else path)
     api_path = _api_path(path)
-    major = "+".join(match.get(k, "") for k in MAJOR_PARAMETERS if k in match)
-    limiter: RateLimiter = request.app[LIMITER_KEY]  # type: ignore[assignment]
-    headers, retry_after = limiter.hit(f"{request.method} {route}", major)
-    injected = False
+    by_url_token = api_path.startswith(TOKEN_ROUTES)
+    auth = request.headers.get("Authorization", "")
+    headers = dict(VIA)
+    rule = None
     try:
         if match.http_exception is not None:
             if isinstance(match.http_exception, web.HTTPMethodNotAllowed):
                 raise errors.method_not_allowed()
             raise errors.not_found()
-        if not api_path.startswith(TOKEN_ROUTES):
-            auth = request.headers.get("Authorization", "")
-            if not auth.startswith("Bot ") or not fake.token_ok(auth[4:]):
-                raise errors.unauthorized()
+        # an injected fault comes before anything else, so the request has no effect at all
         rule = fake.pick_fault(request.method, route)
-        if retry_after is not None:
-            response: web.StreamResponse = _too_many(
-                headers, retry_after, scope="user", is_global=False
-            )
-        elif rule is not None:
-            injected = True
-            if rule.status == 429:
-                response = _too_many(
-                    headers, rule.retry_after, scope=rule.scope, is_global=rule.is_global
-                )
-            else:
-                response = json_response(
-                    {"message": f"{rule.status}: Internal Server Error", "code": 0},
-                    status=rule.status,
-                    headers=headers,
-                )
+        refusal = _fault(fake, rule, request.method, route, api_path, headers) or _limit(
+            fake, request, route, api_path, None if by_url_token else auth, headers
+        )
+        if refusal is not None:
+            response: web.StreamResponse = refusal
         else:
+            if not by_url_token and (not auth.startswith("Bot ") or not fake.token_ok(auth[4:])):
+                raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
     except DiscordHTTPError as exc:
@@ -176,32 +116,93 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         except ValueError:
             error = None
     fake.record_call(
-        RestCall(request.method, route, api_path, response.status, injected, error, unmodelled)
+        RestCall(
+            request.method, route, api_path, response.status, rule is not None, error, unmodelled
+        )
     )
     return response
 
 
+def _fault(
+    fake: FakeDiscord,
+    rule: FaultRule | None,
+    method: str,
+    route: str,
+    api_path: str,
+    headers: dict[str, str],
+) -> web.Response | None:
+    if rule is None:
+        return None
+    if rule.status == 429:
+        scope = SCOPE_GLOBAL if rule.is_global else rule.scope
+        fake.record_rate_limit(RateLimitHit(method, route, api_path, scope, rule.retry_after, True))
+        return _too_many(headers, rule.retry_after, scope)
+    return json_response(
+        {"message": f"{rule.status}: Internal Server Error", "code": 0},
+        status=rule.status,
+        headers=headers,
+    )
+
+
+def _limit(
+    fake: FakeDiscord,
+    request: web.Request,
+    route: str,
+    api_path: str,
+    auth: str | None,
+    headers: dict[str, str],
+) -> web.Response | None:
+    """Count the request against its route's bucket and the global limit; a 429 if over.
+    ``auth`` None marks the interaction endpoints, which are exempt from the global limit."""
+    match = request.match_info
+    major = "+".join(match[k] for k in MAJOR_PARAMETERS if k in match)
+    # the global limit counts per bot token, or per address without one
+    who = None if auth is None else (auth or f"ip:{request.remote}")
+    verdict = fake.limiter.check(f"{request.method} {route}", major, who)
+    headers.update(verdict.headers)
+    if verdict.retry_after is None:
+        return None
+    fake.record_rate_limit(
+        RateLimitHit(request.method, route, api_path, verdict.scope, verdict.retry_after, False)
+    )
+    return _too_many(headers, verdict.retry_after, verdict.scope)
+
+
 async def _body(request: web.Request) -> tuple[Any, Files]:
-    """The JSON body, or ``payload_json`` plus the uploaded ``files[n]`` of a multipart body."""
+    """The JSON body, or ``payload_json`` (else the plain form fields) and the uploaded
+    ``files[n]`` of a multipart body."""
     if request.content_type == "multipart/form-data":
         form = await request.post()
         files: Files = []
-        payload: Any = {}
+        fields: dict[str, Any] = {}
+        payload: Any = None
         for name, value in form.items():
-            if name == "payload_json":
-                try:
-                    payload = json.loads(str(value))
-                except ValueError:
-                    raise errors.bad_json() from None
-            elif isinstance(value, web.FileField):
+            if isinstance(value, web.FileField):
+                found = _FILE_FIELD.fullmatch(name)
+                if found is None:
+                    raise errors.invalid_form_body(
+                        {name: {"_errors": [{"code": "BASE_TYPE_CHOICES", "message": "Unknown"}]}}
+                    )
                 files.append(
-                    (
+                    Upload(
+                        int(found.group(1)),
                         value.filename,
-                        value.content_type or "application/octet-stream",
+                        media_type(value.filename, value.content_type),
                         value.file.read(),
                     )
                 )
-        return payload, files
+            else:
+                # a part sent with its own content type (payload_json as application/json)
+                # comes back as bytes
+                text = value.decode() if isinstance(value, bytes | bytearray) else str(value)
+                if name == "payload_json":
+                    try:
+                        payload = json.loads(text)
+                    except ValueError:
+                        raise errors.bad_json() from None
+                else:
+                    fields[name] = text
+        return (payload if payload is not None else fields), files
     raw = await request.read()
     if not raw:
         return {}, []
@@ -260,16 +261,12 @@ async def get_gateway(request: web.Request) -> web.Response:
 
 
 async def get_gateway_bot(request: web.Request) -> web.Response:
+    fake = _fake(request)
     return _json(
         {
-            "url": _fake(request).gateway_url.rstrip("/"),
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 999,
-                "reset_after": 86_400_000,
-                "max_concurrency": 1,
-            },
+            "url": fake.gateway_url.rstrip("/"),
+            "shards": fake.recommended_shards,
+            "session_start_limit": fake.session_start_limit(),
         }
     )
 
@@ -295,8 +292,20 @@ def _scope_guild(request: web.Request) -> int | None:
 
 
 async def list_commands(request: web.Request) -> web.Response:
+    """Without ``with_localizations`` Discord lists ``name_localized``/``description_localized``
+    for the requester's locale instead of the full dictionaries."""
     fake = _fake(request)
-    return _json(list(fake.command_scope(_scope_guild(request)).values()))
+    commands = list(fake.command_scope(_scope_guild(request)).values())
+    if _truthy(request.query.get("with_localizations")):
+        return _json(commands)
+    locale = request.headers.get("X-Discord-Locale") or _accepted_language(request)
+    return _json([localized_view(c, locale) for c in commands])
+
+
+def _accepted_language(request: web.Request) -> str:
+    header = request.headers.get("Accept-Language", "")
+    first = header.split(",")[0].split(";")[0].strip()
+    return first if first in LOCALES else DEFAULT_LOCALE
 
 
 async def put_commands(request: web.Request) -> web.Response:
@@ -342,6 +351,49 @@ async def command_permissions(request: web.Request) -> web.Response:
     return _json([])
 
 
+# -- application emojis ------------------------------------------------------------------------
+
+
+def _own_application(request: web.Request) -> FakeDiscord:
+    fake = _fake(request)
+    if _int(request, "application_id") != fake.application.id:
+        raise errors.missing_access()
+    return fake
+
+
+async def list_emojis(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    return _json({"items": [e.payload() for e in fake.emojis.by_id.values()]})
+
+
+async def create_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    body, _ = await _body(request)
+    emoji = fake.emojis.create(body)
+    fake.changed()
+    return _json(emoji.payload(), status=201)
+
+
+async def get_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    return _json(fake.emojis.get(_int(request, "emoji_id")).payload())
+
+
+async def edit_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    body, _ = await _body(request)
+    emoji = fake.emojis.rename(_int(request, "emoji_id"), body)
+    fake.changed()
+    return _json(emoji.payload())
+
+
+async def delete_emoji(request: web.Request) -> web.Response:
+    fake = _own_application(request)
+    fake.emojis.delete(_int(request, "emoji_id"))
+    fake.changed()
+    return _no_content()
+
+
 # -- guilds and channels -----------------------------------------------------------------------
 
 
@@ -375,7 +427,11 @@ async def get_member(request: web.Request) -> web.Response:
 
 
 async def list_members(request: web.Request) -> web.Response:
-    guild = _fake(request).guild(_int(request, "guild_id"))
+    fake = _fake(request)
+    guild = fake.guild(_int(request, "guild_id"))
+    if not fake.application.privileged_intents & INTENT_GUILD_MEMBERS:
+        # "This endpoint requires the GUILD_MEMBERS Privileged Intent" (enabled for the app)
+        raise errors.missing_access()
     limit = int(request.query.get("limit", "1"))
     after = int(request.query.get("after", "0"))
     members = sorted(
@@ -533,10 +589,9 @@ async def delete_webhook_message(request: web.Request) -> web.Response:
 async def get_attachment(request: web.Request) -> web.Response:
     fake = _fake(request)
     found = fake.attachments.get(int(request.match_info["attachment_id"]))
-    if found is None:
+    if found is None or found.filename != request.match_info["filename"]:
         raise web.HTTPNotFound()
-    _, content_type, blob = found
-    return web.Response(body=blob, content_type=content_type)
+    return web.Response(body=found.data, headers={"Content-Type": found.content_type})
 
 
 ROUTES: list[tuple[str, str, Handler]] = [
@@ -571,6 +626,11 @@ ROUTES: list[tuple[str, str, Handler]] = [
         "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
         delete_command,
     ),
+    ("GET", "/applications/{application_id}/emojis", list_emojis),
+    ("POST", "/applications/{application_id}/emojis", create_emoji),
+    ("GET", "/applications/{application_id}/emojis/{emoji_id}", get_emoji),
+    ("PATCH", "/applications/{application_id}/emojis/{emoji_id}", edit_emoji),
+    ("DELETE", "/applications/{application_id}/emojis/{emoji_id}", delete_emoji),
     ("GET", "/guilds/{guild_id}", get_guild),
     ("GET", "/guilds/{guild_id}/channels", get_guild_channels),
     ("GET", "/guilds/{guild_id}/roles", get_guild_roles),
@@ -596,9 +656,10 @@ ROUTES: list[tuple[str, str, Handler]] = [
 
 
 def build_app(fake: FakeDiscord) -> web.Application:
-    app = web.Application(middlewares=[discord_middleware], client_max_size=32 * 1024 * 1024)
+    # room for ten files at the size limit, so an oversized file gets Discord's JSON 413
+    body_limit = (MAX_ATTACHMENTS + 1) * ATTACHMENT_SIZE_LIMIT
+    app = web.Application(middlewares=[discord_middleware], client_max_size=body_limit)
     app[FAKE_KEY] = fake
-    app[LIMITER_KEY] = RateLimiter(fake)
     for prefix in API_PREFIXES:
         for method, path, handler in ROUTES:
             app.router.add_route(method, prefix + path, handler)

@@ -1,6 +1,6 @@
 """Run the fake Discord on its own, for trying the bot by hand.
 
-    .venv/bin/python -m tests.fakediscord --port 8765 --run "kortbord ping"
+    .venv/bin/python -m bot.fakediscord --port 8765 --run "kortbord ping"
 
 then, in another shell, ``DISCORD_TOKEN=any DISCORD_API_BASE=http://127.0.0.1:8765/api/v10
 .venv/bin/python -m bot``. The fake seeds one server (#general; Anna, and Bo with Manage
@@ -16,8 +16,8 @@ import contextlib
 import logging
 import signal
 
-from tests.fakediscord.driver import Driver, DriverError, InteractionFailed
-from tests.fakediscord.server import FakeDiscord
+from bot.fakediscord.driver import Driver, DriverError, InteractionFailed
+from bot.fakediscord.server import FakeDiscord
 
 
 async def serve(port: int, token: str | None, commands: list[str]) -> None:
@@ -52,7 +52,7 @@ async def serve(port: int, token: str | None, commands: list[str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m tests.fakediscord")
+    parser = argparse.ArgumentParser(prog="python -m bot.fakediscord")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--token", default=None, help="accept only this bot token")
     parser.add_argument(

@@ -1,0 +1,245 @@
+"""Message attachments as Discord documents them (Reference, "Uploading Files"; Message,
+"Attachment Object" and "Edit Message").
+
+Files arrive as multipart ``files[n]``; the ``attachments`` array of the JSON body names them by
+that ``n`` (new files) or by snowflake (files already on the message, when editing), and gives
+``filename``, ``description`` (alt text) and ``is_spoiler``. Embeds and Components V2 media
+refer to a file as ``attachment://filename``; such files are served but, as Discord does, left
+out of the message's ``attachments`` array.
+"""
+
+from __future__ import annotations
+
+import copy
+import mimetypes
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.fakediscord.errors import DiscordHTTPError, FormErrors, PathPart
+
+# Discord's default upload limit per file, for bots too ("The default limit is 10 MiB for all
+# users"); interactions report it as attachment_size_limit.
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+MAX_ATTACHMENTS = 10
+DESCRIPTION_MAX = 1024
+FLAG_IS_SPOILER = 1 << 3
+SCHEME = "attachment://"
+# "Only .jpg, .jpeg, .png, .webp, and .gif may be used" for attachments within embeds
+EMBED_IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".gif")
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One ``files[n]`` part of a multipart request."""
+
+    index: int
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass
+class Attachment:
+    """A file on a message, with its bytes (tests can read them here or download ``url``)."""
+
+    id: int
+    filename: str
+    content_type: str
+    data: bytes
+    url: str
+    description: str | None = None
+    title: str | None = None
+    spoiler: bool = False
+    ephemeral: bool = False
+    # used by an embed or a component: Discord leaves it out of the message's attachments
+    referenced: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        }
+        if self.title is not None:
+            data["title"] = self.title
+        if self.description is not None:
+            data["description"] = self.description
+        if self.spoiler:
+            data["flags"] = FLAG_IS_SPOILER
+        if self.ephemeral:
+            data["ephemeral"] = True
+        return data
+
+
+NewAttachment = Callable[[Upload, dict[str, Any]], Attachment]
+
+
+def too_large() -> DiscordHTTPError:
+    return DiscordHTTPError(413, 40005, "Request entity too large")
+
+
+def too_many() -> DiscordHTTPError:
+    return DiscordHTTPError(400, 30015, "Maximum number of attachments in a message reached (10)")
+
+
+def check_uploads(uploads: list[Upload], limit: int = ATTACHMENT_SIZE_LIMIT) -> None:
+    """Each file at most ``limit`` bytes (413 ``40005``), at most ten in one request."""
+    if any(len(u.data) > limit for u in uploads):
+        raise too_large()
+    if len(uploads) > MAX_ATTACHMENTS:
+        raise too_many()
+
+
+def attachments_after(
+    form: FormErrors,
+    path: tuple[PathPart, ...],
+    body: dict[str, Any],
+    uploads: list[Upload],
+    existing: list[Attachment],
+    new: NewAttachment,
+    *,
+    editing: bool,
+) -> list[Attachment]:
+    """The message's attachments once ``body`` and ``uploads`` are applied.
+
+    Without an ``attachments`` array: a create takes every upload; an edit keeps what the
+    message has, or, when files come with it, has just the new files (API v10: "the attachments
+    array must contain all attachments that should be present after edit"). With one: exactly
+    the listed existing attachments (their description and spoiler flag may change) and the
+    listed new files; a listed ``n`` with no ``files[n]`` is ``ATTACHMENT_NOT_FOUND``.
+    """
+    listed = body.get("attachments")
+    by_index = {u.index: u for u in uploads}
+    if listed is None:
+        if editing and not uploads:
+            return list(existing)
+        return [new(u, {}) for u in sorted(uploads, key=lambda u: u.index)]
+    if not isinstance(listed, list):
+        form.add((*path, "attachments"), "BASE_TYPE_ARRAY", "Must be an array.")
+        return list(existing)
+    current = {a.id: a for a in existing}
+    result: list[Attachment] = []
+    for position, meta in enumerate(listed):
+        here = (*path, "attachments", position)
+        if not isinstance(meta, dict):
+            form.add(here, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+            continue
+        _check_meta(form, here, meta)
+        try:
+            key = int(meta.get("id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            form.add((*here, "id"), "NUMBER_TYPE_COERCE", "Value is not snowflake.")
+            continue
+        if key in by_index:
+            result.append(new(by_index[key], meta))
+        elif key in current:
+            kept = current[key]
+            if "description" in meta:
+                kept.description = meta["description"]
+            if "is_spoiler" in meta:
+                kept.spoiler = bool(meta["is_spoiler"])
+            result.append(kept)
+        else:
+            form.add(here, "ATTACHMENT_NOT_FOUND", "Attachment data not found")
+    return result
+
+
+def _check_meta(form: FormErrors, path: tuple[PathPart, ...], meta: dict[str, Any]) -> None:
+    description = meta.get("description")
+    if description is not None:
+        if not isinstance(description, str):
+            form.add((*path, "description"), "BASE_TYPE_STRING", "Must be a string.")
+        elif len(description) > DESCRIPTION_MAX:
+            form.max_length((*path, "description"), DESCRIPTION_MAX)
+
+
+def resolve_references(
+    embeds: list[dict[str, Any]],
+    components: list[dict[str, Any]],
+    attachments: list[Attachment],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``embeds`` and ``components`` with ``attachment://name`` replaced by the file's URL
+    (copies, when there are files), marking the files so used. A name that matches no file
+    stays as it was."""
+    if not attachments:
+        return embeds, components  # nothing to point at: no copies on the common path
+    by_name = {a.filename: a for a in attachments}
+    for attachment in attachments:
+        attachment.referenced = False
+    embeds = copy.deepcopy(embeds)
+    for embed in embeds:
+        for key in ("image", "thumbnail", "author", "footer"):
+            part = embed.get(key)
+            if not isinstance(part, dict):
+                continue
+            field = "icon_url" if key in ("author", "footer") else "url"
+            _resolve(part, field, by_name, images_only=True)
+    components = copy.deepcopy(components)
+    _resolve_components(components, by_name)
+    return embeds, components
+
+
+def _resolve(
+    holder: dict[str, Any], field: str, by_name: dict[str, Attachment], *, images_only: bool
+) -> None:
+    value = holder.get(field)
+    if not isinstance(value, str) or not value.startswith(SCHEME):
+        return
+    attachment = by_name.get(value[len(SCHEME) :])
+    if attachment is None:
+        return
+    if images_only and not attachment.filename.lower().endswith(EMBED_IMAGE_SUFFIXES):
+        return
+    attachment.referenced = True
+    holder[field] = attachment.url
+    if field == "url":
+        holder["proxy_url"] = attachment.url
+
+
+def _resolve_components(items: list[Any], by_name: dict[str, Attachment]) -> None:
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        for key in ("media", "file"):  # thumbnail / gallery item media, file component
+            if isinstance(item.get(key), dict):
+                _resolve(item[key], "url", by_name, images_only=False)
+        _resolve_components(item.get("items") or [], by_name)
+        _resolve_components(item.get("components") or [], by_name)
+        for key in ("accessory", "component"):
+            if isinstance(item.get(key), dict):
+                _resolve_components([item[key]], by_name)
+
+
+def attachment_text(attachments: list[Attachment]) -> list[str]:
+    """What a reader learns from the files: names and alt text (for leak scans)."""
+    parts: list[str] = []
+    for attachment in attachments:
+        parts.append(attachment.filename)
+        if attachment.title:
+            parts.append(attachment.title)
+        if attachment.description:
+            parts.append(attachment.description)
+    return parts
+
+
+def media_type(filename: str, sent: str | None) -> str:
+    """The attachment's ``content_type``: Discord names it from the file itself, so a part sent
+    as application/octet-stream (discord.py's default) still becomes image/png; text types get
+    their charset."""
+    guessed, _ = mimetypes.guess_type(filename)
+    kind = guessed or (sent if sent and sent != "application/octet-stream" else None)
+    if kind is None:
+        return "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") else kind
+
+
+def spoiler_from(upload: Upload, meta: dict[str, Any]) -> bool:
+    return bool(meta.get("is_spoiler")) or upload.filename.startswith("SPOILER_")

@@ -1,0 +1,214 @@
+"""Discord's REST rate limits: per-route buckets per top-level resource, and the global limit.
+
+As Discord documents them (developers/topics/rate-limits): a route's limit is counted per
+top-level resource in its path (``channel_id``, ``guild_id``, ``webhook_id`` + token);
+``X-RateLimit-Bucket`` names the limit, and several routes may report the same name; every bot
+token may make 50 requests per second in all, except to the interaction endpoints (callbacks and
+the interaction webhooks), which are exempt from that global limit. A request refused with 429
+has no effect and does not use up the route's allowance.
+
+Time comes from an injectable clock (Unix seconds) so tests of the limiter never sleep.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+K = TypeVar("K")
+
+SCOPE_USER = "user"
+SCOPE_GLOBAL = "global"
+SCOPE_SHARED = "shared"
+
+MESSAGE_CREATE = "POST /channels/{channel_id}/messages"
+MESSAGE_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+MESSAGE_DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
+INTERACTION_CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+_HOOK = "/webhooks/{webhook_id}/{webhook_token}"
+FOLLOWUP_ROUTES = (
+    f"POST {_HOOK}",
+    f"GET {_HOOK}/messages/{{message_id}}",
+    f"PATCH {_HOOK}/messages/{{message_id}}",
+    f"DELETE {_HOOK}/messages/{{message_id}}",
+)
+# Prune finished windows once this many are kept (one per route and resource seen).
+_PRUNE_AT = 20_000
+
+
+@dataclass(frozen=True)
+class RouteLimit:
+    """``limit`` requests per ``per`` seconds. ``bucket`` names the limit in
+    ``X-RateLimit-Bucket`` (None: the route's own name); routes with the same name report the
+    same hash. With ``shared`` they also draw on one allowance; without it each route keeps its
+    own count, as Discord does for message create and edit (same hash, separate counts)."""
+
+    limit: int
+    per: float
+    bucket: str | None = None
+    shared: bool = False
+
+
+@dataclass
+class RateLimitConfig:
+    """Which limits the fake enforces. ``routes`` maps ``"METHOD /route/{param}"`` to its
+    limit, or to None for a route without one; other routes get ``default`` (None: no limit and
+    no headers). ``global_limit`` requests per ``global_per`` seconds per bot token (None: off)."""
+
+    routes: dict[str, RouteLimit | None] = field(default_factory=dict)
+    default: RouteLimit | None = None
+    global_limit: int | None = None
+    global_per: float = 1.0
+
+    @classmethod
+    def discord_like(cls) -> RateLimitConfig:
+        """Discord's limits as documented and as bots observe them (the default)."""
+        message_limit = RouteLimit(5, 5.0, "channel-messages")
+        routes: dict[str, RouteLimit | None] = {
+            # Observed: create and edit report one bucket hash but are counted apart
+            # (discord-api-docs #1442, #8073); 5 per 5 s per channel.
+            MESSAGE_CREATE: message_limit,
+            MESSAGE_EDIT: message_limit,
+            # Deleting a recent message: its own bucket, 5 per second per channel (#8330).
+            MESSAGE_DELETE: RouteLimit(5, 1.0, "channel-message-delete"),
+            # One callback per interaction is the rule (40060 for a second one), not a bucket.
+            INTERACTION_CALLBACK: None,
+        }
+        for route in FOLLOWUP_ROUTES:
+            # Interaction webhooks: per route and interaction token (webhook_id + token).
+            routes[route] = RouteLimit(5, 1.0)
+        return cls(
+            routes=routes,
+            # No published figure for the other routes the fake serves: only the global
+            # limit binds them.
+            default=RouteLimit(50, 1.0),
+            global_limit=50,
+            global_per=1.0,
+        )
+
+    @classmethod
+    def unlimited(cls) -> RateLimitConfig:
+        """No limits at all: every route answers with generous headers and never 429s."""
+        return cls(routes={}, default=RouteLimit(1_000_000, 1.0), global_limit=None)
+
+    def limit_for(self, route: str) -> RouteLimit | None:
+        if route in self.routes:
+            return self.routes[route]
+        return self.default
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Headers for the response and, when refused, why: ``retry_after`` seconds, ``scope``."""
+
+    headers: dict[str, str]
+    retry_after: float | None = None
+    scope: str = SCOPE_USER
+
+
+@dataclass
+class _Window:
+    ends: float
+    count: int = 0
+
+
+def bucket_hash(name: str) -> str:
+    return hashlib.sha1(name.encode()).hexdigest()[:32]
+
+
+class RateLimiter:
+    """Fixed windows like Discord's: a window opens with the first request and resets ``per``
+    seconds later."""
+
+    def __init__(self, config: RateLimitConfig, clock: Callable[[], float]) -> None:
+        self.config = config
+        self.clock = clock
+        self._windows: dict[tuple[str, str, str | None], _Window] = {}
+        self._global: dict[str, _Window] = {}
+        self._hashes: dict[str, str] = {}
+
+    def reset(self) -> None:
+        self._windows.clear()
+        self._global.clear()
+
+    def check(self, route: str, major: str, token: str | None) -> Verdict:
+        """Count one request to ``route`` (``"POST /channels/{channel_id}/messages"``) for
+        resource ``major``; ``token`` is the bot token, or None for routes exempt from the
+        global limit. Returns the headers, and whether the request is refused."""
+        now = self.clock()
+        config = self.config
+        if token is not None and config.global_limit is not None:
+            window = _current(self._global, token, now, config.global_per)
+            window.count += 1
+            if window.count > config.global_limit:
+                return _global_refusal(window.ends - now)
+        rule = config.limit_for(route)
+        if rule is None:
+            return Verdict({})
+        if len(self._windows) > _PRUNE_AT:
+            self._windows = {k: w for k, w in self._windows.items() if w.ends > now}
+        bucket = rule.bucket or route
+        counter = bucket if rule.shared else route
+        # per-route limits, too, apply to each bot separately
+        window = _current(self._windows, (counter, major, token), now, rule.per)
+        name = self._hashes.get(bucket)
+        if name is None:
+            name = self._hashes[bucket] = bucket_hash(bucket)
+        if window.count >= rule.limit:
+            headers = _headers(rule.limit, 0, window.ends, now, name)
+            return Verdict(headers, retry_after=window.ends - now)
+        window.count += 1
+        return Verdict(_headers(rule.limit, rule.limit - window.count, window.ends, now, name))
+
+
+def _current(table: dict[K, _Window], key: K, now: float, per: float) -> _Window:
+    """The open window for ``key``, or a new one when there is none or it has run out."""
+    window = table.get(key)
+    if window is None or now >= window.ends:
+        window = table[key] = _Window(now + per)
+    return window
+
+
+def _headers(limit: int, remaining: int, reset: float, now: float, name: str) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{reset:.3f}",
+        "X-RateLimit-Reset-After": f"{max(0.0, reset - now):.3f}",
+        "X-RateLimit-Bucket": name,
+    }
+
+
+def _global_refusal(retry_after: float) -> Verdict:
+    # Discord's example of a global 429 carries no per-route headers.
+    return Verdict({}, retry_after=retry_after, scope=SCOPE_GLOBAL)
+
+
+def too_many_headers(
+    verdict_headers: dict[str, str], retry_after: float, scope: str
+) -> dict[str, str]:
+    """The headers of a 429: the route's (if any) plus Retry-After and the scope."""
+    headers = dict(verdict_headers)
+    if "X-RateLimit-Remaining" in headers and scope != SCOPE_SHARED:
+        headers["X-RateLimit-Remaining"] = "0"
+    headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    headers["X-RateLimit-Scope"] = scope
+    if scope == SCOPE_GLOBAL:
+        headers["X-RateLimit-Global"] = "true"
+    return headers
+
+
+def too_many_body(retry_after: float, scope: str) -> dict[str, object]:
+    message = (
+        "The resource is being rate limited."
+        if scope == SCOPE_SHARED
+        else "You are being rate limited."
+    )
+    return {
+        "message": message,
+        "retry_after": max(0.001, round(retry_after, 3)),
+        "global": scope == SCOPE_GLOBAL,
+    }

@@ -1,0 +1,52 @@
+"""Where the fake Discord sits: inside the product package, but never used by the bot itself."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FAKE = REPO_ROOT / "bot" / "fakediscord"
+# aiohttp comes with discord.py; zstandard is optional (zstd-stream only when importable)
+FAKE_MAY_IMPORT = {"aiohttp", "zstandard"}
+
+
+def imported_modules(path: Path) -> Iterator[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+
+
+def python_files(*roots: Path) -> list[Path]:
+    return sorted(p for root in roots for p in root.rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in python_files(REPO_ROOT / "bot", REPO_ROOT / "cogs") if FAKE not in p.parents],
+    ids=lambda p: str(p.relative_to(REPO_ROOT)),
+)
+def test_the_bot_never_imports_the_fake(path: Path) -> None:
+    assert not [m for m in imported_modules(path) if m.startswith("bot.fakediscord")]
+
+
+@pytest.mark.parametrize(
+    "path", python_files(FAKE), ids=lambda p: str(p.relative_to(REPO_ROOT))
+)
+def test_the_fake_needs_only_the_standard_library_and_aiohttp(path: Path) -> None:
+    outside = []
+    for module in imported_modules(path):
+        top = module.split(".")[0]
+        if top in sys.stdlib_module_names or top in FAKE_MAY_IMPORT:
+            continue
+        if module == "bot.fakediscord" or module.startswith("bot.fakediscord."):
+            continue
+        outside.append(module)
+    assert outside == []

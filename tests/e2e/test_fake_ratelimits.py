@@ -1,0 +1,258 @@
+"""The fake's rate limits: Discord's per-route buckets, the global limit, 429s and who opted in.
+
+The limiter's own tests run on a hand-moved clock; nothing here waits for real time except the
+discord.py test, which uses a tight 0.2-second bucket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+
+from bot.fakediscord import Driver, FakeDiscord, RateLimitConfig, RateLimiter, RouteLimit
+from bot.fakediscord.ratelimit import MESSAGE_CREATE, MESSAGE_DELETE, MESSAGE_EDIT
+from tests.e2e.conftest import TEST_TOKEN, BareClients, World
+from tests.fakeclock import FakeClock
+
+pytestmark = pytest.mark.e2e
+
+CHANNEL_A = "111"
+CHANNEL_B = "222"
+
+
+def limiter(config: RateLimitConfig | None = None) -> tuple[RateLimiter, FakeClock]:
+    clock = FakeClock()
+    return RateLimiter(config or RateLimitConfig.discord_like(), clock=clock.now), clock
+
+
+def test_message_create_allows_five_per_five_seconds_per_channel() -> None:
+    limits, clock = limiter()
+    start = clock.now()
+
+    first = [limits.check(MESSAGE_CREATE, CHANNEL_A, "bot") for _ in range(5)]
+    sixth = limits.check(MESSAGE_CREATE, CHANNEL_A, "bot")
+    other_channel = limits.check(MESSAGE_CREATE, CHANNEL_B, "bot")
+    clock.advance(4.5)
+    still_refused = limits.check(MESSAGE_CREATE, CHANNEL_A, "bot")
+    clock.advance(0.5)
+    after_reset = limits.check(MESSAGE_CREATE, CHANNEL_A, "bot")
+
+    assert [v.headers["X-RateLimit-Remaining"] for v in first] == ["4", "3", "2", "1", "0"]
+    assert first[0].headers["X-RateLimit-Limit"] == "5"
+    assert first[0].headers["X-RateLimit-Reset-After"] == "5.000"
+    assert float(first[0].headers["X-RateLimit-Reset"]) == pytest.approx(start + 5)
+    assert first[0].retry_after is None
+    assert (sixth.retry_after, sixth.scope) == (5.0, "user")
+    assert other_channel.retry_after is None
+    assert still_refused.retry_after == pytest.approx(0.5)
+    assert after_reset.retry_after is None
+    assert after_reset.headers["X-RateLimit-Remaining"] == "4"
+
+
+def test_create_and_edit_report_one_bucket_but_count_apart_and_delete_has_its_own() -> None:
+    limits, _ = limiter()
+
+    creates = [limits.check(MESSAGE_CREATE, CHANNEL_A, "bot") for _ in range(5)]
+    edits = [limits.check(MESSAGE_EDIT, CHANNEL_A, "bot") for _ in range(5)]
+    deletes = [limits.check(MESSAGE_DELETE, CHANNEL_A, "bot") for _ in range(6)]
+
+    assert creates[0].headers["X-RateLimit-Bucket"] == edits[0].headers["X-RateLimit-Bucket"]
+    assert all(v.retry_after is None for v in creates + edits)
+    assert deletes[0].headers["X-RateLimit-Bucket"] != creates[0].headers["X-RateLimit-Bucket"]
+    assert deletes[0].headers["X-RateLimit-Reset-After"] == "1.000"
+    assert [v.retry_after is None for v in deletes] == [True] * 5 + [False]
+
+
+def test_a_shared_bucket_draws_on_one_allowance() -> None:
+    shared = RouteLimit(2, 1.0, "reactions", shared=True)
+    limits, _ = limiter(RateLimitConfig(routes={"PUT /r": shared, "DELETE /r": shared}))
+
+    routes = ("PUT /r", "DELETE /r", "PUT /r")
+    verdicts = [limits.check(route, CHANNEL_A, "bot") for route in routes]
+
+    assert [v.retry_after is None for v in verdicts] == [True, True, False]
+
+
+def test_a_refused_request_uses_up_nothing() -> None:
+    limits, clock = limiter(RateLimitConfig(routes={"POST /x": RouteLimit(1, 1.0)}))
+
+    limits.check("POST /x", "", "bot")
+    refused = [limits.check("POST /x", "", "bot") for _ in range(3)]
+    clock.advance(1.0)
+    allowed = limits.check("POST /x", "", "bot")
+
+    assert all(v.retry_after is not None for v in refused)
+    assert allowed.retry_after is None and allowed.headers["X-RateLimit-Remaining"] == "0"
+
+
+def test_the_global_limit_is_fifty_a_second_per_token_and_spares_interaction_endpoints() -> None:
+    limits, clock = limiter()
+
+    fifty = [limits.check("GET /users/@me", "", "bot") for _ in range(50)]
+    over = limits.check("GET /users/{user_id}", "", "bot")
+    other_bot = limits.check("GET /users/@me", "", "another bot")
+    hook = "POST /webhooks/{webhook_id}/{webhook_token}"
+    hooks = [limits.check(hook, f"1+t{n}", None) for n in range(5)]
+    clock.advance(1.0)
+    next_second = limits.check("GET /users/@me", "", "bot")
+
+    assert all(v.retry_after is None for v in fifty)
+    assert (over.retry_after, over.scope, over.headers) == (1.0, "global", {})
+    assert other_bot.retry_after is None
+    assert all(v.retry_after is None for v in hooks)
+    assert next_second.retry_after is None
+
+
+def test_follow_ups_are_limited_per_interaction_token_and_callbacks_not_at_all() -> None:
+    limits, _ = limiter()
+    hook = "POST /webhooks/{webhook_id}/{webhook_token}"
+    callback = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+    same_token = [limits.check(hook, "1+token-a", None) for _ in range(6)]
+    other_token = limits.check(hook, "1+token-b", None)
+    callbacks = [limits.check(callback, "", None) for _ in range(10)]
+
+    assert [v.retry_after is None for v in same_token] == [True] * 5 + [False]
+    assert other_token.retry_after is None
+    assert all(v.retry_after is None and v.headers == {} for v in callbacks)
+
+
+async def call(
+    fake: FakeDiscord, method: str, path: str, body: Any = None, *, token: str | None = TEST_TOKEN
+) -> tuple[int, dict[str, str], Any]:
+    headers = {"Authorization": f"Bot {token}"} if token else {}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.request(method, fake.api_base + path, json=body, headers=headers) as response,
+    ):
+        data = await response.json() if response.status != 204 else None
+        return response.status, dict(response.headers), data
+
+
+async def test_a_sixth_message_in_five_seconds_gets_discords_429_and_no_effect(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = FakeClock()
+    fake.clock = clock.now
+    path = f"/channels/{world.channel.id}/messages"
+
+    for n in range(5):
+        await call(fake, "POST", path, {"content": f"m{n}"})
+    status, headers, body = await call(fake, "POST", path, {"content": "too many"})
+
+    assert status == 429
+    assert body == {"message": "You are being rate limited.", "retry_after": 5.0, "global": False}
+    assert headers["Retry-After"] == "5"
+    assert headers["X-RateLimit-Scope"] == "user"
+    assert (headers["X-RateLimit-Limit"], headers["X-RateLimit-Remaining"]) == ("5", "0")
+    assert "X-RateLimit-Global" not in headers and headers["Via"]
+    assert len(driver.channel_messages(world.channel)) == 5
+    assert [(h.route, h.scope, h.injected) for h in fake.rate_limited] == [
+        ("/channels/{channel_id}/messages", "user", False)
+    ]
+    assert any("got 429 from the user rate limit" in p for p in Driver(fake).problems())
+    driver.allow_rate_limits()
+    assert driver.problems() == []
+
+
+async def test_the_global_limit_answers_a_global_429(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = FakeClock()
+    fake.clock = clock.now
+    channel = fake.channels[world.channel.id]
+    record = fake.create_interaction(2, world.anna, channel, {"id": "1", "name": "x", "type": 1})
+    driver.allow_rate_limits()
+
+    for _ in range(50):
+        await call(fake, "GET", "/users/@me")
+    status, headers, body = await call(fake, "GET", f"/channels/{world.channel.id}")
+    answered = await call(
+        fake,
+        "POST",
+        f"/interactions/{record.id}/{record.token}/callback",
+        {"type": 4, "data": {"content": "not globally limited"}},
+        token=None,
+    )
+
+    assert status == 429
+    assert body == {"message": "You are being rate limited.", "retry_after": 1.0, "global": True}
+    assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
+    assert headers["Retry-After"] == "1"
+    assert answered[0] == 204
+    assert [h.scope for h in fake.rate_limited] == ["global"]
+
+
+async def test_injected_429s_are_recorded_but_never_a_problem(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    fake.fail_next(1, status=429, match=lambda m, r: r == "/users/@me")
+    fake.inject_faults(1.0, status=429, scope="shared", match=lambda m, r: r == "/gateway/bot")
+
+    status, _, _ = await call(fake, "GET", "/users/@me")
+    shared_status, shared_headers, shared = await call(fake, "GET", "/gateway/bot")
+
+    assert (status, shared_status) == (429, 429)
+    assert shared_headers["X-RateLimit-Scope"] == "shared"
+    assert shared["message"] == "The resource is being rate limited."
+    assert [(h.scope, h.injected) for h in fake.rate_limited] == [("user", True), ("shared", True)]
+    assert driver.problems() == []
+
+
+def chatty(tree: app_commands.CommandTree) -> None:
+    @tree.command(name="burst", description="Send several messages at once")
+    async def burst(interaction: discord.Interaction, count: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        sent = [await interaction.channel.send(f"line {n}") for n in range(count)]
+        await sent[0].edit(content="line 0 (edited)")
+        await sent[-1].delete()
+        await interaction.followup.send("done", ephemeral=True)
+
+
+async def test_discord_py_waits_on_the_headers_instead_of_hitting_429s(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    tight = RouteLimit(2, 0.2)
+    fake.rate_limits = RateLimitConfig(
+        routes={MESSAGE_CREATE: tight, MESSAGE_EDIT: tight, MESSAGE_DELETE: tight},
+        global_limit=50,
+    )
+    await bare_clients.start(chatty)
+
+    result = await driver.slash(world.anna, world.channel, "burst", {"count": 7})
+
+    assert result.content == "done"
+    assert [m.content for m in driver.channel_messages(world.channel)] == [
+        "line 0 (edited)",
+        *[f"line {n}" for n in range(1, 6)],
+    ]
+    assert fake.rate_limited == []
+
+
+async def test_the_interaction_token_expires_after_fifteen_minutes_on_the_fakes_clock(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = FakeClock()
+    fake.clock = clock.now
+    driver.allow_rest_errors()
+    channel = fake.channels[world.channel.id]
+    record = fake.create_interaction(2, world.anna, channel, {"id": "1", "name": "x", "type": 1})
+    hook = f"/webhooks/{fake.application.id}/{record.token}"
+    callback = f"/interactions/{record.id}/{record.token}/callback"
+    await call(fake, "POST", callback, {"type": 5}, token=None)
+
+    clock.advance(15 * 60)
+    in_time = await call(fake, "PATCH", f"{hook}/messages/@original", {"content": "ok"}, token=None)
+    clock.advance(1)
+    edit = await call(fake, "PATCH", f"{hook}/messages/@original", {"content": "late"}, token=None)
+    followup = await call(fake, "POST", f"{hook}?wait=true", {"content": "late"}, token=None)
+
+    expired = {"message": "Invalid Webhook Token", "code": 50027}
+    assert in_time[0] == 200
+    assert (edit[0], edit[2]) == (401, expired)
+    assert (followup[0], followup[2]) == (401, expired)
