@@ -286,6 +286,7 @@ class TableController:
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
             render=render, ping=ping, pinged=snapshot.pinged,
+            behind=snapshot.shown_version != snapshot.version,
             final=snapshot.status not in ("lobby", "playing"),
         )
 

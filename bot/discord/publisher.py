@@ -65,6 +65,9 @@ class Showing:
     pinged: int | None = None
     final: bool = False
     """The table is over: once this is shown the publisher forgets it."""
+    behind: bool = False
+    """The stored message showed an older version when this was made (a restart after a crash
+    or an outage): a table message posted but never recorded may stand below it."""
 
 
 class PublishHooks(Protocol):
@@ -73,7 +76,8 @@ class PublishHooks(Protocol):
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int) -> None: ...
 
-    async def message_shows(self, table_id: int, version: int, pinged: int | None) -> None: ...
+    async def message_shows(self, table_id: int, channel_id: int, version: int,
+                            pinged: int | None) -> None: ...
 
 
 @dataclass
@@ -82,6 +86,7 @@ class _Table:
     channel_id: int
     message_id: int | None = None
     pinged: int | None = None
+    unswept: bool = False
     pending: Showing | None = None
     worker: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -94,12 +99,13 @@ class TablePublisher:
         self._clock = clock
         self._tables: dict[int, _Table] = {}
 
-    def _state(self, showing: Showing) -> _Table:
+    def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
         state = self._tables.get(showing.table_id)
         if state is None:
             # a table this publisher has not shown yet: what is stored is all we know
             state = self._tables[showing.table_id] = _Table(
-                showing.table_id, showing.channel_id, showing.message_id, showing.pinged)
+                showing.table_id, showing.channel_id, showing.message_id, showing.pinged,
+                unswept=showing.behind and showing.message_id is not None and not posting)
         return state
 
     def publish(self, showing: Showing) -> None:
@@ -115,7 +121,7 @@ class TablePublisher:
         """Post the table as a new message at the bottom of the channel and return its id.
         The message ``replaces`` (a re-post) is deleted; an earlier game's table stays, so the
         channel's history keeps its result."""
-        state = self._state(showing)
+        state = self._state(showing, posting=True)
         async with state.lock:
             if state.pending is not None and state.pending.version <= showing.version:
                 state.pending = None
@@ -167,12 +173,32 @@ class TablePublisher:
             delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
             await self._clock.sleep_until(self._clock.now() + delay)
 
+    async def _sweep(self, state: _Table) -> None:
+        """Delete this table's messages posted after the recorded one: a process killed between
+        posting a table message and recording it left it there, looking live."""
+        assert state.message_id is not None and self._client.user is not None
+        marker = f":{state.table_id}:"
+        channel = self._client.get_partial_messageable(state.channel_id)
+        async for message in channel.history(after=discord.Object(state.message_id), limit=20):
+            if message.author.id != self._client.user.id or message.id == state.message_id:
+                continue
+            ids = [getattr(child, "custom_id", None) or ""
+                   for row in message.components for child in getattr(row, "children", [])]
+            if any(marker in custom_id for custom_id in ids):
+                await self._delete(state.channel_id, message.id)
+        state.unswept = False
+
     async def _show(self, state: _Table, showing: Showing) -> None:
+        if state.unswept:
+            await self._sweep(state)
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = showing.ping is not None and state.pinged != showing.ping
         if state.message_id is None or wants_ping:
             old = state.message_id
-            await self._send(state, showing, mention=showing.ping, pinged=showing.ping)
+            # a process killed between posting and recording the message posts the same
+            # version again after its restart: the nonce makes that the message it posted
+            await self._send(state, showing, mention=showing.ping, pinged=showing.ping,
+                             nonce=f"t{showing.table_id}v{showing.version}")
             if old is not None:
                 await self._delete(showing.channel_id, old)
             return
@@ -189,11 +215,14 @@ class TablePublisher:
         if state.pinged != showing.ping:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
             state.pinged = None
-        await self._hooks.message_shows(showing.table_id, showing.version, state.pinged)
+        await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
+                                        state.pinged)
 
     async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
-                    pinged: int | None) -> int:
-        """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for."""
+                    pinged: int | None, nonce: str | None = None) -> int:
+        """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for.
+        ``nonce`` makes Discord return the message already posted for it (enforce_nonce)
+        instead of posting it twice."""
         render = showing.render
         channel = self._client.get_partial_messageable(showing.channel_id)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
@@ -201,6 +230,8 @@ class TablePublisher:
         kwargs: dict[str, object] = {
             "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
         }
+        if nonce is not None:
+            kwargs["nonce"] = nonce
         if render.view is not None:
             kwargs["view"] = render.view
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]

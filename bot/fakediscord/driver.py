@@ -437,7 +437,7 @@ class Driver:
         wait: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        """Run ``/command`` ("dubb start") with ``options`` as ``user`` in ``channel``.
+        """Run ``/command`` ("game start") with ``options`` as ``user`` in ``channel``.
         ``validate=False`` sends values outside the declared choices, min/max value and length,
         as a modified client could (Discord still checks types and its own limits)."""
         data, _ = self._command_data(user, channel, command, options or {}, None, validate)
@@ -937,7 +937,7 @@ def _default_name(definitions: list[dict[str, Any]], name: str, locale: str) -> 
 def _walk_subcommands(
     command: dict[str, Any], parts: list[str], locale: str = DEFAULT_LOCALE
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Follow "dubb start" into the definition: the leaf's option list and the path there.
+    """Follow "game start" into the definition: the leaf's option list and the path there.
     Subcommands may be named in ``locale``."""
     options: list[dict[str, Any]] = command.get("options") or []
     nesting: list[dict[str, Any]] = []

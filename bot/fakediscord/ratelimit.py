@@ -64,29 +64,32 @@ class RateLimitConfig:
     global_per: float = 1.0
 
     @classmethod
-    def discord_like(cls) -> RateLimitConfig:
-        """Discord's limits as documented and as bots observe them (the default)."""
-        message_limit = RouteLimit(5, 5.0, "channel-messages")
+    def discord_like(cls, time_scale: float = 1.0) -> RateLimitConfig:
+        """Discord's limits as documented and as bots observe them (the default).
+        ``time_scale`` shortens every window alike (0.1: Discord's limits in a tenth of the
+        time), for tests that play whole games at machine speed and are about the games."""
+        t = time_scale
+        message_limit = RouteLimit(5, 5.0 * t, "channel-messages")
         routes: dict[str, RouteLimit | None] = {
             # Observed: create and edit report one bucket hash but are counted apart
             # (discord-api-docs #1442, #8073); 5 per 5 s per channel.
             MESSAGE_CREATE: message_limit,
             MESSAGE_EDIT: message_limit,
             # Deleting a recent message: its own bucket, 5 per second per channel (#8330).
-            MESSAGE_DELETE: RouteLimit(5, 1.0, "channel-message-delete"),
+            MESSAGE_DELETE: RouteLimit(5, 1.0 * t, "channel-message-delete"),
             # One callback per interaction is the rule (40060 for a second one), not a bucket.
             INTERACTION_CALLBACK: None,
         }
         for route in FOLLOWUP_ROUTES:
             # Interaction webhooks: per route and interaction token (webhook_id + token).
-            routes[route] = RouteLimit(5, 1.0)
+            routes[route] = RouteLimit(5, 1.0 * t)
         return cls(
             routes=routes,
             # No published figure for the other routes the fake serves: only the global
             # limit binds them.
-            default=RouteLimit(50, 1.0),
+            default=RouteLimit(50, 1.0 * t),
             global_limit=50,
-            global_per=1.0,
+            global_per=1.0 * t,
         )
 
     @classmethod

@@ -177,6 +177,9 @@ class Application:
         }
 
 
+NONCE_WINDOW = 300.0
+"""Seconds an enforced nonce deduplicates message creates ("the past few minutes")."""
+
 class FakeDiscord:
     """A Discord API v10 stand-in: REST under ``/api/v10`` and the gateway websocket at ``/``.
 
@@ -229,6 +232,8 @@ class FakeDiscord:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
         self._by_channel: dict[int, list[StoredMessage]] = {}
+        # (author, nonce) -> (message id, when): enforce_nonce deduplicates recent creates
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
@@ -685,6 +690,15 @@ class FakeDiscord:
             editing=False,
         )
         form.raise_if_any()
+        nonce = body.get("nonce")
+        if body.get("enforce_nonce") and nonce is not None and not webhook:
+            # Discord: with enforce_nonce, a message the same author created with the same
+            # nonce in the past few minutes is returned instead of a new one
+            seen = self._nonces.get((author.id, str(nonce)))
+            if seen is not None and self.clock() - seen[1] < NONCE_WINDOW:
+                earlier = self.messages.get(seen[0])
+                if earlier is not None and not earlier.deleted:
+                    return earlier
         flags = (body.get("flags") or 0) & _CREATE_FLAGS | extra_flags
         if ephemeral_for is not None:
             flags |= FLAG_EPHEMERAL
@@ -737,6 +751,8 @@ class FakeDiscord:
         if interaction is not None:
             self._attach_interaction(message, interaction)
         self.messages[message.id] = message
+        if body.get("enforce_nonce") and nonce is not None and not webhook:
+            self._nonces[(author.id, str(nonce))] = (message.id, self.clock())
         # ids grow, so appending keeps each channel's list in order
         self._by_channel.setdefault(channel.id, []).append(message)
         if ephemeral_for is None:

@@ -113,6 +113,7 @@ class TableSnapshot:
     lobby_expires_at: float | None
     version: int = 0
     """Bumped by every change to what the table shows (the publisher records what it shows)."""
+    shown_version: int | None = None
     pinged: int | None = None
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
@@ -159,7 +160,8 @@ class _Live:
             status=r.status, host_id=r.host_id, options=self.options, seats=r.seats,
             message_id=r.message_id, counter=r.counter, engine=self.engine,
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
-            lobby_expires_at=r.lobby_expires_at, version=r.version, pinged=r.pinged,
+            lobby_expires_at=r.lobby_expires_at, version=r.version,
+            shown_version=r.shown_version, pinged=r.pinged,
             locale=r.locale, closed_note=r.closed_note,
         )
 
@@ -618,15 +620,26 @@ class TableService:
         async with self._lock(channel_id):
             await self._store.set_message_id(table_id, message_id, pinged=pinged,
                                              shown_version=version)
-            live = self._cache.get(channel_id)
-            if live is not None and live.record.id == table_id:
-                live.record = live.record.model_copy(
-                    update={"message_id": message_id, "pinged": pinged})
+            self._note_shown(table_id, channel_id, version, pinged, message_id)
 
-    async def message_shows(self, table_id: int, version: int, pinged: int | None) -> None:
+    async def message_shows(self, table_id: int, channel_id: int, version: int,
+                            pinged: int | None) -> None:
         """The table's message now shows ``version``, and ``pinged``'s turn is the one it
         pinged for (``None``: none)."""
         await self._store.mark_shown(table_id, version, pinged=pinged)
+        self._note_shown(table_id, channel_id, version, pinged)
+
+    def _note_shown(self, table_id: int, channel_id: int, version: int | None,
+                    pinged: int | None, message_id: int | None = None) -> None:
+        live = self._cache.get(channel_id)
+        if live is None or live.record.id != table_id:
+            return
+        update: dict[str, Any] = {"pinged": pinged}
+        if message_id is not None:
+            update["message_id"] = message_id
+        if version is not None and version > (live.record.shown_version or -1):
+            update["shown_version"] = version
+        live.record = live.record.model_copy(update=update)
 
     async def computer_turns(self) -> list[TableRecord]:
         """Games in play where a computer is to move (start-up wakes them)."""

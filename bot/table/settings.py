@@ -41,7 +41,7 @@ class GameDefaults(_Settings):
     turn_seconds: int | None = Field(default=None, ge=0, le=3600)
     """A new table's turn time, unless its host sets one."""
     options: dict[str, Any] = Field(default_factory=dict)
-    """A new table's options (a Tonk stake), unless its host sets them."""
+    """A new table's options (a stake, say), unless its host sets them."""
 
 
 class ServerSettings(_Settings):

@@ -32,6 +32,7 @@ from bot.client import KortbordBot
 from bot.config import Settings
 from bot.discord_api import point_discord_at
 from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
+from bot.fakediscord.ratelimit import RateLimitConfig
 from bot.games.registry import GAMES, Registry
 from bot.table.timers import Clock
 
@@ -73,8 +74,13 @@ def bot_errors() -> Iterator[ErrorLog]:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
+async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord with Discord's rate limits; a test marked ``machine_speed`` (it plays
+    whole games as fast as a machine can click, and is about the games) gets Discord's limits
+    in a tenth of the time."""
+    quick = request.node.get_closest_marker("machine_speed") is not None
+    limits = RateLimitConfig.discord_like(time_scale=0.1 if quick else 1.0)
+    async with FakeDiscord(rate_limits=limits) as server:
         yield server
 
 

@@ -31,6 +31,7 @@ def _moves(records: list[MoveRecord]) -> list[tuple[int, str]]:
     return [(r.player_id, r.move["type"]) for r in records[1:]]
 
 
+@pytest.mark.machine_speed
 async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     bot_runner: BotRunner, driver: Driver, world: World
 ) -> None:
@@ -120,6 +121,7 @@ def _tonk_counter_past(play: TonkPlay, counter: int) -> bool:
     return shown is not None and shown > counter
 
 
+@pytest.mark.machine_speed
 async def test_a_person_plays_five_tonk_hands_against_two_computers(
     bot_runner: BotRunner, driver: Driver, world: World
 ) -> None:

@@ -159,6 +159,7 @@ async def _kill(bot: SubprocessBot) -> None:
     bot.process = None
 
 
+@pytest.mark.machine_speed
 async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
     subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:

@@ -16,7 +16,7 @@ from tests.e2e.dubb_table import (
     to_move,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
 MAX_TURNS = 400
 

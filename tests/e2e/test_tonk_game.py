@@ -25,7 +25,7 @@ from tests.e2e.tonk_table import (
     uses_every_kind_of_move,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
 ENDING_WORDS = {
     HandEnd.TONK_OUT: "tonked out",

@@ -417,7 +417,7 @@ class TonkPlay:
             value = await self._offered(user, "tonk spread", {"cards": ""}, "cards", move.cards)
             return await d.slash(user, ch, "tonk spread", {"cards": value})
         if isinstance(move, Hit):
-            spreads = await d.autocomplete(user, ch, "tonk hit", {"cards": "", "spread": ""},
+            spreads = await d.autocomplete(user, ch, "tonk hit", {"spread": ""},
                                            focused="spread")
             label = f"S{move.spread_id}"
             assert label in [c["value"] for c in spreads], spreads
