@@ -91,12 +91,43 @@ def is_spread(cards: Sequence[int]) -> bool:
     return is_book(cards) or is_run(cards)
 
 
+_BIT: tuple[int, ...] = tuple(
+    1 << (((c >> 4) & 3) * 16 + TONK_RANK[c]) if TONK_RANK[c] else 0 for c in _CODES
+)
+"""A card's bit in a hand's mask: 16 bits per suit, bit ``r`` of a suit for Tonk rank ``r``, so
+bits 0, 14 and 15 of every suit stay clear and shifts never carry a run from one suit into the
+next."""
+_SUIT_RANKS = 0x3FFE
+
+
+def _may_spread(cards: Sequence[int]) -> bool:
+    """False only when ``cards`` (distinct Tonk cards) hold no three of a rank and no three in a
+    row of a suit, i.e. form no spread; most hands do not, and this answers them with a few
+    integer operations instead of the full search."""
+    mask = 0
+    for c in cards:
+        mask |= _BIT[c]
+    if mask.bit_count() != len(cards):
+        return True  # repeated cards or codes that are no card: leave them to the full search
+    if mask & (mask >> 1) & (mask >> 2):
+        return True
+    a = mask & _SUIT_RANKS
+    b = (mask >> 16) & _SUIT_RANKS
+    c = (mask >> 32) & _SUIT_RANKS
+    d = mask >> 48
+    return bool(a & b & (c | d) | c & d & (a | b))
+
+
 def spreads_in(hand: Iterable[int]) -> list[tuple[int, ...]]:
     """Every spread (T6) that cards of ``hand`` can form, each in Tonk order, sorted.
 
     Books give every 3- and 4-card choice of a rank; runs give every stretch of three or more
     consecutive cards of a suit, so a hand holding ♠A-2-3-4 offers A-2-3, 2-3-4 and A-2-3-4.
     """
+    if not isinstance(hand, list | tuple):
+        hand = tuple(hand)
+    if not _may_spread(hand):
+        return []
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, dict[int, int]] = {}
     for c in hand:
