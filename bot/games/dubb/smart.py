@@ -27,7 +27,6 @@ import random
 from bot.cards import ACE, JOKER_RANK
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, Play
-from bot.games.dubb.views import DubbPublicView
 
 BLOCK_BELOW = 2
 """In the duel, block when the opponent holds fewer cards than this."""
@@ -47,29 +46,22 @@ def smart_strategy(me: DubbObservation, rng: random.Random) -> Move:
     moves = me.legal_moves
     if len(moves) == 1:
         return moves[0]
-    view = me.public_view()
-    if view.first_move:
+    if me.first_move:
         return _greedy(moves, me.top_rank)
-    pid = me.player_id
-    active = [p for p in view.players if p.player_id != pid and p.status in ("waiting", "to_move")]
-    if len(active) == 1 and _others_in(view, pid) == 1:
-        return _duel(me, moves, active[0].hand_size)
-    if not active:
+    holding = me.others_holding()
+    if len(holding) == 1 and me.others_in() == 1:
+        return _duel(me, moves, holding[0])
+    if not holding:
         return _alone(moves, me.top_rank)
     move = _greedy(moves, me.top_rank)
     if (type(move) is Play and move.rank != me.top_rank and moves[0] is DRAW
-            and len(me.hand) < view.cards_each + KEEP_HAND_MARGIN
-            and view.move_count < KEEP_UNTIL_MOVE):
+            and len(me.hand) < me.cards_each + KEEP_HAND_MARGIN
+            and me.move_count < KEEP_UNTIL_MOVE):
         lower = len({c & 15 for c in me.hand if JOKER_RANK < c & 15 < move.rank})
         keep_from = KEEP_FROM.get(lower, KEEP_FROM_MANY if lower > 3 else ACE + 1)
         if move.rank >= keep_from:
             return DRAW
     return move
-
-
-def _others_in(view: DubbPublicView, pid: int) -> int:
-    return sum(1 for p in view.players
-               if p.player_id != pid and p.status in ("waiting", "to_move", "pending"))
 
 
 def _greedy(moves: list[Move], top: int) -> Move:
