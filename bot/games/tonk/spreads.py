@@ -100,15 +100,25 @@ next."""
 _SUIT_RANKS = 0x3FFE
 
 
+_RANK_BITS: tuple[int, ...] = tuple(sum(1 << (s * 16 + r) for s in range(4)) for r in range(16))
+"""The bits of every card of Tonk rank ``r``."""
+
+
+def _mask(cards: Sequence[int]) -> int | None:
+    """The bits of ``cards``, or ``None`` when they repeat a card or hold a code that is no
+    card (the quick answers below then leave the question to the full search)."""
+    # a sum of powers of two has as many bits set as it has terms only if no two are equal
+    mask = sum(map(_BIT.__getitem__, cards))
+    return mask if mask.bit_count() == len(cards) else None
+
+
 def _may_spread(cards: Sequence[int]) -> bool:
     """False only when ``cards`` (distinct Tonk cards) hold no three of a rank and no three in a
     row of a suit, i.e. form no spread; most hands do not, and this answers them with a few
     integer operations instead of the full search."""
-    mask = 0
-    for c in cards:
-        mask |= _BIT[c]
-    if mask.bit_count() != len(cards):
-        return True  # repeated cards or codes that are no card: leave them to the full search
+    mask = _mask(cards)
+    if mask is None:
+        return True
     if mask & (mask >> 1) & (mask >> 2):
         return True
     a = mask & _SUIT_RANKS
@@ -167,9 +177,18 @@ def hits_on(hand: Iterable[int], spread: Sequence[int]) -> list[tuple[int, ...]]
     A book takes more cards of its rank up to four; a run grows at either end or both at once,
     never past the ace below or the king above.
     """
+    if not isinstance(hand, list | tuple):
+        hand = tuple(hand)
     first = spread[0]
     r = TONK_RANK[first]
-    if TONK_RANK[spread[1]] == r:
+    is_book = TONK_RANK[spread[1]] == r
+    mask = _mask(hand)
+    if mask is not None:
+        # most hands hold no card of the book's rank and none next to either end of the run
+        touching = _RANK_BITS[r] if is_book else _BIT[first] >> 1 | _BIT[spread[-1]] << 1
+        if not mask & touching:
+            return []
+    if is_book:
         room = 4 - len(spread)
         same = sorted((c for c in hand if TONK_RANK[c] == r), key=SORT_KEY.__getitem__)
         return [combo for k in range(1, room + 1) for combo in combinations(same, k)]
