@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bot.cards import ACE
 from bot.games.base import RuleError
 from bot.games.dubb import DubbGame, DubbOptions, Leave, Play, Timeout
+from bot.games.dubb.engine import shuffle_cards
 from bot.games.dubb.moves import DRAW, Draw, play_of
 from tests.engine.conftest import A, B, position, seats
 
@@ -177,6 +178,7 @@ def test_the_observations_facts_are_the_public_views(players: int, seed: int,
         others = [p for p in view.players if p.player_id != s.player_id]
         assert me.others_holding() == [p.hand_size for p in others
                                        if p.status in ("waiting", "to_move")]
+        assert me.others_holding_count() == len(me.others_holding())
         assert me.others_in() == sum(1 for p in others
                                      if p.status in ("waiting", "to_move", "pending"))
         assert (me.first_move, me.move_count, me.cards_each) == (
@@ -190,3 +192,26 @@ def test_draw_listed_or_new_is_the_same_draw() -> None:
     assert game.apply(A, DRAW) == twin.apply(A, Draw())
     assert game.to_stored() == twin.to_stored()
     assert game.to_move == twin.to_move == B
+
+
+class _Keys:
+    """Stands in for the random source: hands out the given keys in order."""
+
+    def __init__(self, keys: list[float]) -> None:
+        self._keys = iter(keys)
+
+    def random(self) -> float:
+        return next(self._keys)
+
+
+@given(cards=st.lists(st.integers(0, 127), unique=True, max_size=60),
+       ties=st.booleans(), seed=st.integers(0, 2**32))
+def test_a_shuffle_orders_the_cards_by_key_then_by_card(cards: list[int], ties: bool,
+                                                        seed: int) -> None:
+    """The order every stored game was dealt and shuffled in: a key per card drawn in the
+    cards' order, then sorted by (key, card); equal keys, however unlikely, go by card."""
+    rng = random.Random(seed)
+    keys = [rng.choice([0.25, 0.5]) if ties else rng.random() for _ in cards]
+    shuffled = list(cards)
+    shuffle_cards(_Keys(keys), shuffled)  # type: ignore[arg-type]
+    assert shuffled == [c for _, c in sorted(zip(keys, cards, strict=True))]

@@ -57,6 +57,9 @@ class SeatOnly:
     def cards_each(self) -> int:
         return self._me.cards_each
 
+    def others_holding_count(self) -> int:
+        return self._me.others_holding_count()
+
     def others_holding(self) -> list[int]:
         return self._me.others_holding()
 

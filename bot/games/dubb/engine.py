@@ -186,7 +186,7 @@ class DubbGame:
         n = len(seats)
         cards_each = options.effective_cards_each(n)
         rng = random.Random(seed)
-        deck = new_deck(options.decks, options.jokers)
+        deck = list(_deck(options.decks, options.jokers))
         shuffle_cards(rng, deck)
         hands: list[list[int]] = [[] for _ in range(n)]
         # D2: one card at a time from the first seat, off the top (end) of the shuffled deck
@@ -447,7 +447,9 @@ class DubbGame:
         self._offered = None
         if self._to_move < 0:
             raise RuleError("D11", "the game is over")
-        s = self._seat_of(player_id)
+        s = self._index.get(player_id, -1)
+        if s < 0:
+            self._seat_of(player_id)  # raises
         events: list[Event] = []
         kind = type(move)
         if kind is Leave:
@@ -490,15 +492,14 @@ class DubbGame:
         return bool(self._draw) and len(self._hands[s]) < self._limit
 
     def _legal(self, s: int) -> list[Move]:
-        moves = self._list_legal(s)
-        self._offered = (s, tuple(moves))
-        return moves
-
-    def _list_legal(self, s: int) -> list[Move]:
+        """Seat ``s``'s moves, kept (as a tuple) until the next ``apply`` as the moves that need
+        no second validation."""
         counts = self._counts[s]
         if self._first_move:
             low = _lowest(counts)
-            return list(PLAYS_UP_TO[low][counts[low]][0])
+            plays = PLAYS_UP_TO[low][counts[low]][0]
+            self._offered = (s, plays)
+            return list(plays)
         jokers = counts[JOKER_RANK]
         moves: list[Move]
         if self._draw and len(self._hands[s]) < self._limit:
@@ -523,6 +524,7 @@ class DubbGame:
                 k = counts[r]
                 if k:
                     moves.extend(PLAYS_UP_TO[r][k][0])
+        self._offered = (s, tuple(moves))
         return moves
 
     def _check_draw(self, s: int) -> None:
@@ -602,9 +604,9 @@ class DubbGame:
             return list(move.cards)
         rank = move.rank
         hand = self._hands[s]
-        cards = sorted(c for c in hand if c & 15 == rank)[:move.naturals]
+        cards = sorted([c for c in hand if c & 15 == rank])[:move.naturals]
         if move.jokers:
-            cards += sorted(c for c in hand if c & 15 == JOKER_RANK)[:move.jokers]
+            cards += sorted([c for c in hand if c & 15 == JOKER_RANK])[:move.jokers]
         return cards
 
     def _do_turn(
@@ -656,7 +658,7 @@ class DubbGame:
             for c in cards:
                 hand.remove(c)
                 counts[c & 15] -= 1
-        played = tuple(sorted(cards, key=sort_key)) if len(cards) > 1 else tuple(cards)
+        played = tuple(sorted(cards, key=_SHOW_ORDER.__getitem__) if len(cards) > 1 else cards)
         events.append(Played(self._ids[s], rank, played, auto))
         self._pile_cards += len(played)
         pile = self._pile
@@ -675,7 +677,7 @@ class DubbGame:
         else:
             # D10/D11: a higher rank ends the streak; its pending players go out, in turn order
             # after the mover
-            broken = self._streak_pending(s) if pile else []
+            broken = self._streak_pending(s) if pile and PENDING in status else []
             pile.append((s, rank, played))
             self._streak = 1
         if rank == ACE:
@@ -734,10 +736,10 @@ class DubbGame:
 
     def _streak_pending(self, seat: int) -> list[int]:
         """Pending seats with a play in the streak, in turn order after ``seat``."""
+        status = self._status
         pile = self._pile
         in_streak = {p[0] for p in pile[len(pile) - self._streak:]}
         n = self._n
-        status = self._status
         return [
             t for t in ((seat + i) % n for i in range(1, n))
             if status[t] == PENDING and t in in_streak
@@ -954,20 +956,26 @@ class DubbGame:
     def check_quick(self) -> list[str]:
         """The cheap part of ``check_invariants``, for after every move between full checks: no
         pass over the cards or the statuses. The number of cards, counted from the sizes of the
-        hands and piles and the running count of cards on the pile; the hand limit; D6, D7 and
-        the cap for the player to move, or a complete ranking at the end. Cards swapped for
-        others, statuses, the streak and the running counts themselves wait for the full
-        check."""
+        hands and piles and the running count of cards on the pile; the hand limit; D7 and D6
+        settled and the player to move holding cards; the cap. Cards swapped for others,
+        statuses, the streak, the end and the running counts themselves wait for the full
+        check (which a simulator runs after a game's last move)."""
         problems: list[str] = []
         hands = self._hands
-        count = len(self._draw) + self._pile_cards
-        for h in hands:
-            count += len(h)
-        if count != self._card_total:
+        if len(self._draw) + self._pile_cards + sum(map(len, hands)) != self._card_total:
             problems.append("cards not conserved")
         if self._limit < _NO_LIMIT and max(map(len, hands)) > self._limit:
             problems.append("a hand holds more cards than the hand limit")
-        self._check_turn(problems)
+        t = self._to_move
+        pile = self._pile
+        if pile:
+            seat, rank, _ = pile[-1]
+            if rank == ACE:
+                problems.append("aces on top of the pile (D7)")
+            if seat == t:
+                problems.append("the player to move owns the top play (D6)")
+        if t >= 0 and (self._status[t] != ACTIVE or self._move_count >= MOVE_CAP):
+            problems.append(f"seat {t} is to move but is not active, or the cap is passed")
         return problems
 
     def _check_turn(self, problems: list[str]) -> None:
@@ -1095,6 +1103,11 @@ class DubbObservation:
     def cards_each(self) -> int:
         return self._game._cards_each
 
+    def others_holding_count(self) -> int:
+        """How many other players hold cards."""
+        status = self._game._status
+        return status.count(ACTIVE) - (status[self._seat] == ACTIVE)
+
     def others_holding(self) -> list[int]:
         """The hand sizes of the other players holding cards, in seat order."""
         game = self._game
@@ -1121,14 +1134,21 @@ def _check_seats(seats: Sequence[Seat]) -> None:
 
 
 @cache
+def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
+    """``new_deck``, made once."""
+    return tuple(new_deck(decks, jokers))
+
+
+@cache
 def _deck_set(decks: int, jokers: bool) -> frozenset[int]:
-    return frozenset(new_deck(decks, jokers))
+    return frozenset(_deck(decks, jokers))
 
 
 def shuffle_cards(rng: random.Random, cards: list[int]) -> None:
-    """A seeded uniform shuffle in place: sort by a fresh random key per card. It is about three
-    times faster than ``random.shuffle`` (whose per-card ``_randbelow`` runs in Python), which
-    matters because every pile turn shuffles the draw pile."""
+    """A seeded uniform shuffle in place: a fresh random key per card, drawn in the cards'
+    order, then the cards sorted by (key, card). It is about three times faster than
+    ``random.shuffle`` (whose per-card ``_randbelow`` runs in Python), which matters because
+    every pile turn shuffles the draw pile; every stored game was shuffled this way."""
     rand = rng.random
     keyed = sorted([(rand(), c) for c in cards])
     cards[:] = [c for _, c in keyed]
@@ -1145,6 +1165,10 @@ def _streak_length(pile: Sequence[PilePlay]) -> int:
             break
         k += 1
     return k
+
+
+_SHOW_ORDER: tuple[tuple[int, int, int], ...] = tuple(sort_key(c) for c in range(128))
+"""``bot.cards.sort_key`` of every card code of two packs, looked up instead of computed."""
 
 
 def _rank_counts(hand: Iterable[int]) -> list[int]:

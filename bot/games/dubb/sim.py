@@ -79,16 +79,16 @@ def play_game(
     n = len(ids)
     by_seat: Sequence[Strategy] = strategy if isinstance(strategy, Sequence) else [strategy] * n
     seat_of = {pid: i for i, pid in enumerate(ids)}
-    players = {pid: by_seat[i] for i, pid in enumerate(ids)}
     # an observation is a live window on the game, so each seat's serves the whole game
-    views = {pid: game.observe(pid) for pid in ids}
+    deciders = {pid: (by_seat[i].choose, game.observe(pid)) for i, pid in enumerate(ids)}
     moves = 0
     if checks:
         for problem in game.check_invariants():
             stats.violation(game_no, 0, problem)
     player = game.to_move
     while player is not None:
-        move = players[player].choose(views[player], rng)
+        choose, view = deciders[player]
+        move = choose(view, rng)
         try:
             events = game.apply(player, move)
         except RuleError as e:
