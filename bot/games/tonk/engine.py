@@ -54,9 +54,12 @@ from bot.games.tonk.spreads import (
     FULL_DECK,
     TONK_RANK,
     VALUE,
+    hand_mask,
     hits_on,
     is_spread,
     is_three_aces,
+    may_hit,
+    may_spread,
     required_spreads,
     sort_cards,
     spreads_in,
@@ -301,11 +304,13 @@ class TonkTable:
             if player_id != self.to_move:
                 return []
             hand = self._hands[player_id]
-            possible = spreads_in(hand)
+            mask = hand_mask(hand)
+            possible = spreads_in(hand) if may_spread(mask) else []
             moves = [Spread(s) for s in possible]
             for sp in self._spreads:
-                sid = sp.id
-                moves.extend(Hit(sid, cards) for cards in hits_on(hand, sp.cards))
+                if may_hit(mask, sp.cards):
+                    sid = sp.id
+                    moves.extend(Hit(sid, cards) for cards in hits_on(hand, sp.cards))
             if not (self.options.must_spread and _any_required(possible)):
                 moves.extend(map(DISCARD_OF.__getitem__,
                                  sort_cards(legal_discards(hand, self._taken))))
@@ -854,9 +859,8 @@ def check_quick(table: TonkTable) -> list[str]:
     if table.hand_number == 0:
         return problems
     hands = table._hands
-    count = len(table._stock) + len(table._discards) + table._in_spreads
-    for h in hands.values():
-        count += len(h)
+    count = (len(table._stock) + len(table._discards) + table._in_spreads
+             + sum(map(len, hands.values())))
     if count != len(FULL_DECK):
         problems.append(f"cards not conserved: {count} cards")
     for i in table._touched:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import itemgetter
 
 from bot.games.tonk.autoplay import DISCARD_ORDER, spread_order_key
 from bot.games.tonk.moves import (
@@ -28,7 +29,15 @@ from bot.games.tonk.moves import (
     Spread,
 )
 from bot.games.tonk.smart import SmartStrategy
-from bot.games.tonk.spreads import VALUE, hand_total, hits_on, spreads_in
+from bot.games.tonk.spreads import (
+    CARD_BIT,
+    VALUE,
+    hand_mask,
+    hand_total,
+    may_hit,
+    may_spread,
+    spreads_in,
+)
 from bot.games.tonk.strategy import CardMemory, Strategy
 from bot.games.tonk.table import HAND_OVER, START
 from bot.games.tonk.views import SeatView
@@ -78,7 +87,7 @@ class GreedyStrategy(Strategy):
         listed = {type(m): m for m in legal}
         drop = listed.get(Drop)
         if drop is not None:
-            fewest = min((n for _, n in view.hand_sizes), default=0)
+            fewest = min(map(_SIZE, view.hand_sizes), default=0)
             if hand_total(view.hand) <= DROP_POINTS_PER_CARD * fewest:
                 return drop
         top = view.discard_top
@@ -90,9 +99,15 @@ class GreedyStrategy(Strategy):
 
 def _useful(card: int, view: SeatView) -> bool:
     """Whether ``card`` would complete a new spread with the hand or hit a spread on the table."""
-    if any(card in s for s in spreads_in((*view.hand, card))):
+    bit = CARD_BIT[card]
+    if may_spread(hand_mask(view.hand) | bit) and any(
+            card in s for s in spreads_in((*view.hand, card))):
         return True
-    return any(hits_on((card,), sp.cards) for sp in view.spreads)
+    # for one card, may_hit is whether it hits
+    return bool(view.spreads) and any(may_hit(bit, sp.cards) for sp in view.spreads)
+
+
+_SIZE = itemgetter(1)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {

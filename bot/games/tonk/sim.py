@@ -145,6 +145,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
     deal = DealNextHand()
     dealer_id = seats[0].player_id
     since_full = 0
+    moves = 0
     while played < hands:
         if table.phase is HAND_OVER:
             pid, move = dealer_id, deal
@@ -153,7 +154,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
             assert pid is not None
             move = players_by_id[pid].choose(table.observe(pid), rngs[pid])
         events = table.apply(pid, move)
-        tally.moves += 1
+        moves += 1
         hands_before = played
         record(events)
         if checks:
@@ -162,6 +163,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
             if full:
                 since_full = 0
             check(full)
+    tally.moves += moves
     for name, mean in table_mean.items():
         tally.per_table.setdefault(name, Mean()).add(mean.mean)
 

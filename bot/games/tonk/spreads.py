@@ -52,7 +52,7 @@ def card_value(card: int) -> int:
 
 def hand_total(cards: Iterable[int]) -> int:
     """T2: the sum of the values of the cards in a hand."""
-    return sum(VALUE[c] for c in cards)
+    return sum(map(VALUE.__getitem__, cards))
 
 
 def card_code(trank: int, suit: int) -> int:
