@@ -20,9 +20,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.games.dubb import DubbOptions
+from bot.games.dubb import sim as dubb_sim
 from bot.games.tonk import TonkOptions
-from bot.sim import dubb as dubb_sim
-from bot.sim import tonk as tonk_sim
+from bot.games.tonk import sim as tonk_sim
 
 DUBB = [(4, "smart,greedy"), (3, "smart,greedy,greedy"), (4, "greedy,random"),
         (4, "smart,random")]

@@ -44,6 +44,28 @@ class SeatOnly:
     def top_rank(self) -> int:
         return self._me.top_rank
 
+    # public facts of the table, the same as the public view's, only cheaper
+    @property
+    def first_move(self) -> bool:
+        return self._me.first_move
+
+    @property
+    def move_count(self) -> int:
+        return self._me.move_count
+
+    @property
+    def cards_each(self) -> int:
+        return self._me.cards_each
+
+    def others_holding_count(self) -> int:
+        return self._me.others_holding_count()
+
+    def others_holding(self) -> list[int]:
+        return self._me.others_holding()
+
+    def others_in(self) -> int:
+        return self._me.others_in()
+
     def public_view(self) -> Any:
         return self._me.public_view()
 

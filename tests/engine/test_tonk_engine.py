@@ -29,6 +29,7 @@ from bot.games.tonk import (
     Leave,
     Phase,
     Spread,
+    TableDeals,
     Timeout,
     TonkOptions,
     TonkTable,
@@ -52,6 +53,7 @@ from bot.games.tonk.events import (
     SpreadHit,
     SpreadLaid,
     TableClosed,
+    TableDealt,
     TimedOut,
 )
 from bot.games.tonk.spreads import sort_cards, tonk_rank
@@ -803,3 +805,25 @@ def test_options_are_validated() -> None:
         TonkOptions(stake=1_000_001)
     assert TonkOptions().model_dump() == {"stake": 1, "upcard": True, "must_spread": False,
                                           "double_needs_spread": False, "hit_lock": False}
+
+
+def test_the_table_deals_itself_when_nobody_deals_in_time_t11() -> None:
+    """T11's "the table continues with a new deal": between hands the host makes the table's own
+    deal in the next dealer's name; it is nobody's move, so nobody's run of timeouts ends."""
+    t = make_table({P1: "As 2h 3d", P2: "4s 5s 6d 7c 8d"}, discards="Jh")
+    with pytest.raises(RuleError):
+        t.apply(P1, TableDeals())  # a hand is being played
+    t.apply(P1, Timeout())
+    t.apply(P2, Drop())
+    assert t.phase is Phase.HAND_OVER and t.timeouts_in_a_row(P1) == 1
+    dealer = t.next_dealer
+    assert dealer is not None
+    other = P1 if dealer == P2 else P2
+    with pytest.raises(RuleError):
+        t.apply(other, TableDeals())
+    events = t.apply(dealer, TableDeals())
+    assert isinstance(events[0], TableDealt) and events[0].hand_number == 2
+    assert isinstance(events[1], Dealt) and t.dealer == dealer
+    assert t.timeouts_in_a_row(P1) == 1
+    assert check_invariants(t) == []
+    assert move_from_dict(move_to_dict(TableDeals())) == TableDeals()

@@ -54,6 +54,7 @@ from bot.games.dubb.moves import (
     DRAW_PLAY,
     PASS,
     PLAY_TABLE,
+    PLAYS_UP_TO,
     Draw,
     DrawPlay,
     Leave,
@@ -89,7 +90,9 @@ class DubbGame:
     STATE_VERSION = 1
 
     __slots__ = (
+        "_card_total",
         "_cards_each",
+        "_counts",
         "_draw",
         "_draw_play",
         "_end_reason",
@@ -102,9 +105,11 @@ class DubbGame:
         "_loser",
         "_move_count",
         "_n",
+        "_offered",
         "_options",
         "_out_order",
         "_pile",
+        "_pile_cards",
         "_ranking",
         "_rng",
         "_seats",
@@ -147,8 +152,15 @@ class DubbGame:
         self._seed = seed
         self._rng = rng
         self._hands = hands
+        # bookkeeping for speed, kept up to date with the state and checked by check_invariants:
+        # every seat's cards per rank (jokers at 0), the number of cards on the play pile, and
+        # the number of cards in the game
+        self._counts = [_rank_counts(h) for h in hands]
         self._draw = draw_pile
         self._pile = pile
+        self._pile_cards = sum(len(p[2]) for p in pile)
+        self._card_total = len(draw_pile) + self._pile_cards + sum(len(h) for h in hands)
+        self._offered: tuple[int, tuple[Move, ...]] | None = None
         self._streak = _streak_length(pile)
         self._status = status
         self._out_order = out_order
@@ -174,7 +186,7 @@ class DubbGame:
         n = len(seats)
         cards_each = options.effective_cards_each(n)
         rng = random.Random(seed)
-        deck = new_deck(options.decks, options.jokers)
+        deck = list(_deck(options.decks, options.jokers))
         shuffle_cards(rng, deck)
         hands: list[list[int]] = [[] for _ in range(n)]
         # D2: one card at a time from the first seat, off the top (end) of the shuffled deck
@@ -338,6 +350,10 @@ class DubbGame:
     def hand_size(self, player_id: int) -> int:
         return len(self._hands[self._seat_of(player_id)])
 
+    def hand_sizes(self) -> list[int]:
+        """The number of cards every seat holds, in seat order (those who left included)."""
+        return [len(h) for h in self._hands]
+
     @property
     def top_rank(self) -> int:
         """The rank of the top play (D3), 0 on an empty pile."""
@@ -427,9 +443,13 @@ class DubbGame:
     def apply(self, player_id: int, move: Move) -> list[Event]:
         """Make ``move`` for ``player_id`` and return what it caused, in order. A move the rules
         do not allow raises ``RuleError`` and changes nothing."""
+        offered = self._offered
+        self._offered = None
         if self._to_move < 0:
             raise RuleError("D11", "the game is over")
-        s = self._seat_of(player_id)
+        s = self._index.get(player_id, -1)
+        if s < 0:
+            self._seat_of(player_id)  # raises
         events: list[Event] = []
         kind = type(move)
         if kind is Leave:
@@ -443,7 +463,11 @@ class DubbGame:
             self._timeout(s, events)
             return events
         cards: list[int] | None = None
-        if kind is Draw:
+        if offered is not None and offered[0] == s and _listed(move, offered[1]):
+            # the very move _legal listed for this state: its checks have been made
+            if kind is Play:
+                cards = self._pick(s, move)  # type: ignore[arg-type]
+        elif kind is Draw:
             self._check_draw(s)
         elif kind is Pass:
             self._check_pass(s)
@@ -468,17 +492,17 @@ class DubbGame:
         return bool(self._draw) and len(self._hands[s]) < self._limit
 
     def _legal(self, s: int) -> list[Move]:
-        hand = self._hands[s]
+        """Seat ``s``'s moves, kept (as a tuple) until the next ``apply`` as the moves that need
+        no second validation."""
+        counts = self._counts[s]
         if self._first_move:
-            low = _lowest_rank(hand)
-            row = PLAY_TABLE[low]
-            return [row[a][0] for a in range(1, sum(1 for c in hand if c & 15 == low) + 1)]
-        counts = [0] * (ACE + 1)
-        for c in hand:
-            counts[c & 15] += 1
+            low = _lowest(counts)
+            plays = PLAYS_UP_TO[low][counts[low]][0]
+            self._offered = (s, plays)
+            return list(plays)
         jokers = counts[JOKER_RANK]
         moves: list[Move]
-        if self._draw and len(hand) < self._limit:
+        if self._draw and len(self._hands[s]) < self._limit:
             moves = [DRAW]
             if self._draw_play and self._status.count(ACTIVE) == 1:
                 moves.append(DRAW_PLAY)
@@ -490,9 +514,7 @@ class DubbGame:
             for r in range(top, ACE + 1):
                 k = counts[r]
                 if k:
-                    row = PLAY_TABLE[r]
-                    for a in range(1, k + 1):
-                        moves.extend(row[a][: jokers + 1])
+                    moves.extend(PLAYS_UP_TO[r][k][jokers])
             if jokers:
                 # D9: jokers alone take the top rank
                 moves.extend(PLAY_TABLE[top][0][1 : jokers + 1])
@@ -501,8 +523,8 @@ class DubbGame:
             for r in range(2, ACE + 1):
                 k = counts[r]
                 if k:
-                    row = PLAY_TABLE[r]
-                    moves.extend(row[a][0] for a in range(1, k + 1))
+                    moves.extend(PLAYS_UP_TO[r][k][0])
+        self._offered = (s, tuple(moves))
         return moves
 
     def _check_draw(self, s: int) -> None:
@@ -539,7 +561,7 @@ class DubbGame:
         pile = self._pile
         hand = self._hands[s]
         if self._first_move:
-            low = _lowest_rank(hand)
+            low = _lowest(self._counts[s])
             if jokers:
                 raise RuleError("D9", "the first play goes on an empty pile, so no jokers")
             if rank != low:
@@ -557,13 +579,12 @@ class DubbGame:
             if rank < top:
                 raise RuleError("D5", f"you must play {rank_name(top)} or higher")
         if move.cards is None:
-            have = sorted(c for c in hand if c & 15 == rank)
-            have_jokers = sorted(c for c in hand if c & 15 == JOKER_RANK)
-            if len(have) < naturals:
+            counts = self._counts[s]
+            if counts[rank] < naturals:
                 raise RuleError("D5", f"you don't hold {naturals}× {rank_name(rank)}")
-            if len(have_jokers) < jokers:
+            if counts[JOKER_RANK] < jokers:
                 raise RuleError("D5", f"you don't hold {jokers} joker{'s' if jokers > 1 else ''}")
-            return have[:naturals] + have_jokers[:jokers]
+            return self._pick(s, move)
         cards = list(move.cards)
         if len(set(cards)) != len(cards):
             raise RuleError("D5", "the same card is named twice")
@@ -574,6 +595,18 @@ class DubbGame:
             raise RuleError("D5", "cards played together must all have the same rank")
         if got_jokers != jokers or len(cards) - got_jokers != naturals:
             raise RuleError("D5", "those cards do not match the play")
+        return cards
+
+    def _pick(self, s: int, move: Play) -> list[int]:
+        """The cards a play seat ``s`` can make takes: exactly ``move.cards`` if it names them,
+        otherwise the lowest codes of its rank, then the lowest joker codes."""
+        if move.cards is not None:
+            return list(move.cards)
+        rank = move.rank
+        hand = self._hands[s]
+        cards = sorted([c for c in hand if c & 15 == rank])[:move.naturals]
+        if move.jokers:
+            cards += sorted([c for c in hand if c & 15 == JOKER_RANK])[:move.jokers]
         return cards
 
     def _do_turn(
@@ -589,6 +622,7 @@ class DubbGame:
         if kind is Draw:
             card = self._draw.pop()
             self._hands[s].append(card)
+            self._counts[s][card & 15] += 1
             events.append(Drew(pid, 1, (card,), auto))
             self._advance(s, events)
         elif kind is Pass:
@@ -606,6 +640,7 @@ class DubbGame:
                 self._play(s, r if r != JOKER_RANK else top, [card], False, events, from_hand=False)
             else:
                 self._hands[s].append(card)
+                self._counts[s][r] += 1
                 self._advance(s, events)
         else:
             self._play(s, move.rank, cards, auto, events)  # type: ignore[arg-type, union-attr]
@@ -619,10 +654,13 @@ class DubbGame:
     ) -> None:
         hand = self._hands[s]
         if from_hand:
+            counts = self._counts[s]
             for c in cards:
                 hand.remove(c)
-        played = tuple(sorted(cards, key=sort_key)) if len(cards) > 1 else tuple(cards)
+                counts[c & 15] -= 1
+        played = tuple(sorted(cards, key=_SHOW_ORDER.__getitem__) if len(cards) > 1 else cards)
         events.append(Played(self._ids[s], rank, played, auto))
+        self._pile_cards += len(played)
         pile = self._pile
         status = self._status
         if pile and pile[-1][1] == rank:
@@ -639,7 +677,7 @@ class DubbGame:
         else:
             # D10/D11: a higher rank ends the streak; its pending players go out, in turn order
             # after the mover
-            broken = self._streak_pending(s) if pile else []
+            broken = self._streak_pending(s) if pile and PENDING in status else []
             pile.append((s, rank, played))
             self._streak = 1
         if rank == ACE:
@@ -678,6 +716,7 @@ class DubbGame:
                 if len(hand) < limit:
                     card = draw.pop()
                     hand.append(card)
+                    self._counts[v][card & 15] += 1
                     got[v].append(card)
                     still.append(v)
             taking = still
@@ -697,10 +736,10 @@ class DubbGame:
 
     def _streak_pending(self, seat: int) -> list[int]:
         """Pending seats with a play in the streak, in turn order after ``seat``."""
+        status = self._status
         pile = self._pile
         in_streak = {p[0] for p in pile[len(pile) - self._streak:]}
         n = self._n
-        status = self._status
         return [
             t for t in ((seat + i) % n for i in range(1, n))
             if status[t] == PENDING and t in in_streak
@@ -712,6 +751,7 @@ class DubbGame:
         draw.extend(cards)
         shuffle_cards(self._rng, draw)
         self._pile.clear()
+        self._pile_cards = 0
         self._streak = 0
         events.append(PileTurned(self._ids[seat], reason, len(cards)))
 
@@ -806,6 +846,7 @@ class DubbGame:
         if hand:
             self._draw.extend(hand)
             hand.clear()
+            self._counts[s] = [0] * (ACE + 1)
             shuffle_cards(self._rng, self._draw)
         self._status[s] = LEFT
         self._left_order.append(s)
@@ -827,7 +868,7 @@ class DubbGame:
         move: Move
         action: AutoAction
         if self._first_move:
-            move, action = PLAY_TABLE[_lowest_rank(self._hands[s])][1][0], "play"
+            move, action = PLAY_TABLE[_lowest(self._counts[s])][1][0], "play"
         elif self._can_draw(s):
             move, action = DRAW, "draw"
         else:
@@ -875,12 +916,16 @@ class DubbGame:
             problems.append("a card is in two places")
         if full_deck and distinct != _deck_set(self._options.decks, self._options.jokers):
             problems.append("the cards in play are not exactly the packs")
+        if len(all_cards) != self._card_total:
+            problems.append("cards not conserved")
+        if self._pile_cards != sum(len(p[2]) for p in pile):
+            problems.append("the running count of cards on the pile is out of date")
+        if self._counts != [_rank_counts(h) for h in hands]:
+            problems.append("the running rank counts of a hand are out of date")
         streak = self._streak
         if streak != _streak_length(pile):
             problems.append("streak length out of date")
         in_streak = {p[0] for p in pile[len(pile) - streak:]} if pile else set()
-        if pile and pile[-1][1] == ACE:
-            problems.append("aces on top of the pile (D7)")
         over = self._to_move < 0
         outs: list[int] = []
         lefts: list[int] = []
@@ -905,20 +950,52 @@ class DubbGame:
             problems.append("finishing order does not match the statuses")
         if sorted(self._left_order) != lefts:
             problems.append("leaving order does not match the statuses")
-        remaining = self._n - len(self._out_order) - len(self._left_order)
+        self._check_turn(problems)
+        return problems
+
+    def check_quick(self) -> list[str]:
+        """The cheap part of ``check_invariants``, for after every move between full checks: no
+        pass over the cards or the statuses. The number of cards, counted from the sizes of the
+        hands and piles and the running count of cards on the pile; the hand limit; D7 and D6
+        settled and the player to move holding cards; the cap. Cards swapped for others,
+        statuses, the streak, the end and the running counts themselves wait for the full
+        check (which a simulator runs after a game's last move)."""
+        problems: list[str] = []
+        hands = self._hands
+        if len(self._draw) + self._pile_cards + sum(map(len, hands)) != self._card_total:
+            problems.append("cards not conserved")
+        if self._limit < _NO_LIMIT and max(map(len, hands)) > self._limit:
+            problems.append("a hand holds more cards than the hand limit")
+        t = self._to_move
+        pile = self._pile
+        if pile:
+            seat, rank, _ = pile[-1]
+            if rank == ACE:
+                problems.append("aces on top of the pile (D7)")
+            if seat == t:
+                problems.append("the player to move owns the top play (D6)")
+        if t >= 0 and (self._status[t] != ACTIVE or self._move_count >= MOVE_CAP):
+            problems.append(f"seat {t} is to move but is not active, or the cap is passed")
+        return problems
+
+    def _check_turn(self, problems: list[str]) -> None:
+        """D7 settled; the player to move active, D6 settled, two players in and the cap not
+        reached; or, once the game is over, every player ranked once."""
+        pile = self._pile
+        if pile and pile[-1][1] == ACE:
+            problems.append("aces on top of the pile (D7)")
         t = self._to_move
         if t >= 0:
             if self._status[t] != ACTIVE:
                 problems.append(f"seat {t} is to move but is {_STATUS_NAMES[self._status[t]]}")
             if pile and pile[-1][0] == t:
                 problems.append("the player to move owns the top play (D6)")
-            if remaining < 2:
+            if self._n - len(self._out_order) - len(self._left_order) < 2:
                 problems.append("the game goes on with fewer than two players in")
             if self._move_count >= MOVE_CAP:
                 problems.append("the game goes on past the move cap (D13)")
         elif sorted(self._ranking) != list(range(self._n)):
             problems.append("the final ranking is not every player once")
-        return problems
 
     # ------------------------------------------------------------------ stored form
 
@@ -1013,6 +1090,36 @@ class DubbObservation:
     def top_rank(self) -> int:
         return self._game.top_rank
 
+    @property
+    def first_move(self) -> bool:
+        """Whether the game's opening move (D4) is still to be made."""
+        return self._game._first_move
+
+    @property
+    def move_count(self) -> int:
+        return self._game._move_count
+
+    @property
+    def cards_each(self) -> int:
+        return self._game._cards_each
+
+    def others_holding_count(self) -> int:
+        """How many other players hold cards."""
+        status = self._game._status
+        return status.count(ACTIVE) - (status[self._seat] == ACTIVE)
+
+    def others_holding(self) -> list[int]:
+        """The hand sizes of the other players holding cards, in seat order."""
+        game = self._game
+        me = self._seat
+        return [len(h) for i, (h, st) in enumerate(zip(game._hands, game._status, strict=True))
+                if st == ACTIVE and i != me]
+
+    def others_in(self) -> int:
+        """How many other players are still in: holding cards, or pending (D10)."""
+        me = self._seat
+        return sum(1 for i, st in enumerate(self._game._status) if st <= PENDING and i != me)
+
     def public_view(self) -> DubbPublicView:
         return self._game.public_view()
 
@@ -1027,14 +1134,21 @@ def _check_seats(seats: Sequence[Seat]) -> None:
 
 
 @cache
+def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
+    """``new_deck``, made once."""
+    return tuple(new_deck(decks, jokers))
+
+
+@cache
 def _deck_set(decks: int, jokers: bool) -> frozenset[int]:
-    return frozenset(new_deck(decks, jokers))
+    return frozenset(_deck(decks, jokers))
 
 
 def shuffle_cards(rng: random.Random, cards: list[int]) -> None:
-    """A seeded uniform shuffle in place: sort by a fresh random key per card. It is about three
-    times faster than ``random.shuffle`` (whose per-card ``_randbelow`` runs in Python), which
-    matters because every pile turn shuffles the draw pile."""
+    """A seeded uniform shuffle in place: a fresh random key per card, drawn in the cards'
+    order, then the cards sorted by (key, card). It is about three times faster than
+    ``random.shuffle`` (whose per-card ``_randbelow`` runs in Python), which matters because
+    every pile turn shuffles the draw pile; every stored game was shuffled this way."""
     rand = rng.random
     keyed = sorted([(rand(), c) for c in cards])
     cards[:] = [c for _, c in keyed]
@@ -1053,8 +1167,29 @@ def _streak_length(pile: Sequence[PilePlay]) -> int:
     return k
 
 
-def _lowest_rank(hand: Iterable[int]) -> int:
-    return min(c & 15 for c in hand if c & 15 != JOKER_RANK)
+_SHOW_ORDER: tuple[tuple[int, int, int], ...] = tuple(sort_key(c) for c in range(128))
+"""``bot.cards.sort_key`` of every card code of two packs, looked up instead of computed."""
+
+
+def _rank_counts(hand: Iterable[int]) -> list[int]:
+    """How many cards of each rank ``hand`` holds, indexed by rank (jokers at 0)."""
+    counts = [0] * (ACE + 1)
+    for c in hand:
+        counts[c & 15] += 1
+    return counts
+
+
+def _lowest(counts: Sequence[int]) -> int:
+    """The lowest natural rank of a hand given as its rank counts."""
+    return min(r for r in range(2, ACE + 1) if counts[r])
+
+
+def _listed(move: Move, moves: tuple[Move, ...]) -> bool:
+    """Whether ``move`` is one of ``moves`` itself (not merely an equal move)."""
+    for m in moves:  # noqa: SIM110 - a plain loop: any() over a generator takes twice as long
+        if m is move:
+            return True
+    return False
 
 
 def _starter(hands: Sequence[Sequence[int]]) -> int:

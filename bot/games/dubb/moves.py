@@ -75,6 +75,13 @@ PLAY_TABLE: list[list[list[Play]]] = [
     [[Play(r, a, b) for b in range(_MAX_JOKERS + 1)] for a in range(_MAX_NATURALS + 1)]
     for r in range(ACE + 1)
 ]
+# PLAYS_UP_TO[rank][k][j]: every play of 1..k naturals of rank with 0..j jokers, by naturals then
+# jokers (the order legal_moves lists them in), so a legal-move list is one extend per rank
+PLAYS_UP_TO: list[list[list[tuple[Play, ...]]]] = [
+    [[tuple(PLAY_TABLE[r][a][b] for a in range(1, k + 1) for b in range(j + 1))
+      for j in range(_MAX_JOKERS + 1)] for k in range(_MAX_NATURALS + 1)]
+    for r in range(ACE + 1)
+]
 
 
 def play_of(rank: int, naturals: int, jokers: int = 0) -> Play:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from bot.games.base import Strategy
@@ -35,7 +36,8 @@ class RandomStrategy(_Stateless):
     name = "random"
 
     def choose(self, view: DubbObservation, rng: random.Random) -> Move:
-        return random_move(view, rng)
+        moves = view.legal_moves  # random_move, without a call: simulators run it millions of times
+        return moves[int(rng.random() * len(moves))]
 
 
 class GreedyStrategy(_Stateless):
@@ -66,21 +68,23 @@ def greedy_move(me: DubbObservation, rng: random.Random) -> Move:
     """Dub when possible (every natural of the top rank, else every joker), otherwise play all
     naturals of the lowest legal rank, otherwise draw-and-play (D12), draw or pass."""
     moves = me.legal_moves
-    plays = [m for m in moves if isinstance(m, Play)]
+    plays = [m for m in moves if type(m) is Play]
     if plays:
         top = me.top_rank
         dubs = [m for m in plays if m.rank == top]
         if dubs:
             natural = [m for m in dubs if m.jokers == 0]
             if natural:
-                return max(natural, key=lambda m: m.naturals)
-            return max(dubs, key=lambda m: m.jokers)
-        low = min(m.rank for m in plays)
-        return max((m for m in plays if m.rank == low and m.jokers == 0),
-                   key=lambda m: m.naturals)
+                return max(natural, key=_NATURALS)
+            return max(dubs, key=_JOKERS)
+        low = min([m.rank for m in plays])
+        return max([m for m in plays if m.rank == low and m.jokers == 0], key=_NATURALS)
     # legal_moves lists the draw or the pass first (D5)
     return DRAW_PLAY if DRAW_PLAY in moves else moves[0]
 
+
+_NATURALS = attrgetter("naturals")
+_JOKERS = attrgetter("jokers")
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,

@@ -7,10 +7,12 @@ reseated every game through all distinct seatings, so that seat advantage cancel
 report gives each strategy's loss rate (losses per seat played) with a 95% confidence interval,
 and the difference between each pair of strategies, from per-game values (``bot.sim.stats``).
 
-After every move the simulator checks the engine's invariants (cards conserved, no card twice,
-statuses consistent, D6/D7 settled) and that the turn went to the right seat: the next seat
-holding cards after the mover, or the mover again after aces (D7). ``--no-checks`` skips those
-checks for a pure speed figure.
+After every move the simulator checks the engine's invariants and that the turn went to the
+right seat: the next seat holding cards after the mover, or the mover again after aces (D7). The
+invariants are checked in full (no card twice, every card of the packs somewhere, statuses
+consistent, D6/D7 settled) at the deal, at least every ``FULL_CHECK_EVERY`` moves and after the
+last move of every game, and by the engine's cheap ``check_quick`` (cards counted, statuses,
+D6/D7) after the other moves. ``--no-checks`` skips all of it for a pure speed figure.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bot.cards import ACE
 from bot.games.base import RuleError, Seat, Strategy
 from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played
 from bot.games.dubb.players import STRATEGIES
+from bot.sim.checks import FULL_CHECK_EVERY
 from bot.sim.stats import Mean, lineups
 
 
@@ -75,30 +78,36 @@ def play_game(
     ids = [s.player_id for s in game.seats]
     n = len(ids)
     by_seat: Sequence[Strategy] = strategy if isinstance(strategy, Sequence) else [strategy] * n
+    seat_of = {pid: i for i, pid in enumerate(ids)}
+    # an observation is a live window on the game, so each seat's serves the whole game
+    deciders = {pid: (by_seat[i].choose, game.observe(pid)) for i, pid in enumerate(ids)}
     moves = 0
     if checks:
         for problem in game.check_invariants():
             stats.violation(game_no, 0, problem)
-    while not game.is_over:
-        player = game.to_move
-        assert player is not None
-        move = by_seat[ids.index(player)].choose(game.observe(player), rng)
+    player = game.to_move
+    while player is not None:
+        choose, view = deciders[player]
+        move = choose(view, rng)
         try:
             events = game.apply(player, move)
         except RuleError as e:
             stats.violation(game_no, moves, f"strategy chose a move the engine refused: {e}")
             return
         moves += 1
+        to_move = game.to_move
         if checks:
-            for problem in game.check_invariants():
+            full = to_move is None or moves % FULL_CHECK_EVERY == 0
+            for problem in game.check_invariants() if full else game.check_quick():
                 stats.violation(game_no, moves, problem)
-            if not game.is_over:
-                problem = _turn_order_problem(game, ids, n, player, events)
+            if to_move is not None:
+                problem = _turn_order_problem(game, seat_of, n, player, to_move, events)
                 if problem:
                     stats.violation(game_no, moves, problem)
         if moves > MOVE_CAP:
             stats.violation(game_no, moves, "the game did not end at the move cap (D13)")
             return
+        player = to_move
     result = game.result
     assert result is not None
     stats.games += 1
@@ -128,20 +137,24 @@ def _tally(stats: SimStats, names: Sequence[str], loser_seat: int) -> None:
 
 
 def _turn_order_problem(
-    game: DubbGame, ids: list[int], n: int, mover: int, events: list[Any]
+    game: DubbGame, seat_of: dict[int, int], n: int, mover: int, to_move: int, events: list[Any]
 ) -> str | None:
     """The turn goes to the next seat holding cards (pending and out seats are skipped, D10),
     or back to the mover after aces while they still hold cards (D7)."""
-    to_move = game.to_move
-    assert to_move is not None
-    s, t = ids.index(mover), ids.index(to_move)
-    if game.hand_size(mover) and any(
-        type(e) is Played and e.player == mover and e.rank == ACE for e in events
-    ):
-        return None if t == s else "the turn left the player who played aces (D7)"
-    for i in range(1, (t - s) % n or n):
-        if game.hand_size(ids[(s + i) % n]):
-            return f"the turn went from seat {s} to seat {t}, skipping a seat holding cards"
+    s, t = seat_of[mover], seat_of[to_move]
+    sizes: list[int] | None = None
+    for e in events:
+        if type(e) is Played and e.rank == ACE and e.player == mover:
+            sizes = game.hand_sizes()
+            if sizes[s]:
+                return None if t == s else "the turn left the player who played aces (D7)"
+            break
+    gap = (t - s) % n or n
+    if gap > 1:
+        sizes = sizes or game.hand_sizes()
+        for i in range(1, gap):
+            if sizes[(s + i) % n]:
+                return f"the turn went from seat {s} to seat {t}, skipping a seat holding cards"
     return None
 
 

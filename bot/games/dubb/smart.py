@@ -23,11 +23,11 @@ move leaves it alone with the pending players (D11).
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 from bot.cards import ACE, JOKER_RANK
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, Play
-from bot.games.dubb.views import DubbPublicView
 
 BLOCK_BELOW = 2
 """In the duel, block when the opponent holds fewer cards than this."""
@@ -47,29 +47,29 @@ def smart_strategy(me: DubbObservation, rng: random.Random) -> Move:
     moves = me.legal_moves
     if len(moves) == 1:
         return moves[0]
-    view = me.public_view()
-    if view.first_move:
-        return _greedy(moves, me.top_rank)
-    pid = me.player_id
-    active = [p for p in view.players if p.player_id != pid and p.status in ("waiting", "to_move")]
-    if len(active) == 1 and _others_in(view, pid) == 1:
-        return _duel(me, moves, active[0].hand_size)
-    if not active:
-        return _alone(moves, me.top_rank)
-    move = _greedy(moves, me.top_rank)
-    if (type(move) is Play and move.rank != me.top_rank and moves[0] is DRAW
-            and len(me.hand) < view.cards_each + KEEP_HAND_MARGIN
-            and view.move_count < KEEP_UNTIL_MOVE):
-        lower = len({c & 15 for c in me.hand if JOKER_RANK < c & 15 < move.rank})
+    top = me.top_rank
+    if me.first_move:
+        return _greedy(moves, top)
+    holding = me.others_holding_count()
+    if holding == 1 and me.others_in() == 1:
+        return _duel(me, moves, me.others_holding()[0])
+    if not holding:
+        return _alone(moves, top)
+    move = _greedy(moves, top)
+    if (type(move) is Play and move.rank != top and moves[0] is DRAW
+            and me.move_count < KEEP_UNTIL_MOVE):
+        hand = me.hand
+        if len(hand) >= me.cards_each + KEEP_HAND_MARGIN:
+            return move
+        lower = len({c & 15 for c in hand if JOKER_RANK < c & 15 < move.rank})
         keep_from = KEEP_FROM.get(lower, KEEP_FROM_MANY if lower > 3 else ACE + 1)
         if move.rank >= keep_from:
             return DRAW
     return move
 
 
-def _others_in(view: DubbPublicView, pid: int) -> int:
-    return sum(1 for p in view.players
-               if p.player_id != pid and p.status in ("waiting", "to_move", "pending"))
+_NATURALS = attrgetter("naturals")
+_JOKERS = attrgetter("jokers")
 
 
 def _greedy(moves: list[Move], top: int) -> Move:
@@ -81,10 +81,9 @@ def _greedy(moves: list[Move], top: int) -> Move:
         if dubs:
             natural = [m for m in dubs if m.jokers == 0]
             if natural:
-                return max(natural, key=lambda m: m.naturals)
-            return max(dubs, key=lambda m: m.jokers)
-        low = min(m.rank for m in plays)
-        return _all_of(plays, low)
+                return max(natural, key=_NATURALS)
+            return max(dubs, key=_JOKERS)
+        return _all_of(plays, min([m.rank for m in plays]))
     return DRAW_PLAY if DRAW_PLAY in moves else moves[0]
 
 
@@ -92,7 +91,7 @@ def _all_of(plays: list[Play], rank: int) -> Play:
     """The play of every natural of ``rank`` (no jokers), or the largest play of that rank."""
     natural = [m for m in plays if m.rank == rank and m.jokers == 0]
     if natural:
-        return max(natural, key=lambda m: m.naturals)
+        return max(natural, key=_NATURALS)
     return max((m for m in plays if m.rank == rank), key=lambda m: m.count)
 
 

@@ -2,7 +2,7 @@
 engine — pure Python, nothing here imports discord — and its Discord face
 (``bot.games.tonk.face``), which only the Discord layer loads."""
 
-from bot.games.tonk.engine import TonkTable, check_invariants
+from bot.games.tonk.engine import TonkTable, check_invariants, check_quick
 from bot.games.tonk.events import (
     CutForDeal,
     Dealt,
@@ -36,6 +36,7 @@ from bot.games.tonk.moves import (
     Leave,
     Move,
     Spread,
+    TableDeals,
     Timeout,
     move_from_dict,
     move_to_dict,
@@ -94,6 +95,7 @@ __all__ = [
     "SpreadLaid",
     "Strategy",
     "TableClosed",
+    "TableDeals",
     "TableSpread",
     "TimedOut",
     "Timeout",
@@ -103,6 +105,7 @@ __all__ = [
     "TonkTable",
     "card_value",
     "check_invariants",
+    "check_quick",
     "event_to_dict",
     "hand_total",
     "is_spread",

@@ -33,6 +33,7 @@ from bot.games.tonk.events import (
     TimedOut,
 )
 from bot.games.tonk.moves import (
+    DISCARD_OF,
     MAX_NAME_LENGTH,
     DealNextHand,
     Discard,
@@ -55,17 +56,24 @@ from bot.games.tonk.spreads import (
     FULL_DECK,
     TONK_RANK,
     VALUE,
+    hand_mask,
     hits_on,
     is_spread,
     is_three_aces,
+    may_hit,
+    may_spread,
     required_spreads,
     sort_cards,
     spreads_in,
 )
 from bot.games.tonk.table import (
+    AFTER_DRAW,
+    HAND_OVER,
     HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    START,
+    TABLE_CLOSED,
     TIMEOUTS_TO_REMOVE,
     TONK_TOTALS,
     TURN_CAP,
@@ -95,7 +103,7 @@ class TonkTable:
         self._shuffles = 0
         self._seats: list[Seat] = list(seats)
         self._departed: dict[int, str] = {}
-        self.phase = Phase.HAND_OVER
+        self.phase = HAND_OVER
         self.hand_number = 0
         self.dealer: int | None = None
         self.next_dealer: int | None = None
@@ -114,6 +122,14 @@ class TonkTable:
         self._timeouts: dict[int, int] = {}
         self.last_hand_result: HandResult | None = None
         self.opening_events: list[Event] = []
+        # not state, only bookkeeping for speed and the quick check (never stored):
+        self._in_spreads = 0
+        """Running count of the cards in spreads, so counting the cards needs no pass over them."""
+        self._touched: list[int] = []
+        """The indexes of the spreads the last move laid or hit."""
+        self._offered: tuple[int, tuple[Move, ...]] | None = None
+        """The player and the moves ``legal_moves`` last listed, valid until the next ``apply``:
+        a move that is one of them needs no second validation."""
 
     # ------------------------------------------------------------------ creation
 
@@ -169,13 +185,14 @@ class TonkTable:
         self._discards = [] if upcard is None else [upcard]
         self._stock = deck
         self._spreads = []
+        self._in_spreads = 0
         self._next_spread_id = 1
         self._taken = None
         self._laid_new = False
         self._locked = set()
         self.turns = 0
         self.to_move = order[0]
-        self.phase = Phase.START
+        self.phase = START
         events: list[Event] = [Dealt(
             self.hand_number, dealer, tuple(ids), upcard, len(deck),
             tuple((p, tuple(hands[p])) for p in ids),
@@ -194,7 +211,7 @@ class TonkTable:
     @property
     def is_over(self) -> bool:
         """The table has closed: fewer than two players remain (T11)."""
-        return self.phase is Phase.TABLE_CLOSED
+        return self.phase is TABLE_CLOSED
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -262,8 +279,17 @@ class TonkTable:
         ``Join``, ``Leave`` and ``Timeout`` are never listed: they are table actions the service
         sends on a player's behalf, accepted by ``apply`` whenever their rulings allow.
         """
+        return list(self._legal(player_id))
+
+    def _legal(self, player_id: int) -> tuple[Move, ...]:
+        moves = tuple(self._list_legal(player_id))
+        if moves:
+            self._offered = (player_id, moves)
+        return moves
+
+    def _list_legal(self, player_id: int) -> list[Move]:
         phase = self.phase
-        if phase is Phase.START:
+        if phase is START:
             if player_id != self.to_move:
                 return []
             moves: list[Move] = []
@@ -276,19 +302,22 @@ class TonkTable:
             if not self._stock:
                 moves.append(_END_HAND)
             return moves
-        if phase is Phase.AFTER_DRAW:
+        if phase is AFTER_DRAW:
             if player_id != self.to_move:
                 return []
             hand = self._hands[player_id]
-            possible = spreads_in(hand)
+            mask = hand_mask(hand)
+            possible = spreads_in(hand) if may_spread(mask) else []
             moves = [Spread(s) for s in possible]
             for sp in self._spreads:
-                sid = sp.id
-                moves.extend(Hit(sid, cards) for cards in hits_on(hand, sp.cards))
+                if may_hit(mask, sp.cards):
+                    sid = sp.id
+                    moves.extend(Hit(sid, cards) for cards in hits_on(hand, sp.cards))
             if not (self.options.must_spread and _any_required(possible)):
-                moves.extend(Discard(c) for c in sort_cards(legal_discards(hand, self._taken)))
+                moves.extend(map(DISCARD_OF.__getitem__,
+                                 sort_cards(legal_discards(hand, self._taken))))
             return moves
-        if phase is Phase.HAND_OVER and self.is_seated(player_id):
+        if phase is HAND_OVER and self.is_seated(player_id):
             return [_DEAL_NEXT]
         return []
 
@@ -296,19 +325,27 @@ class TonkTable:
 
     def apply(self, player_id: int, move: Move) -> list[Event]:
         """Apply ``move`` by ``player_id``; raise ``RuleError`` and change nothing if illegal."""
-        handler = _HANDLERS.get(type(move))
-        if handler is None:
-            raise RuleError("T5", f"{type(move).__name__} is not a Tonk move")
-        if self.phase is Phase.TABLE_CLOSED:
-            raise RuleError("T1", "the table has closed")
-        events = handler(self, player_id, move)
+        offered = self._offered
+        self._offered = None
+        self._touched = []
+        if offered is not None and offered[0] == player_id and _listed(move, offered[1]):
+            # the very move legal_moves listed for this state: its checks have been made
+            events = _UNCHECKED[type(move)](self, player_id, move)
+        else:
+            handler = _HANDLERS.get(type(move))
+            if handler is None:
+                raise RuleError("T5", f"{type(move).__name__} is not a Tonk move")
+            if self.phase is TABLE_CLOSED:
+                raise RuleError("T1", "the table has closed")
+            events = handler(self, player_id, move)
+        # the table dealing in someone's name is not that player's own move
         if player_id in self._timeouts and type(move) is not Timeout and type(
                 move) is not TableDeals:
             del self._timeouts[player_id]
         return events
 
     def _need_turn(self, player_id: int) -> list[int]:
-        if self.phase is Phase.HAND_OVER:
+        if self.phase is HAND_OVER:
             raise RuleError("T5", "no hand is being played; deal the next hand first")
         if player_id != self.to_move:
             raise RuleError("T5", "it is not your turn")
@@ -316,19 +353,22 @@ class TonkTable:
 
     def _need_after_draw(self, player_id: int, what: str) -> list[int]:
         hand = self._need_turn(player_id)
-        if self.phase is not Phase.AFTER_DRAW:
+        if self.phase is not AFTER_DRAW:
             raise RuleError("T5", f"draw a card before you {what}")
         return hand
 
     def _need_start(self, player_id: int, what: str) -> None:
         self._need_turn(player_id)
-        if self.phase is not Phase.START:
+        if self.phase is not START:
             raise RuleError("T5", f"you can {what} only at the start of your turn, before drawing")
 
     def _do_drop(self, player_id: int, move: Drop) -> list[Event]:
         self._need_start(player_id, "drop")
         if self.options.hit_lock and player_id in self._locked:
             raise RuleError("T9", "a spread of yours was hit since your last turn: no drop now")
+        return self._drop(player_id, move)
+
+    def _drop(self, player_id: int, move: Drop) -> list[Event]:
         totals = {p: self.total_of(p) for p in self._players}
         how = drop_outcome(player_id, totals)
         return [Dropped(player_id), self._end_hand(how, dropper=player_id)]
@@ -339,26 +379,35 @@ class TonkTable:
             raise RuleError("T8", "the stock is empty: take the discard, drop, or end the hand")
         return [self._draw_stock(player_id)]
 
+    def _take_stock(self, player_id: int, move: DrawStock) -> list[Event]:
+        return [self._draw_stock(player_id)]
+
     def _draw_stock(self, player_id: int) -> Event:
         card = self._stock.pop()
         self._hands[player_id].append(card)
-        self.phase = Phase.AFTER_DRAW
+        self.phase = AFTER_DRAW
         return DrewFromStock(player_id, len(self._stock), card)
 
     def _do_draw_discard(self, player_id: int, move: DrawDiscard) -> list[Event]:
         self._need_start(player_id, "draw")
         if not self._discards:
             raise RuleError("T5", "the discard pile is empty: draw from the stock")
+        return self._take_discard(player_id, move)
+
+    def _take_discard(self, player_id: int, move: DrawDiscard) -> list[Event]:
         card = self._discards.pop()
         self._hands[player_id].append(card)
         self._taken = card
-        self.phase = Phase.AFTER_DRAW
+        self.phase = AFTER_DRAW
         return [DrewFromDiscard(player_id, card)]
 
     def _do_end_hand(self, player_id: int, move: EndHand) -> list[Event]:
         self._need_start(player_id, "end the hand")
         if self._stock:
             raise RuleError("T8", "you can end the hand only when the stock is empty")
+        return self._end_by_empty_stock(player_id)
+
+    def _end_by_choice(self, player_id: int, move: EndHand) -> list[Event]:
         return self._end_by_empty_stock(player_id)
 
     def _end_by_empty_stock(self, player_id: int) -> list[Event]:
@@ -373,13 +422,18 @@ class TonkTable:
                                   "low)")
         return self._lay(player_id, cards)
 
+    def _lay_spread(self, player_id: int, move: Spread) -> list[Event]:
+        return self._lay(player_id, move.cards)
+
     def _lay(self, player_id: int, cards: tuple[int, ...]) -> list[Event]:
         hand = self._hands[player_id]
         for c in cards:
             hand.remove(c)
         sp = TableSpread(self._next_spread_id, player_id, sort_cards(cards))
         self._next_spread_id += 1
+        self._touched.append(len(self._spreads))
         self._spreads.append(sp)
+        self._in_spreads += len(cards)
         self._laid_new = True
         events: list[Event] = [SpreadLaid(player_id, sp.id, sp.cards)]
         if not hand:
@@ -390,18 +444,30 @@ class TonkTable:
     def _do_hit(self, player_id: int, move: Hit) -> list[Event]:
         hand = self._need_after_draw(player_id, "hit")
         cards = move.cards
-        i = next((i for i, sp in enumerate(self._spreads) if sp.id == move.spread_id), None)
+        i = self._spread_index(move.spread_id)
         if i is None:
             raise RuleError("T6", f"there is no spread S{move.spread_id} on the table")
         sp = self._spreads[i]
         _need_own_cards(hand, cards)
-        grown = sp.cards + tuple(cards)
-        if not is_spread(grown):
+        if not is_spread(sp.cards + tuple(cards)):
             raise RuleError("T6", f"those cards do not fit {sp.label}: a book holds at most four "
                                   "of a rank, a run grows by consecutive cards of its suit")
+        return self._hit(player_id, move)
+
+    def _spread_index(self, spread_id: int) -> int | None:
+        return next((i for i, sp in enumerate(self._spreads) if sp.id == spread_id), None)
+
+    def _hit(self, player_id: int, move: Hit) -> list[Event]:
+        i = self._spread_index(move.spread_id)
+        assert i is not None
+        sp = self._spreads[i]
+        cards = move.cards
+        hand = self._hands[player_id]
         for c in cards:
             hand.remove(c)
-        self._spreads[i] = TableSpread(sp.id, sp.owner, sort_cards(grown))
+        self._spreads[i] = TableSpread(sp.id, sp.owner, sort_cards(sp.cards + tuple(cards)))
+        self._touched.append(i)
+        self._in_spreads += len(cards)
         if self.options.hit_lock and sp.owner != player_id:
             # T9: the owner may not drop on their next turn
             self._locked.add(sp.owner)
@@ -423,6 +489,9 @@ class TonkTable:
                                   "(only three aces may be kept)")
         return self._discard(player_id, card)
 
+    def _throw(self, player_id: int, move: Discard) -> list[Event]:
+        return self._discard(player_id, move.card)
+
     def _discard(self, player_id: int, card: int) -> list[Event]:
         hand = self._hands[player_id]
         hand.remove(card)
@@ -439,26 +508,29 @@ class TonkTable:
         else:
             players = self._players
             self.to_move = players[(players.index(player_id) + 1) % len(players)]
-            self.phase = Phase.START
+            self.phase = START
         return events
 
     def _do_deal_next(self, player_id: int, move: DealNextHand) -> list[Event]:
-        if self.phase is not Phase.HAND_OVER:
+        if self.phase is not HAND_OVER:
             raise RuleError("T5", "the hand is still being played")
         if not self.is_seated(player_id):
             raise RuleError("T1", "only a player at the table can deal the next hand")
+        return self._deal_next(player_id, move)
+
+    def _deal_next(self, player_id: int, move: DealNextHand) -> list[Event]:
         assert self.next_dealer is not None
         return self._deal(self.next_dealer)
 
     def _do_table_deals(self, player_id: int, move: TableDeals) -> list[Event]:
-        if self.phase is not Phase.HAND_OVER:
+        if self.phase is not HAND_OVER:
             raise RuleError("T11", "the table deals only between hands")
         if player_id != self.next_dealer:
             raise RuleError("T11", "the table deals in the next dealer's name")
         return [TableDealt(self.hand_number + 1), *self._deal(self.next_dealer)]
 
     def _do_join(self, player_id: int, move: Join) -> list[Event]:
-        if self.phase is not Phase.HAND_OVER:
+        if self.phase is not HAND_OVER:
             raise RuleError("T1", "players join between hands")
         if self.is_seated(player_id):
             raise RuleError("T1", "you are already at this table")
@@ -480,7 +552,7 @@ class TonkTable:
         return self._leave(player_id)
 
     def _leave(self, player_id: int) -> list[Event]:
-        if self.phase is Phase.HAND_OVER:
+        if self.phase is HAND_OVER:
             events: list[Event] = [Left(player_id, False)]
         else:
             # T11: leaving during a hand forfeits it and throws the hand in
@@ -494,13 +566,13 @@ class TonkTable:
         del self._seats[i]
         self._timeouts.pop(player_id, None)
         if len(self._seats) < MIN_PLAYERS:
-            self.phase = Phase.TABLE_CLOSED
+            self.phase = TABLE_CLOSED
             self.next_dealer = None
             events.append(TableClosed(len(self._seats)))
         return events
 
     def _do_timeout(self, player_id: int, move: Timeout) -> list[Event]:
-        if self.phase not in (Phase.START, Phase.AFTER_DRAW) or player_id != self.to_move:
+        if self.phase not in (START, AFTER_DRAW) or player_id != self.to_move:
             raise RuleError("T11", "only the player to move can time out")
         count = self._timeouts.get(player_id, 0) + 1
         self._timeouts[player_id] = count
@@ -514,7 +586,7 @@ class TonkTable:
         # T11: draw from the stock (empty stock: end the hand), lay only what must-spread
         # requires, largest total first, then discard by T11's order; never drop
         events: list[Event] = []
-        if self.phase is Phase.START:
+        if self.phase is START:
             if not self._stock:
                 return self._end_by_empty_stock(player_id)
             events.append(self._draw_stock(player_id))
@@ -522,7 +594,7 @@ class TonkTable:
         if self.options.must_spread:
             while required := required_spreads(hand):
                 events.extend(self._lay(player_id, largest_spread(required)))
-                if self.phase is not Phase.AFTER_DRAW:
+                if self.phase is not AFTER_DRAW:
                     return events
         events.extend(self._discard(player_id, auto_discard(hand, self._taken)))
         return events
@@ -546,7 +618,7 @@ class TonkTable:
             capped=capped,
         )
         self.last_hand_result = result
-        self.phase = Phase.HAND_OVER
+        self.phase = HAND_OVER
         self.to_move = None
         self._taken = None
         self._laid_new = False
@@ -624,6 +696,7 @@ class TonkTable:
         table._stock = list(st.stock)
         table._discards = list(st.discards)
         table._spreads = [TableSpread(s.id, s.owner, tuple(s.cards)) for s in st.spreads]
+        table._in_spreads = sum(len(s.cards) for s in st.spreads)
         table._next_spread_id = st.next_spread_id
         table.to_move = st.to_move
         table._taken = st.taken_discard
@@ -639,7 +712,7 @@ class TonkTable:
 
     def public_view(self) -> TonkPublicView:
         """What everyone may see; hands only as sizes, until a hand's end reveals them."""
-        in_hand = set(self._players) if self.phase in (Phase.START, Phase.AFTER_DRAW) else set()
+        in_hand = set(self._players) if self.phase in (START, AFTER_DRAW) else set()
         locked = self._locked
         return TonkPublicView(
             hand_number=self.hand_number,
@@ -688,11 +761,11 @@ class TonkTable:
             self.phase,
             self.options,
             tuple(hands.get(player_id, ())),
-            tuple(self.legal_moves(player_id)),
+            self._legal(player_id),
             tuple(self._spreads),
             discards[-1] if discards else None,
             len(self._stock),
-            tuple((p, len(hands[p])) for p in others),
+            tuple([(p, len(hands[p])) for p in others]),
             self._taken if self.to_move == player_id else None,
             player_id in self._locked,
             self.turns,
@@ -700,6 +773,17 @@ class TonkTable:
 
     def check_invariants(self) -> list[str]:
         return check_invariants(self)
+
+    def check_quick(self) -> list[str]:
+        return check_quick(self)
+
+
+def _listed(move: Move, moves: tuple[Move, ...]) -> bool:
+    """Whether ``move`` is one of ``moves`` itself (not merely an equal move)."""
+    for m in moves:  # noqa: SIM110 - a plain loop: any() over a generator takes twice as long
+        if m is move:
+            return True
+    return False
 
 
 def _any_required(spreads: list[tuple[int, ...]]) -> bool:
@@ -712,6 +796,18 @@ def _need_own_cards(hand: list[int], cards: tuple[int, ...]) -> None:
     if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
         raise RuleError("T6", "you can only lay cards from your own hand, each once")
 
+
+_UNCHECKED: dict[type, Any] = {
+    Drop: TonkTable._drop,
+    DrawStock: TonkTable._take_stock,
+    DrawDiscard: TonkTable._take_discard,
+    EndHand: TonkTable._end_by_choice,
+    Spread: TonkTable._lay_spread,
+    Hit: TonkTable._hit,
+    Discard: TonkTable._throw,
+    DealNextHand: TonkTable._deal_next,
+}
+"""The moves ``legal_moves`` lists, made without a second validation."""
 
 _HANDLERS: dict[type, Any] = {
     Drop: TonkTable._do_drop,
@@ -734,15 +830,9 @@ def check_invariants(table: TonkTable) -> list[str]:
 
     The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
     is valid (T6); hand sizes stay within what a turn allows; between hands, the last hand's
-    payments net to zero.
+    payments net to zero. ``check_quick`` is the cheap subset a simulator runs between these.
     """
-    problems: list[str] = []
-    phase = table.phase
-    seat_ids = [s.player_id for s in table._seats]
-    if len(set(seat_ids)) != len(seat_ids):
-        problems.append("a player is seated twice")
-    if phase is not Phase.TABLE_CLOSED and not MIN_PLAYERS <= len(seat_ids) <= MAX_PLAYERS:
-        problems.append(f"{len(seat_ids)} players seated at an open table")
+    problems = _check_seats(table)
     if table.hand_number == 0:
         return problems
     if set(table._hands) != set(table._players):
@@ -752,21 +842,78 @@ def check_invariants(table: TonkTable) -> list[str]:
     for h in table._hands.values():
         cards += h
     players = table._players
+    in_spreads = 0
     for sp in table._spreads:
         cards += sp.cards
+        in_spreads += len(sp.cards)
         if not is_spread(sp.cards):
             problems.append(f"spread S{sp.id} is not a valid book or run")
         if sp.owner not in players:
             problems.append(f"spread S{sp.id} has an owner outside the hand")
     if len(cards) != len(FULL_DECK) or set(cards) != FULL_DECK:
         problems.append(f"cards not conserved: {len(cards)} cards, {len(set(cards))} distinct")
+    if in_spreads != table._in_spreads:
+        problems.append("the running count of cards in spreads is out of date")
     if len({sp.id for sp in table._spreads}) != len(table._spreads):
         problems.append("two spreads share an id")
-    if phase is Phase.START or phase is Phase.AFTER_DRAW:
-        if table.to_move not in players or seat_ids != players:
+    _check_turn(table, problems)
+    return problems
+
+
+def check_quick(table: TonkTable) -> list[str]:
+    """The cheap part of ``check_invariants``, for after every move between full checks: no pass
+    over the cards or the seats, only what one move can change. The number of cards, counted from
+    the sizes of the piles and the running count of cards in spreads; the spreads the last move
+    laid or hit; the hand of the player to move (the only one a move makes larger); the cap and
+    the player to move. Cards swapped for others, damage the move did not touch, the seats and a
+    hand's payments (a hand's end is always fully checked) wait for the full check."""
+    problems: list[str] = []
+    if table.hand_number == 0:
+        return problems
+    hands = table._hands
+    count = (len(table._stock) + len(table._discards) + table._in_spreads
+             + sum(map(len, hands.values())))
+    if count != len(FULL_DECK):
+        problems.append(f"cards not conserved: {count} cards")
+    for i in table._touched:
+        sp = table._spreads[i]
+        if not is_spread(sp.cards):
+            problems.append(f"spread S{sp.id} is not a valid book or run")
+        if sp.owner not in hands:
+            problems.append(f"spread S{sp.id} has an owner outside the hand")
+    phase = table.phase
+    if phase is START or phase is AFTER_DRAW:
+        hand = hands.get(table.to_move)  # type: ignore[arg-type]
+        if hand is None:
+            problems.append("the player to move is not in the hand")
+        elif not 0 < len(hand) <= (HAND_SIZE if phase is START else HAND_SIZE + 1):
+            problems.append("the hand of the player to move holds no cards or too many")
+        if table.turns >= TURN_CAP:
+            problems.append("the turn cap was passed")
+    elif table.to_move is not None:
+        problems.append("a player to move between hands")
+    return problems
+
+
+def _check_seats(table: TonkTable) -> list[str]:
+    problems: list[str] = []
+    seat_ids = [s.player_id for s in table._seats]
+    if len(set(seat_ids)) != len(seat_ids):
+        problems.append("a player is seated twice")
+    if table.phase is not TABLE_CLOSED and not MIN_PLAYERS <= len(seat_ids) <= MAX_PLAYERS:
+        problems.append(f"{len(seat_ids)} players seated at an open table")
+    return problems
+
+
+def _check_turn(table: TonkTable, problems: list[str]) -> None:
+    """Hand sizes, the player to move and the cap during a hand; the payments after it."""
+    phase = table.phase
+    players = table._players
+    if phase is START or phase is AFTER_DRAW:
+        if table.to_move not in players or [s.player_id for s in table._seats] != players:
             problems.append("the player to move or the seats do not match the hand")
         else:
-            limit = HAND_SIZE if phase is Phase.START else HAND_SIZE + 1
+            limit = HAND_SIZE if phase is START else HAND_SIZE + 1
             sizes = [len(h) for h in table._hands.values()]
             if max(sizes) > limit:
                 problems.append("a hand holds more cards than a turn allows")
@@ -777,7 +924,7 @@ def check_invariants(table: TonkTable) -> list[str]:
     elif table.to_move is not None:
         problems.append("a player to move between hands")
     result = table.last_hand_result
-    if result is not None and phase in (Phase.HAND_OVER, Phase.TABLE_CLOSED):
+    if result is not None and phase in (HAND_OVER, TABLE_CLOSED):
         for p in result.payments:
             if p.amount <= 0 or p.payer == p.payee:
                 problems.append("a payment of nothing, or to oneself")
@@ -785,4 +932,3 @@ def check_invariants(table: TonkTable) -> list[str]:
                 problems.append("a payment involving a player outside the hand")
         if sum(net(result.payments).values()) != 0:
             problems.append("the hand's payments do not sum to zero")
-    return problems

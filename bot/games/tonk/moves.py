@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.tonk.spreads import is_card
+from bot.games.tonk.spreads import FULL_DECK, is_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,8 @@ _PLAIN: dict[str, Move] = {
     "leave": Leave(), "timeout": Timeout(),
 }
 MAX_NAME_LENGTH = 100
+DISCARD_OF: dict[int, Discard] = {c: Discard(c) for c in FULL_DECK}
+"""One shared ``Discard`` per card, so listing the legal moves builds none."""
 
 
 def move_to_dict(move: Move) -> dict[str, Any]:

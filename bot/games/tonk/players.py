@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import itemgetter
 
-from bot.games.tonk.autoplay import auto_discard, spread_order_key
+from bot.games.tonk.autoplay import DISCARD_ORDER, spread_order_key
 from bot.games.tonk.moves import (
     DealNextHand,
     Discard,
@@ -28,9 +29,17 @@ from bot.games.tonk.moves import (
     Spread,
 )
 from bot.games.tonk.smart import SmartStrategy
-from bot.games.tonk.spreads import VALUE, hits_on, spreads_in
+from bot.games.tonk.spreads import (
+    CARD_BIT,
+    VALUE,
+    hand_mask,
+    hand_total,
+    may_hit,
+    may_spread,
+    spreads_in,
+)
 from bot.games.tonk.strategy import CardMemory, Strategy
-from bot.games.tonk.table import Phase
+from bot.games.tonk.table import HAND_OVER, START
 from bot.games.tonk.views import SeatView
 
 
@@ -57,10 +66,11 @@ class GreedyStrategy(Strategy):
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         legal = view.legal
-        if view.phase is Phase.HAND_OVER:
+        if view.phase is HAND_OVER:
             return DealNextHand()
-        if view.phase is Phase.START:
+        if view.phase is START:
             return self._start(view, legal)
+        # the listed moves themselves are returned, so the table need not check them again
         spreads = [m for m in legal if type(m) is Spread]
         if spreads:
             return max(spreads, key=lambda m: spread_order_key(m.cards))
@@ -68,28 +78,36 @@ class GreedyStrategy(Strategy):
         if hits:
             return max(hits, key=lambda m: (sum(VALUE[c] for c in m.cards), len(m.cards),
                                             -m.spread_id))
-        card = auto_discard(view.hand, view.taken_discard)
-        move = Discard(card)
-        return move if move in legal else next(m for m in legal if type(m) is Discard)
+        # no spread is listed, so the hand holds none and T11's order (auto_discard) is simply
+        # the highest of the legal discards
+        discards = [m for m in legal if type(m) is Discard]
+        return max(discards, key=lambda m: DISCARD_ORDER[m.card])
 
     def _start(self, view: SeatView, legal: tuple[Move, ...]) -> Move:
-        fewest = min((n for _, n in view.hand_sizes), default=0)
-        total = sum(VALUE[c] for c in view.hand)
-        if Drop() in legal and total <= DROP_POINTS_PER_CARD * fewest:
-            return Drop()
+        listed = {type(m): m for m in legal}
+        drop = listed.get(Drop)
+        if drop is not None:
+            fewest = min(map(_SIZE, view.hand_sizes), default=0)
+            if hand_total(view.hand) <= DROP_POINTS_PER_CARD * fewest:
+                return drop
         top = view.discard_top
-        if DrawDiscard() in legal and top is not None and _useful(top, view):
-            return DrawDiscard()
-        if DrawStock() in legal:
-            return DrawStock()
-        return EndHand()
+        take = listed.get(DrawDiscard)
+        if take is not None and top is not None and _useful(top, view):
+            return take
+        return listed.get(DrawStock) or listed.get(EndHand) or EndHand()
 
 
 def _useful(card: int, view: SeatView) -> bool:
     """Whether ``card`` would complete a new spread with the hand or hit a spread on the table."""
-    if any(card in s for s in spreads_in((*view.hand, card))):
+    bit = CARD_BIT[card]
+    if may_spread(hand_mask(view.hand) | bit) and any(
+            card in s for s in spreads_in((*view.hand, card))):
         return True
-    return any(hits_on((card,), sp.cards) for sp in view.spreads)
+    # for one card, may_hit is whether it hits
+    return bool(view.spreads) and any(may_hit(bit, sp.cards) for sp in view.spreads)
+
+
+_SIZE = itemgetter(1)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {

@@ -13,8 +13,10 @@ that dependence within a table does not matter.
 
 ``moves_per_second`` divides by the process's CPU time (one core's throughput, not skewed by other
 load on the machine); ``moves_per_second_wall`` by wall-clock time. Every applied move counts,
-``DealNextHand`` included. ``--no-checks`` leaves out the per-move invariant check to measure the
-engine alone.
+``DealNextHand`` included. With checks on (the default) every move is followed by the table's
+cheap check (``check_quick``: card counts, the spreads the move touched, turns and payments) and,
+at the end of every hand and at least every ``FULL_CHECK_EVERY`` moves, by the full one
+(``check_invariants``); ``--no-checks`` leaves both out to measure the engine alone.
 """
 
 from __future__ import annotations
@@ -36,14 +38,16 @@ from bot.games.tonk import (
     MIN_PLAYERS,
     DealNextHand,
     HandEnded,
-    Phase,
     TonkOptions,
     TonkTable,
     check_invariants,
+    check_quick,
 )
 from bot.games.tonk.events import Event, event_to_dict, seat_form
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.settlement import net
+from bot.games.tonk.table import HAND_OVER
+from bot.sim.checks import FULL_CHECK_EVERY
 from bot.sim.stats import Mean, lineups
 
 
@@ -129,29 +133,37 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
                     for name in count
                 })
 
-    def check() -> None:
-        problems = check_invariants(table)
+    def check(full: bool) -> None:
+        problems = check_invariants(table) if full else check_quick(table)
         if problems:
             tally.invariant_violations += len(problems)
             tally.problems.extend(problems[: 5 - len(tally.problems)])
 
     record(table.opening_events)
     if checks:
-        check()
+        check(True)
     deal = DealNextHand()
     dealer_id = seats[0].player_id
+    since_full = 0
+    moves = 0
     while played < hands:
-        if table.phase is Phase.HAND_OVER:
+        if table.phase is HAND_OVER:
             pid, move = dealer_id, deal
         else:
             pid = table.to_move
             assert pid is not None
             move = players_by_id[pid].choose(table.observe(pid), rngs[pid])
         events = table.apply(pid, move)
-        tally.moves += 1
+        moves += 1
+        hands_before = played
         record(events)
         if checks:
-            check()
+            since_full += 1
+            full = played != hands_before or since_full >= FULL_CHECK_EVERY
+            if full:
+                since_full = 0
+            check(full)
+    tally.moves += moves
     for name, mean in table_mean.items():
         tally.per_table.setdefault(name, Mean()).add(mean.mean)
 

@@ -52,7 +52,7 @@ def card_value(card: int) -> int:
 
 def hand_total(cards: Iterable[int]) -> int:
     """T2: the sum of the values of the cards in a hand."""
-    return sum(VALUE[c] for c in cards)
+    return sum(map(VALUE.__getitem__, cards))
 
 
 def card_code(trank: int, suit: int) -> int:
@@ -91,12 +91,57 @@ def is_spread(cards: Sequence[int]) -> bool:
     return is_book(cards) or is_run(cards)
 
 
+CARD_BIT: tuple[int, ...] = tuple(
+    1 << (((c >> 4) & 3) * 16 + TONK_RANK[c]) if TONK_RANK[c] else 0 for c in _CODES
+)
+"""A card's bit in a hand's mask: 16 bits per suit, bit ``r`` of a suit for Tonk rank ``r``, so
+bits 0, 14 and 15 of every suit stay clear and shifts never carry a run from one suit into the
+next."""
+SUIT_RANKS = 0x3FFE
+"""The bits of the ranks within one suit's 16."""
+
+
+_RANK_BITS: tuple[int, ...] = tuple(sum(1 << (s * 16 + r) for s in range(4)) for r in range(16))
+"""The bits of every card of Tonk rank ``r``."""
+
+
+def hand_mask(cards: Iterable[int]) -> int:
+    """Distinct Tonk cards as one mask of their ``CARD_BIT``."""
+    return sum(map(CARD_BIT.__getitem__, cards))
+
+
+def _mask(cards: Sequence[int]) -> int | None:
+    """The bits of ``cards``, or ``None`` when they repeat a card or hold a code that is no
+    card (the quick answers below then leave the question to the full search)."""
+    # a sum of powers of two has as many bits set as it has terms only if no two are equal
+    mask = sum(map(CARD_BIT.__getitem__, cards))
+    return mask if mask.bit_count() == len(cards) else None
+
+
+def may_spread(mask: int) -> bool:
+    """False only when the cards of ``mask`` (``hand_mask``) hold no three of a rank and no
+    three in a row of a suit, i.e. form no spread; most hands do not, and this answers them with
+    a few integer operations instead of ``spreads_in``'s search."""
+    if mask & (mask >> 1) & (mask >> 2):
+        return True
+    a = mask & SUIT_RANKS
+    b = (mask >> 16) & SUIT_RANKS
+    c = (mask >> 32) & SUIT_RANKS
+    d = mask >> 48
+    return bool(a & b & (c | d) | c & d & (a | b))
+
+
 def spreads_in(hand: Iterable[int]) -> list[tuple[int, ...]]:
     """Every spread (T6) that cards of ``hand`` can form, each in Tonk order, sorted.
 
     Books give every 3- and 4-card choice of a rank; runs give every stretch of three or more
     consecutive cards of a suit, so a hand holding ♠A-2-3-4 offers A-2-3, 2-3-4 and A-2-3-4.
     """
+    if not isinstance(hand, list | tuple):
+        hand = tuple(hand)
+    mask = _mask(hand)
+    if mask is not None and not may_spread(mask):
+        return []
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, dict[int, int]] = {}
     for c in hand:
@@ -130,12 +175,34 @@ def spreads_in(hand: Iterable[int]) -> list[tuple[int, ...]]:
     return found
 
 
+def hit_mask(spread: Sequence[int]) -> int:
+    """The cards that could hit ``spread`` (in Tonk order) as a mask (``CARD_BIT``): every card
+    of a book's rank, the cards next to either end of a run. A single card hits the spread
+    exactly when it is one of them."""
+    first = spread[0]
+    r = TONK_RANK[first]
+    if TONK_RANK[spread[1]] == r:
+        return _RANK_BITS[r]
+    return CARD_BIT[first] >> 1 | CARD_BIT[spread[-1]] << 1
+
+
+def may_hit(mask: int, spread: Sequence[int]) -> bool:
+    """False only when the cards of ``mask`` (``hand_mask``) cannot hit ``spread``: most hands
+    cannot, and this answers them without ``hits_on``'s search."""
+    return bool(mask & hit_mask(spread))
+
+
 def hits_on(hand: Iterable[int], spread: Sequence[int]) -> list[tuple[int, ...]]:
     """Every non-empty choice of ``hand`` cards that can hit ``spread`` (T6), in Tonk order.
 
     A book takes more cards of its rank up to four; a run grows at either end or both at once,
     never past the ace below or the king above.
     """
+    if not isinstance(hand, list | tuple):
+        hand = tuple(hand)
+    mask = _mask(hand)
+    if mask is not None and not may_hit(mask, spread):
+        return []
     first = spread[0]
     r = TONK_RANK[first]
     if TONK_RANK[spread[1]] == r:
