@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.games import tonk
 from bot.games.registry import GAMES
 from bot.storage import MoveCommit, Store
-from bot.storage.store import Synchronous
+from bot.storage.sqlite import Synchronous
 from bot.table import TableService
 
 GUILD = 1

@@ -1,4 +1,5 @@
-"""Errors the store raises on purpose. Anything else from SQLite is a real failure (disk, bug)."""
+"""Errors the store raises on purpose. Anything else from the database is a real failure (disk,
+network, bug)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,16 @@ if TYPE_CHECKING:
 
 class StoreError(Exception):
     """Base of every deliberate storage error."""
+
+
+class DatabaseUnavailableError(StoreError):
+    """The database cannot be used at all (missing folder, not a database, corrupt, read-only,
+    server unreachable, login refused); the message is one line: where, and why."""
+
+    def __init__(self, where: str, cause: str) -> None:
+        super().__init__(f"{where}: {cause}")
+        self.where = where
+        self.cause = cause
 
 
 class SchemaTooNewError(StoreError):
