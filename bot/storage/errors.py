@@ -23,14 +23,13 @@ class DatabaseUnavailableError(StoreError):
         self.cause = cause
 
 
-class SchemaTooNewError(StoreError):
+class SchemaTooNewError(DatabaseUnavailableError):
     """The database was written by a newer kortbord; starting would risk corrupting it."""
 
     def __init__(self, path: str, found: int, supported: int) -> None:
         super().__init__(
-            f"the database {path} has schema version {found}, but this kortbord understands "
-            f"versions up to {supported}: run a newer kortbord or restore a backup made by "
-            "this version"
+            path, f"it has schema version {found}, but this kortbord understands versions up "
+            f"to {supported}: run a newer kortbord or restore a backup made by this version"
         )
         self.path = path
         self.found = found

@@ -106,7 +106,7 @@ def _unreachable(exc: BaseException) -> str | None:
         return f"cannot reach the PostgreSQL server (no answer within {CONNECT_TIMEOUT:g} s)"
     if isinstance(exc, OSError):
         return f"cannot reach the PostgreSQL server ({exc.strerror or exc})"
-    if isinstance(exc, asyncpg.ClientConfigurationError | ValueError):
+    if isinstance(exc, ValueError):  # asyncpg's ClientConfigurationError too
         return f"the URL is malformed ({exc})"
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
         return f"PostgreSQL refused the connection ({exc})"

@@ -62,7 +62,7 @@ def parse_database_url(value: str | Path | DatabaseUrl) -> DatabaseUrl:
     scheme = text.split("://", 1)[0].lower()
     if scheme == "sqlite":
         if not text.startswith(_SQLITE_PREFIX) or len(text) == len(_SQLITE_PREFIX):
-            raise ValueError("a SQLite URL is sqlite:///path/to/file")
+            raise ValueError("a SQLite URL has three slashes before its path")
         rest = text[len(_SQLITE_PREFIX):]
         if "?" in rest or "#" in rest:
             raise ValueError("a SQLite URL takes no options")
@@ -70,10 +70,10 @@ def parse_database_url(value: str | Path | DatabaseUrl) -> DatabaseUrl:
     if scheme in _POSTGRES_SCHEMES:
         parts = urlsplit(text)
         try:
-            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+            _ = parts.port  # a port that is not a number raises
         except ValueError:
             raise ValueError("the port is not a number") from None
         if parts.fragment:
             raise ValueError("a PostgreSQL URL has no #fragment")
         return DatabaseUrl("postgresql", dsn=text)
-    raise ValueError(f"unknown scheme {scheme}:// (use postgresql:// or sqlite:///)")
+    raise ValueError(f"unknown scheme {scheme}://")

@@ -99,8 +99,10 @@ class PgServer:
 
     def _init(self, durable: bool) -> None:
         self.socket_dir.mkdir()
-        if self.owner is not None:
-            for path in (self.base, self.socket_dir):
+        for path in (self.base, self.socket_dir):
+            # any local user may reach the socket (the server's logins are what guard it)
+            path.chmod(0o755)
+            if self.owner is not None:
                 os.chown(path, self.owner.pw_uid, self.owner.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync", "--no-instructions")
