@@ -100,7 +100,14 @@ def sorted_hand(cards: Iterable[int]) -> list[int]:
 
 
 class CardTextError(ValueError):
-    """User text that does not name a card, or names cards the hand does not hold."""
+    """User text that does not name a card, or names cards the hand does not hold. ``kind`` is
+    ``"empty"``, ``"not_a_card"`` (``text`` is the token), ``"no_cards"`` or ``"not_held"``
+    (``text`` names what is missing); whoever shows it quotes ``text`` shortened and escaped."""
+
+    def __init__(self, kind: str, text: str = "") -> None:
+        super().__init__(f"{kind}: {text[:40]}")
+        self.kind = kind
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +155,12 @@ def parse_card(token: str) -> CardPattern:
     """Parse one card as a user would type it: ``7h``, ``7♥``, ``10s``, ``Qd``, ``joker``, ``7``."""
     t = token.strip().lower().replace("\ufe0f", "")
     if not t:
-        raise CardTextError("empty card text")
+        raise CardTextError("empty")
     if t in _JOKER_WORDS:
         return CardPattern(JOKER_RANK)
     m = _CARD.match(t)
     if m is None:
-        raise CardTextError(
-            f"“{token.strip()}” is not a card — write cards like 7h, 10s, Qd, A♠ or joker"
-        )
+        raise CardTextError("not_a_card", token.strip())
     suit_text = m.group("suit")
     rank_text = m.group("rank")
     # "d" alone is the Swedish queen (dam); as a trailing suit it is diamonds
@@ -169,7 +174,7 @@ def parse_cards(text_in: str) -> list[CardPattern]:
     """
     tokens = [t for t in _TOKEN.split(text_in.strip()) if t]
     if not tokens:
-        raise CardTextError("no cards given — write cards like 7h 7s, 10 10 or joker")
+        raise CardTextError("no_cards")
     patterns: list[CardPattern] = []
     for token in tokens:
         try:
@@ -207,7 +212,7 @@ def pick_from_hand(patterns: Sequence[CardPattern], hand: Sequence[int]) -> list
                 chosen.append(available.pop(i))
                 break
         else:
-            raise CardTextError(f"you don't hold {_describe_missing(pattern, patterns)}")
+            raise CardTextError("not_held", _describe_missing(pattern, patterns))
     return chosen
 
 

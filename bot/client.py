@@ -14,24 +14,28 @@ from bot.config import Settings
 from bot.discord.controller import TableController, load_face
 from bot.discord.errors import answer_error
 from bot.discord.publisher import TablePublisher
-from bot.discord.routing import RoutedButton, RoutedSelect, Router, dispatch_unmatched
+from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.games.registry import GAMES, Registry
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
 from bot.table.computers import ComputerPlayers, computer_to_move
-from bot.table.service import LOBBY_TTL_SECONDS
+from bot.table.service import IDLE
 from bot.table.timers import Clock, DeadlineScheduler, SystemClock
 
 _log = logging.getLogger("kortbord")
 
-STARTUP_REFRESH_LIMIT = 200
-"""Tables re-drawn at start-up, most recently active first: a crash between a move's commit and
-its table edit leaves the table a move behind, and its buttons a turn stale, until redrawn."""
+SHUTDOWN_GRACE_SECONDS = 5.0
+"""How long a shutdown waits for interactions being handled to finish their writes."""
+_INTERACTION_TASKS = (
+    "CommandTree-invoker", "discord-ui-dynamic-item-", "discord.py: on_interaction",
+)
+"""The names discord.py gives the tasks that run slash commands, components and our fallback."""
+
+STARTUP_REFRESH_LIMIT = 1000
+"""Tables redrawn at start-up, most recently changed first: those whose message shows an older
+version than they hold (a crash or an outage came between a change and its edit)."""
 
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.games")
-
-LOBBY_EXPIRED_TEXT = (f"The lobby closed: the game did not start within "
-                      f"{LOBBY_TTL_SECONDS // 60} minutes.")
 
 
 class KortbordTree(app_commands.CommandTree):
@@ -75,7 +79,7 @@ class KortbordBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
         self.service = TableService(self.store, self.games, clock=self.clock.now)
-        self.publisher = TablePublisher(self, self._table_message_moved)
+        self.publisher = TablePublisher(self, self.service, self.clock)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)
@@ -106,10 +110,10 @@ class KortbordBot(commands.Bot):
 
     async def _deadline_due(self, due: DueDeadline) -> None:
         if due.what == "lobby":
-            closed = await self.service.expire_lobby(due.channel_id)
+            closed = await self.service.expire_lobby(due.channel_id, {"why": IDLE})
             controller = None if closed is None else self.controllers.get(closed.kind)
             if closed is not None and controller is not None:
-                await controller.close_table(closed, LOBBY_EXPIRED_TEXT)
+                await controller.close_table(closed)
             return
         snapshot = await self.service.get(due.channel_id)
         if snapshot is None or snapshot.counter != due.counter:
@@ -120,23 +124,34 @@ class KortbordBot(commands.Bot):
         if result is not None:
             await self.show_automatic(result)
 
+    async def _finish_interactions(self) -> None:
+        """Let the interactions already being handled finish (answer, write, post) before the
+        connection and the database close, as a clean shutdown should."""
+        running = [t for t in asyncio.all_tasks()
+                   if t is not asyncio.current_task() and not t.done()
+                   and t.get_name().startswith(_INTERACTION_TASKS)]
+        if running:
+            await asyncio.wait(running, timeout=SHUTDOWN_GRACE_SECONDS)
+
     async def _refresh_tables(self) -> None:
-        records = await self.service.unfinished_tables()
-        records.sort(key=lambda r: r.updated_at, reverse=True)
-        for record in records[:STARTUP_REFRESH_LIMIT]:
+        behind = await self.service.tables_behind(STARTUP_REFRESH_LIMIT)
+        for record in behind:
             controller = self.controllers.get(record.kind)
-            if controller is None or record.message_id is None:
+            if controller is None:
                 continue
             try:
-                snapshot = await self.service.get(record.channel_id)
-                if snapshot is not None:
-                    await controller.publish(snapshot)
+                snapshot = (await self.service.get(record.channel_id) if record.is_live
+                            else await self.service.closed(record))
+                if snapshot is not None and snapshot.table_id == record.id:
+                    await controller.redraw(snapshot)
             except Exception:
                 _log.exception("could not redraw table %d at start-up", record.id)
-        _log.info("redrew %d live tables", min(len(records), STARTUP_REFRESH_LIMIT))
-
-    async def _table_message_moved(self, channel_id: int, message_id: int) -> None:
-        await self.service.set_message_id(channel_id, message_id)
+        _log.info("redrew %d tables", len(behind))
+        # a computer whose turn it was when the bot stopped moves now
+        for record in await self.service.computer_turns():
+            snapshot = await self.service.get(record.channel_id)
+            if snapshot is not None:
+                self.computers.kick(snapshot)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_ids:
@@ -150,12 +165,13 @@ class KortbordBot(commands.Bot):
             _log.info("synced %d global commands", len(synced))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await dispatch_unmatched(interaction)
+        await answer_unmatched(interaction)
 
     async def on_ready(self) -> None:
         _log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        await self._finish_interactions()
         if self._refresh_task is not None:
             self._refresh_task.cancel()
         if hasattr(self, "timers"):

@@ -37,9 +37,23 @@ def name_of(names: Mapping[int, str], player_id: int) -> str:
     return names.get(player_id, "someone")
 
 
+NAME_LIMIT = 32
+"""Discord's longest display name; anything longer is cut, so every line keeps its size."""
+
+
+def shown_name(name: str) -> str:
+    """A name as it may appear in any message: at most ``NAME_LIMIT`` characters, with markdown
+    and mentions escaped so a name like ``[nitro](https://…)`` or ``@everyone`` shows as typed.
+    The one place names are made safe to show."""
+    if len(name) > NAME_LIMIT:
+        name = name[: NAME_LIMIT - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def label(player_id: int, name: str) -> str:
-    """How a player is named at the table: computer players (negative ids) as "🤖 Astrid"."""
-    return f"🤖 {name}" if player_id < 0 else name
+    """How a player is named at the table, escaped: computer players (negative ids) as
+    "🤖 Astrid"."""
+    return f"🤖 {shown_name(name)}" if player_id < 0 else shown_name(name)
 
 
 def labelled(names: Iterable[tuple[int, str]]) -> dict[int, str]:
@@ -82,8 +96,7 @@ def lobby_embed(
     lines = []
     for seat in seated:
         tag = " (host)" if seat.player_id == host_id else ""
-        who = f"🤖 {seat.name}" if seat.is_computer else f"{seat.name} — <@{seat.player_id}>"
-        lines.append(f"• {who}{tag}")
+        lines.append(f"• {label(seat.player_id, seat.name)}{tag}")
     embed = discord.Embed(title=f"{title} — waiting for players", colour=LOBBY_COLOUR)
     embed.add_field(name="Options", value=f"{options_line} · {turn_time_text(turn_seconds)}",
                     inline=False)

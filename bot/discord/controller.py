@@ -13,20 +13,38 @@ import importlib
 import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
-from bot.discord.common import LobbySeat, closed_embed, labelled, lobby_embed, lobby_view
+from bot.discord import checks
+from bot.discord.common import (
+    LobbySeat,
+    closed_embed,
+    labelled,
+    lobby_embed,
+    lobby_view,
+    shown_name,
+)
 from bot.discord.errors import UserFacingError
-from bot.discord.publisher import TablePublisher, TableRender
+from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, Router
-from bot.games.base import GameSpec
+from bot.games.base import GameSpec, Seat
+from bot.storage import SeatInfo
 from bot.table import TableService
 from bot.table.computers import computer_label, free_computer
 from bot.table.errors import NoTableError, StaleMoveError
-from bot.table.service import ApplyResult, TableSnapshot
+from bot.table.service import (
+    ABANDONED,
+    EMPTY,
+    IDLE,
+    LOBBY_TTL_SECONDS,
+    STOPPED,
+    ApplyResult,
+    TableSnapshot,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -34,11 +52,24 @@ RECENT_LINES = 6
 
 STALE_PANEL_NOTICE = "⚠️ The table moved on since this was shown — here is where things stand now."
 
-MIN_TURN_SECONDS = 10
-MAX_TURN_SECONDS = 3600
-"""Turn times a table may have (issue 8), besides 0 for no timer."""
 
-ABANDONED_TEXT = "Nobody but computer players was left at the table, so the game ended."
+def closed_text(note: Mapping[str, Any] | None) -> str:
+    """How a closed table says why it closed (the note is stored, so it reads the same after a
+    restart)."""
+    why = (note or {}).get("why")
+    if why == STOPPED:
+        what = "lobby" if note and note.get("lobby") else "game"
+        return f"The {what} was stopped by {shown_name(str(note and note.get('by')))}."
+    if why == IDLE:
+        return (f"The lobby closed: the game did not start within "
+                f"{LOBBY_TTL_SECONDS // 60} minutes.")
+    if why == ABANDONED:
+        return "Nobody but computer players was left at the table, so the game ended."
+    if why == EMPTY:
+        return "The lobby closed: nobody is left."
+    return "The table closed."
+
+
 
 OnChange = Callable[[TableSnapshot], None]
 """Told about every table the controller shows (timers re-arm, computers look for their turn)."""
@@ -99,6 +130,16 @@ def on_ephemeral(interaction: discord.Interaction) -> bool:
     """Whether a component sits on a private hand panel (answered by editing it in place)."""
     message = interaction.message
     return message is not None and message.flags.ephemeral
+
+
+async def _answer_panel(interaction: discord.Interaction, content: str, view: discord.ui.View, *,
+                        edit: bool) -> None:
+    """Show a hand panel: in place when the interaction came from the user's own private panel,
+    else as a new private message — never on a public message, whatever the component."""
+    if edit and on_ephemeral(interaction):
+        await interaction.response.edit_message(content=content, embed=None, view=view)
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -232,13 +273,25 @@ class TableController:
         recent = await self.recent_lines(snapshot)
         return self.face.table_render(snapshot, recent, self.names(snapshot))
 
+    def showing(self, snapshot: TableSnapshot, render: TableRender) -> Showing:
+        """``render`` of ``snapshot`` for the publisher, pinging the person to move."""
+        return Showing(
+            table_id=snapshot.table_id, channel_id=snapshot.channel_id,
+            message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
+            render=render, ping=render.to_move, pinged=snapshot.pinged,
+            final=snapshot.status not in ("lobby", "playing"),
+        )
+
     async def publish(self, snapshot: TableSnapshot) -> None:
         if snapshot.is_playing and all(s.is_computer for s in snapshot.seats):
             # issue 8: a table with no person left ends instead of playing on among computers
             await self._end_abandoned(snapshot)
             return
+        if snapshot.status == "cancelled":
+            await self.close_table(snapshot)
+            return
         render = await self.render(snapshot)
-        self.publisher.publish(snapshot.channel_id, snapshot.message_id, render)
+        self.publisher.publish(self.showing(snapshot, render))
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
@@ -248,24 +301,29 @@ class TableController:
         self._remember(result.snapshot, result.events)
         await self.publish(result.snapshot)
 
-    async def close_table(self, snapshot: TableSnapshot, text: str) -> None:
-        """Show a table that was stopped or closed itself, with its latest lines."""
-        lines = self._recent.get(snapshot.table_id)
-        embed = closed_embed(f"{self.game.name} — closed", text)
+    async def close_table(self, snapshot: TableSnapshot) -> None:
+        """Show a table that was stopped or closed itself (its ``closed_note`` says how), with
+        its latest lines."""
+        embed = closed_embed(f"{self.game.name} — closed", closed_text(snapshot.closed_note))
+        lines = await self.recent_lines(snapshot) if snapshot.engine is not None else []
         if lines:
             embed.add_field(name="Latest", value="\n".join(lines), inline=False)
         self._drop_table(snapshot.table_id)
-        self.publisher.publish(snapshot.channel_id, snapshot.message_id,
-                               TableRender(embed=embed, view=None))
+        self.publisher.publish(self.showing(snapshot, TableRender(embed=embed, view=None)))
         self._changed(snapshot)
 
+    async def redraw(self, snapshot: TableSnapshot) -> None:
+        """Show a table as it stands, live or long over (a start-up catching up)."""
+        await self.publish(snapshot)
+
     async def _end_abandoned(self, snapshot: TableSnapshot) -> None:
+        await self.recent_lines(snapshot)
         try:
-            closed = await self.service.cancel(snapshot.channel_id, snapshot.host_id, True)
+            closed = await self.service.cancel(snapshot.channel_id, snapshot.host_id, True,
+                                               note={"why": "abandoned"})
         except NoTableError:
             return
-        await self.recent_lines(snapshot)
-        await self.close_table(closed, ABANDONED_TEXT)
+        await self.close_table(closed)
 
     def _drop_table(self, table_id: int) -> None:
         """Forget what is kept in memory for a table that has closed."""
@@ -280,30 +338,30 @@ class TableController:
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
                          turn_seconds: int = 0, computers: int = 0) -> None:
         """Open a lobby with the user as host, ``computers`` computer players seated and a
-        turn time of ``turn_seconds`` (0: no timer)."""
+        turn time of ``turn_seconds`` (0: no timer). The user is answered as soon as the lobby
+        exists, before it is posted."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
-        if 0 < turn_seconds < MIN_TURN_SECONDS:
-            raise UserFacingError(f"A turn needs at least {MIN_TURN_SECONDS} seconds "
-                                  "(or 0 for no timer).")
-        if computers > self.game.max_players - 1:
+        checks.turn_seconds(turn_seconds)
+        most = self.game.max_players - 1
+        if not 0 <= computers <= most:
             raise UserFacingError(
-                f"A {self.game.name} table seats {self.game.max_players}: at most "
-                f"{self.game.max_players - 1} computer players besides you."
+                f"A {self.game.name} table seats {self.game.max_players}: from 0 to {most} "
+                "computer players besides you."
             )
+        seated: list[SeatInfo] = []
+        for _ in range(computers):
+            player_id, name = free_computer(seated)
+            seated.append(SeatInfo(player_id=player_id, name=name, is_computer=True))
         snapshot = await self.service.open_lobby(
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
             display_name(interaction), options, turn_seconds=turn_seconds,
+            computers=[Seat(s.player_id, s.name) for s in seated],
         )
-        for _ in range(computers):
-            player_id, name = free_computer(snapshot.seats)
-            snapshot = (await self.service.add_computer(
-                snapshot.channel_id, interaction.user.id, player_id, name
-            )).snapshot
         await interaction.response.send_message(
             f"{self.game.name} lobby opened below — others can press **Join**.", ephemeral=True
         )
-        await self.publisher.post_new(snapshot.channel_id, self.lobby_render(snapshot))
+        await self.publisher.post_new(self.showing(snapshot, self.lobby_render(snapshot)))
         self._changed(snapshot)
 
     async def add_computer(self, interaction: discord.Interaction,
@@ -330,7 +388,7 @@ class TableController:
         snapshot = await self.table_for(interaction, route)
         result = await self.service.leave(snapshot.channel_id, interaction.user.id)
         if result.snapshot.status == "cancelled":
-            await self._closed(interaction, result.snapshot, "The lobby closed: nobody is left.")
+            await self._closed(interaction, result.snapshot)
             return
         text = None if snapshot.is_lobby else self.face.left_text(result.events, snapshot)
         if text is None:
@@ -353,18 +411,16 @@ class TableController:
         if route is not None and route.table_id != record.id:
             raise UserFacingError("That button belongs to an earlier game in this channel.")
         closed = await self.service.cancel(
-            record.channel_id, interaction.user.id, may_manage(interaction)
+            record.channel_id, interaction.user.id, may_manage(interaction),
+            note={"why": STOPPED, "by": display_name(interaction),
+                  "lobby": record.status == "lobby"},
         )
-        what = "lobby" if record.status == "lobby" else "game"
-        await self._closed(
-            interaction, closed, f"The {what} was stopped by {display_name(interaction)}."
-        )
+        await self._closed(interaction, closed)
 
-    async def _closed(
-        self, interaction: discord.Interaction, snapshot: TableSnapshot, text: str
-    ) -> None:
-        await self.close_table(snapshot, text)
-        await interaction.response.send_message(text, ephemeral=True)
+    async def _closed(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        await interaction.response.send_message(closed_text(snapshot.closed_note),
+                                                ephemeral=True)
+        await self.close_table(snapshot)
 
     async def _after_change(
         self, interaction: discord.Interaction, result: ApplyResult, text: str
@@ -376,9 +432,9 @@ class TableController:
     async def repost(self, interaction: discord.Interaction) -> None:
         snapshot = await self.table_for(interaction)
         await interaction.response.send_message("The table is below.", ephemeral=True)
-        await self.publisher.post_new(
-            snapshot.channel_id, await self.render(snapshot), replaces=snapshot.message_id
-        )
+        render = await self.render(snapshot)
+        await self.publisher.post_new(replace(self.showing(snapshot, render), ping=None),
+                                      replaces=snapshot.message_id)
 
     # -- hands and moves -----------------------------------------------------------------------
 
@@ -396,10 +452,7 @@ class TableController:
         content, view = self.face.hand_panel(
             snapshot, interaction.user.id, self.names(snapshot), notice=notice, arg=arg
         )
-        if edit:
-            await interaction.response.edit_message(content=content, embed=None, view=view)
-        else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+        await _answer_panel(interaction, content, view, edit=edit)
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)
@@ -436,8 +489,5 @@ class TableController:
         content, view = self.face.hand_panel(result.snapshot, player,
                                              self.names(result.snapshot), notice=notice,
                                              arg=None)
-        if from_panel:
-            await interaction.response.edit_message(content=content, embed=None, view=view)
-        else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+        await _answer_panel(interaction, content, view, edit=from_panel)
         await self.publish(result.snapshot)

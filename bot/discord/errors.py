@@ -22,13 +22,38 @@ _log = logging.getLogger("kortbord.errors")
 BOT_FAULT_TEXT = "Sorry — something went wrong on my side. Nothing was changed; please try again."
 
 
+EXCERPT_LIMIT = 24
+"""The most of a user's own input an answer ever quotes back."""
+
+
 class UserFacingError(Exception):
     """A mistake of the user's: the message is shown to them (ephemerally) as it is."""
 
 
+def quoted(text: str) -> str:
+    """A short, escaped excerpt of what the user typed, for quoting it back in an answer: at
+    most ``EXCERPT_LIMIT`` characters of it, markdown and mentions escaped."""
+    text = " ".join(text.split())
+    if len(text) > EXCERPT_LIMIT:
+        text = text[: EXCERPT_LIMIT - 1] + "…"
+    return f"“{discord.utils.escape_mentions(discord.utils.escape_markdown(text))}”"
+
+
+def card_text_message(error: CardTextError) -> str:
+    if error.kind == "not_a_card":
+        return (f"{quoted(error.text)} is not a card — write cards like 7h, 10s, Qd, A♠ "
+                "or joker.")
+    if error.kind == "not_held":
+        return f"You don't hold {quoted(error.text)}."
+    return "No cards given — write cards like 7h 7s, 10 10 or joker."
+
+
 def user_message_for(error: BaseException) -> str | None:
     """The friendly text for an error the user caused, or None if the bot is at fault."""
-    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+    if isinstance(error, app_commands.TransformerError):
+        # a client sent an option value that cannot be what the command declared
+        return "One of the options has a value I can't use. Nothing was changed."
+    if isinstance(error, app_commands.CommandInvokeError):
         original = error.__cause__ or getattr(error, "original", None)
         if original is not None and original is not error:
             return user_message_for(original)
@@ -39,7 +64,7 @@ def user_message_for(error: BaseException) -> str | None:
     if isinstance(error, RuleError):
         return f"Not allowed: {error.message} ({error.ruling})"
     if isinstance(error, CardTextError):
-        return str(error)
+        return card_text_message(error)
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down — try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):

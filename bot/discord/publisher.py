@@ -1,10 +1,18 @@
-"""Keeps each channel's public table message current, and pings the player to move.
+"""Keeps each channel's public table message current, and notifies the person to move.
 
-Moves can come faster than Discord accepts edits (5 per 5 s per channel), so edits are
-coalesced: a channel has at most one edit in flight, and whatever was published meanwhile is
-sent as one edit of the latest state. An edit never notifies anyone, so the player to move is
-pinged with one short new message per turn; the previous ping is deleted to keep the channel
-readable.
+Moves can come faster than Discord accepts writes (about 5 per 5 s per channel), so a channel
+has at most one write in flight, and whatever was published meanwhile is sent as one write of
+the latest state.
+
+An edit never notifies anyone, so when the turn passes to a person who wants pings the table is
+posted anew at the bottom of the channel with that person mentioned, and the previous table
+message is deleted: one notification per turn, carrying the table's own **Your hand** button,
+and never a stray "your turn" message left behind. Whose turn the table message pinged for is
+stored with the table, so a restart never pings the same turn twice.
+
+A write that fails (Discord down, 5xx) is tried again with a short capped backoff until the
+message shows the latest version; the version it shows is stored, so start-up redraws exactly
+the tables left behind, finished ones included.
 """
 
 from __future__ import annotations
@@ -12,146 +20,194 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+import aiohttp
 import discord
+
+from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
 
-# the table names the player to move, but only the separate ping message notifies them
+# the table names the player to move, but only a newly posted table notifies them
 _QUIET = discord.AllowedMentions.none()
-
-MessageMoved = Callable[[int, int], Awaitable[None]]
-"""Called with (channel_id, new_message_id) when the table message had to be posted anew."""
+RETRY_FIRST = 1.0
+RETRY_MAX = 5.0
+"""Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
+state within seconds of Discord coming back."""
 
 
 @dataclass(frozen=True)
 class TableRender:
-    """Everything the public table message shows at one moment."""
+    """What a game's face draws for the public table message at one moment."""
 
     embed: discord.Embed
     view: discord.ui.View | None
-    to_ping: int | None = None
-    ping_text: str = "it's your turn."
     content: str | None = None
+    to_move: int | None = None
+    """The person whose turn it is (a computer's turn, or nobody's: ``None``)."""
+
+
+@dataclass(frozen=True)
+class Showing:
+    """One version of one table, ready for its channel. ``ping`` is the person to notify that
+    it is their turn (``None``: nobody, or they do not want pings); ``message_id`` and
+    ``pinged`` are the table message and whose turn it pinged for, as stored."""
+
+    table_id: int
+    channel_id: int
+    message_id: int | None
+    version: int
+    counter: int
+    render: TableRender
+    ping: int | None = None
+    pinged: int | None = None
+    final: bool = False
+    """The table is over: once this is shown the publisher forgets it."""
+
+
+class PublishHooks(Protocol):
+    """What the publisher records as it goes (the table service stores it)."""
+
+    async def message_moved(self, table_id: int, channel_id: int, message_id: int,
+                            pinged: int | None, version: int) -> None: ...
+
+    async def message_shows(self, table_id: int, version: int, pinged: int | None) -> None: ...
 
 
 @dataclass
-class _Channel:
+class _Table:
+    table_id: int
+    channel_id: int
     message_id: int | None = None
-    pending: TableRender | None = None
+    pinged: int | None = None
+    pending: Showing | None = None
     worker: asyncio.Task[None] | None = None
-    last_pinged: int | None = None
-    ping_message_id: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class TablePublisher:
-    def __init__(self, client: discord.Client, on_moved: MessageMoved) -> None:
+    def __init__(self, client: discord.Client, hooks: PublishHooks, clock: Clock) -> None:
         self._client = client
-        self._on_moved = on_moved
-        self._channels: dict[int, _Channel] = {}
+        self._hooks = hooks
+        self._clock = clock
+        self._tables: dict[int, _Table] = {}
 
-    def _state(self, channel_id: int) -> _Channel:
-        return self._channels.setdefault(channel_id, _Channel())
+    def _state(self, showing: Showing) -> _Table:
+        state = self._tables.get(showing.table_id)
+        if state is None:
+            # a table this publisher has not shown yet: what is stored is all we know
+            state = self._tables[showing.table_id] = _Table(
+                showing.table_id, showing.channel_id, showing.message_id, showing.pinged)
+        return state
 
-    def publish(self, channel_id: int, message_id: int | None, render: TableRender) -> None:
-        """Show ``render`` on the table message soon; returns at once."""
-        state = self._state(channel_id)
-        if message_id is not None:
-            state.message_id = message_id
-        state.pending = render
+    def publish(self, showing: Showing) -> None:
+        """Show ``showing`` on its table message soon; returns at once."""
+        state = self._state(showing)
+        state.pending = showing
         if state.worker is None or state.worker.done():
             state.worker = asyncio.create_task(
-                self._drain(channel_id, state), name=f"kortbord-table-{channel_id}"
+                self._drain(state), name=f"kortbord-table-{showing.table_id}"
             )
 
-    async def post_new(
-        self, channel_id: int, render: TableRender, *, replaces: int | None = None
-    ) -> int:
+    async def post_new(self, showing: Showing, *, replaces: int | None = None) -> int:
         """Post the table as a new message at the bottom of the channel and return its id.
         The message ``replaces`` (a re-post) is deleted; an earlier game's table stays, so the
         channel's history keeps its result."""
-        state = self._state(channel_id)
+        state = self._state(showing)
         async with state.lock:
-            state.pending = None
-            message_id = await self._send(channel_id, render)
-            state.message_id = message_id
-            await self._on_moved(channel_id, message_id)
-            await self._maybe_ping(channel_id, state, render)
+            if state.pending is not None and state.pending.version <= showing.version:
+                state.pending = None
+            # a re-post pings nobody; a turn already pinged stays pinged
+            still = state.pinged if state.pinged == showing.render.to_move else None
+            message_id = await self._send(state, showing, mention=showing.ping,
+                                          pinged=showing.ping or still)
         if replaces is not None and replaces != message_id:
-            await self._delete(channel_id, replaces)
+            await self._delete(showing.channel_id, replaces)
         return message_id
 
-    async def flush(self, channel_id: int) -> None:
-        """Wait until everything published for this channel is on Discord."""
-        state = self._channels.get(channel_id)
-        while state is not None and state.worker is not None and not state.worker.done():
-            await state.worker
-
     async def close(self) -> None:
-        workers = [s.worker for s in self._channels.values() if s.worker and not s.worker.done()]
-        if workers:
-            await asyncio.gather(*workers, return_exceptions=True)
+        workers = [s.worker for s in self._tables.values() if s.worker and not s.worker.done()]
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
 
-    async def _drain(self, channel_id: int, state: _Channel) -> None:
+    async def _drain(self, state: _Table) -> None:
+        failures = 0
         while state.pending is not None:
             async with state.lock:
-                render, state.pending = state.pending, None
-                if render is None:
+                showing, state.pending = state.pending, None
+                if showing is None:
                     continue
                 try:
-                    await self._show(channel_id, state, render)
-                    await self._maybe_ping(channel_id, state, render)
-                except discord.HTTPException:
-                    _log.exception("could not update the table in channel %s", channel_id)
+                    await self._show(state, showing)
+                    failures = 0
+                    if showing.final and state.pending is None:
+                        # nothing more will be shown of it
+                        self._tables.pop(state.table_id, None)
+                    continue
+                except discord.Forbidden:
+                    # the bot may not write here any more; the next change tries again
+                    _log.warning("no permission to show table %d in channel %d",
+                                 showing.table_id, showing.channel_id)
+                    continue
+                except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+                    failures += 1
+                    _log.warning("could not show table %d in channel %d (try %d): %s",
+                                 showing.table_id, showing.channel_id, failures, exc)
+                    if state.pending is None:
+                        state.pending = showing
+                except Exception:
+                    failures += 1
+                    _log.exception("showing table %d in channel %d failed",
+                                   showing.table_id, showing.channel_id)
+                    if state.pending is None:
+                        state.pending = showing
+            delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
+            await self._clock.sleep_until(self._clock.now() + delay)
 
-    async def _show(self, channel_id: int, state: _Channel, render: TableRender) -> None:
-        if state.message_id is not None:
-            message = self._partial(channel_id, state.message_id)
-            try:
-                await message.edit(
-                    content=render.content, embed=render.embed, view=render.view,
-                    allowed_mentions=_QUIET,
-                )
-                return
-            except discord.NotFound:
-                _log.info("table message in channel %s was deleted; posting it again", channel_id)
-        state.message_id = await self._send(channel_id, render)
-        await self._on_moved(channel_id, state.message_id)
-
-    async def _maybe_ping(self, channel_id: int, state: _Channel, render: TableRender) -> None:
-        if render.to_ping is None:
-            # nobody to move (game over, lobby, between hands): an old "your turn" would mislead
-            state.last_pinged = None
-            if state.ping_message_id is not None:
-                old, state.ping_message_id = state.ping_message_id, None
-                await self._delete(channel_id, old)
+    async def _show(self, state: _Table, showing: Showing) -> None:
+        # a turn is pinged once: when it begins (someone else's turn ended), not at every move
+        wants_ping = showing.ping is not None and state.pinged != showing.ping
+        if state.message_id is None or wants_ping:
+            old = state.message_id
+            await self._send(state, showing, mention=showing.ping, pinged=showing.ping)
+            if old is not None:
+                await self._delete(showing.channel_id, old)
             return
-        if render.to_ping == state.last_pinged:
+        message = self._partial(showing.channel_id, state.message_id)
+        render = showing.render
+        try:
+            await message.edit(content=render.content, embed=render.embed, view=render.view,
+                               allowed_mentions=_QUIET)
+        except discord.NotFound:
+            _log.info("table message in channel %s was deleted; posting it again",
+                      showing.channel_id)
+            await self._send(state, showing, mention=None, pinged=state.pinged)
             return
-        state.last_pinged = render.to_ping
-        channel = self._client.get_partial_messageable(channel_id)
-        old = state.ping_message_id
-        sent = await channel.send(
-            f"<@{render.to_ping}>, {render.ping_text}",
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(render.to_ping)], roles=False, everyone=False
-            ),
-        )
-        state.ping_message_id = sent.id
-        if old is not None:
-            await self._delete(channel_id, old)
+        if state.pinged != showing.ping:
+            # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
+            state.pinged = None
+        await self._hooks.message_shows(showing.table_id, showing.version, state.pinged)
 
-    async def _send(self, channel_id: int, render: TableRender) -> int:
-        channel = self._client.get_partial_messageable(channel_id)
+    async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
+                    pinged: int | None) -> int:
+        """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for."""
+        render = showing.render
+        channel = self._client.get_partial_messageable(showing.channel_id)
+        mentions = (_QUIET if mention is None else discord.AllowedMentions(
+            users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
         kwargs: dict[str, object] = {
-            "content": render.content, "embed": render.embed, "allowed_mentions": _QUIET
+            "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
         }
         if render.view is not None:
             kwargs["view"] = render.view
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        state.message_id = sent.id
+        state.pinged = pinged
+        await self._hooks.message_moved(showing.table_id, showing.channel_id, sent.id, pinged,
+                                        showing.version)
         return sent.id
 
     async def _delete(self, channel_id: int, message_id: int) -> None:

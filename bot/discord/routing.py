@@ -78,6 +78,9 @@ class Router:
     ) -> None:
         handler = self._handlers.get((route.game, route.action))
         try:
+            if not _own_message(interaction):
+                await interaction.response.send_message(GONE_TEXT, ephemeral=True)
+                return
             if handler is None:
                 _log.warning("no handler for component %s", route.custom_id())
                 await interaction.response.send_message(
@@ -87,6 +90,16 @@ class Router:
             await handler(interaction, route, values)
         except Exception as exc:  # every failure still gets an answer (never "interaction failed")
             await answer_error(interaction, exc)
+
+
+def _own_message(interaction: discord.Interaction) -> bool:
+    """A private panel answers only the person it was made for (only they can see it; a
+    forged interaction is refused all the same)."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return True
+    meta = message.interaction_metadata
+    return meta is not None and meta.user.id == interaction.user.id
 
 
 def _router_of(interaction: discord.Interaction) -> Router:
@@ -156,31 +169,36 @@ class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_PR
         await _router_of(interaction).dispatch(interaction, self.route, list(self.item.values))
 
 
-_ROUTED = re.compile(f"(?:{BUTTON_PREFIX}|{SELECT_PREFIX}){_BODY}")
+GONE_TEXT = "That button isn't here any more — nothing was changed."
 
 
-def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+def _on_message(interaction: discord.Interaction, custom_id: str, component_type: int) -> bool:
+    """Whether the message really carries this component (Discord tells apps to check: a
+    client can claim any custom id on any message it sees)."""
     message = interaction.message
     if message is None:
         return False
     return any(
         getattr(child, "custom_id", None) == custom_id
+        and int(getattr(getattr(child, "type", None), "value", -1)) == component_type
         for row in message.components
         for child in getattr(row, "children", [row])
     )
 
 
-async def dispatch_unmatched(interaction: discord.Interaction) -> None:
-    """Route a click on a component that is no longer on its message (a client that missed an
-    edit). discord.py only hands dynamic items the components it finds on the message and
-    drops the rest unanswered, which would show the user "This interaction failed"."""
+async def answer_unmatched(interaction: discord.Interaction) -> None:
+    """Answer a click on a component that is not on its message — a client that missed an edit,
+    or a forged custom id — and act on nothing. discord.py only hands components it finds on
+    the message to their items and drops the rest unanswered, which would show the user "This
+    interaction failed"."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    match = _ROUTED.fullmatch(custom_id)
-    if match is None or _on_message(interaction, custom_id):
+    component_type = data.get("component_type")
+    if isinstance(component_type, int) and _on_message(interaction, custom_id, component_type):
         return
-    await _router_of(interaction).dispatch(
-        interaction, Route.parse(match), [str(v) for v in data.get("values", [])]
-    )
+    try:
+        await interaction.response.send_message(GONE_TEXT, ephemeral=True)
+    except discord.HTTPException:
+        _log.warning("could not answer a component that is not on its message")

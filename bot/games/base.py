@@ -189,6 +189,12 @@ class GameRules(Protocol):
         """The move the turn timer makes for the player to move."""
         ...
 
+    def idle_move(self, engine: Any) -> tuple[int, Any] | None:
+        """When nobody is to move but the table waits on someone (between hands), the move the
+        table makes itself once the turn time runs out, and in whose name; ``None`` when there
+        is nothing to wait for."""
+        ...
+
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         """The money one move's events move (none for games without stakes)."""
         ...

@@ -51,7 +51,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("message_id", "int"), ("state", "text"), ("seed", "int"), ("counter", "int"),
         ("created_at", "real"), ("updated_at", "real"), ("lobby_expires_at", "real"),
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
-        ("version", "int"), ("shown_version", "int"), ("ping_message_id", "int"),
+        ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
         ("locale", "text"), ("closed_note", "text"),
     )),
     TableCopy("moves", ("table_id", "seq"), (

@@ -274,7 +274,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             # version the message shows, so start-up redraws exactly the tables left behind
             "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE tables ADD COLUMN shown_version INTEGER",
-            "ALTER TABLE tables ADD COLUMN ping_message_id INTEGER",
+            # the person whose turn the table message pinged (a turn is pinged once)
+            "ALTER TABLE tables ADD COLUMN pinged INTEGER",
+            # whose turn it is, so start-up finds the computers to wake without loading games
+            "ALTER TABLE tables ADD COLUMN to_move INTEGER",
+            """
+            CREATE INDEX tables_computer_turn ON tables (id)
+                WHERE status = 'playing' AND to_move < 0
+            """,
             "ALTER TABLE tables ADD COLUMN locale TEXT",
             "ALTER TABLE tables ADD COLUMN closed_note TEXT",
             # tables already in the database were shown when they were last written
@@ -318,7 +325,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         postgresql=(
             "ALTER TABLE tables ADD COLUMN version BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE tables ADD COLUMN shown_version BIGINT",
-            "ALTER TABLE tables ADD COLUMN ping_message_id BIGINT",
+            "ALTER TABLE tables ADD COLUMN pinged BIGINT",
+            "ALTER TABLE tables ADD COLUMN to_move BIGINT",
+            """
+            CREATE INDEX tables_computer_turn ON tables (id)
+                WHERE status = 'playing' AND to_move < 0
+            """,
             "ALTER TABLE tables ADD COLUMN locale TEXT",
             "ALTER TABLE tables ADD COLUMN closed_note TEXT",
             "UPDATE tables SET shown_version = 0",

@@ -51,8 +51,11 @@ class TableRecord(_Row):
     """Bumped by every write that changes what the table shows."""
     shown_version: int | None = None
     """The version the table message was last seen to show (``None``: not yet)."""
-    ping_message_id: int | None = None
-    """The "your turn" message standing in the channel, if any."""
+    to_move: int | None = None
+    """Whose turn it is in a game in play (computers have negative ids)."""
+    pinged: int | None = None
+    """The person whose turn the table message was posted to ping, while that turn lasts (a
+    turn is pinged once, restarts included)."""
     locale: str | None = None
     """The language the table's public messages use, fixed when it opened."""
     closed_note: dict[str, Any] | None = None
@@ -122,6 +125,7 @@ class MoveCommit(_Row):
     payments: tuple[Payment, ...] = ()
     stat_deltas: tuple[StatDelta, ...] = ()
     turn_deadline: float | None = None
+    to_move: int | None = None
     now: float
 
 

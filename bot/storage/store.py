@@ -50,7 +50,7 @@ T = TypeVar("T")
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, ping_message_id, locale, closed_note"
+    "version, shown_version, pinged, locale, closed_note, to_move"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 RACE_RETRIES = 3
@@ -87,9 +87,10 @@ def _record(row: Row) -> TableRecord:
         deadline_counter=row[16],
         version=row[17],
         shown_version=row[18],
-        ping_message_id=row[19],
+        pinged=row[19],
         locale=row[20],
         closed_note=None if row[21] is None else json.loads(row[21]),
+        to_move=row[22],
     )
 
 
@@ -179,10 +180,12 @@ class Store:
         lobby_expires_at: float | None,
         now: float,
         locale: str | None = None,
+        computers: Sequence[SeatInfo] = (),
     ) -> TableRecord:
-        """A new table in the lobby with its host seated. Raises ``ChannelTakenError`` if the
-        channel has a live table and ``SeatTakenError`` if the host sits at one in this server."""
-        seats = (host,)
+        """A new table in the lobby with its host seated (and ``computers`` beside them).
+        Raises ``ChannelTakenError`` if the channel has a live table and ``SeatTakenError`` if
+        the host sits at one in this server."""
+        seats = (host, *computers)
 
         async def body(db: Tx) -> TableRecord:
             for _ in range(RACE_RETRIES):
@@ -243,6 +246,7 @@ class Store:
         stat_deltas: Sequence[StatDelta] = (),
         turn_deadline: float | None,
         now: float,
+        to_move: int | None = None,
     ) -> TableRecord:
         """Lobby → playing at move 0; ``start_record`` (what a replay needs besides the moves:
         seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
@@ -252,8 +256,9 @@ class Store:
             changed = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
                 "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
-                "turn_deadline = ?, deadline_counter = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), state, seed, now, turn_deadline,
+                "to_move = ?, turn_deadline = ?, deadline_counter = ? "
+                "WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), state, seed, now, to_move, turn_deadline,
                  None if turn_deadline is None else 0, table_id),
             )
             if changed != 1:
@@ -281,10 +286,10 @@ class Store:
         async def body(db: Tx) -> None:
             changed = await db.execute(
                 "UPDATE tables SET state = ?, counter = ?, status = ?, updated_at = ?, "
-                "version = version + 1, turn_deadline = ?, deadline_counter = ?, "
+                "version = version + 1, to_move = ?, turn_deadline = ?, deadline_counter = ?, "
                 "seats = COALESCE(?, seats) "
                 "WHERE id = ? AND counter = ? AND status = 'playing'",
-                (c.state, seq, c.status, c.now, c.turn_deadline,
+                (c.state, seq, c.status, c.now, c.to_move, c.turn_deadline,
                  None if c.turn_deadline is None else seq,
                  None if c.seats is None else _seats_json(c.seats), c.table_id,
                  c.expected_counter),
@@ -327,32 +332,30 @@ class Store:
 
         return await self._transaction(body)
 
-    async def set_message_id(self, table_id: int, message_id: int | None) -> None:
+    async def set_message_id(self, table_id: int, message_id: int | None, *,
+                             pinged: int | None = None, shown_version: int | None = None
+                             ) -> None:
+        """The table's message is now ``message_id``; ``pinged`` is the person it was posted
+        to ping (``None``: nobody); ``shown_version`` the version it shows, if known."""
+
         async def body(db: Tx) -> None:
             await db.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+                "UPDATE tables SET message_id = ?, pinged = ?, "
+                "shown_version = coalesce(?, shown_version) WHERE id = ?",
+                (message_id, pinged, shown_version, table_id),
             )
 
         await self._transaction(body)
 
-    async def set_ping(self, table_id: int, message_id: int | None) -> None:
-        """Remember the table's "your turn" message (``None``: there is none standing)."""
+    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None) -> None:
+        """The table message now shows ``version`` of the table (never moves backwards), and
+        the turn it pinged for is ``pinged``'s (``None``: that turn is over)."""
 
         async def body(db: Tx) -> None:
             await db.execute(
-                "UPDATE tables SET ping_message_id = ? WHERE id = ?", (message_id, table_id)
-            )
-
-        await self._transaction(body)
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """The table message now shows ``version`` of the table (never moves backwards)."""
-
-        async def body(db: Tx) -> None:
-            await db.execute(
-                "UPDATE tables SET shown_version = ? WHERE id = ? "
+                "UPDATE tables SET shown_version = ?, pinged = ? WHERE id = ? "
                 "AND (shown_version IS NULL OR shown_version < ?)",
-                (version, table_id, version),
+                (version, pinged, table_id, version),
             )
 
         await self._transaction(body)
@@ -538,6 +541,14 @@ class Store:
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
             f"AND shown_version {self._db.is_not} version ORDER BY updated_at DESC LIMIT ?",
             (limit,),
+        )
+        return [_record(r) for r in rows]
+
+    async def computer_turns(self) -> list[TableRecord]:
+        """Games in play where a computer player is to move (negative ids), oldest first."""
+        rows = await self._db.fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'playing' AND to_move < 0 "
+            "ORDER BY id"
         )
         return [_record(r) for r in rows]
 

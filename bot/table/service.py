@@ -62,6 +62,10 @@ _log = logging.getLogger("kortbord.tables")
 LOBBY_TTL_SECONDS = 15 * 60
 """Issue 8: a lobby that does not start within 15 minutes closes itself."""
 
+STOPPED, IDLE, ABANDONED, EMPTY = "stopped", "idle", "abandoned", "empty"
+"""Why a table closed without its game ending (``closed_note["why"]``): stopped by someone,
+a lobby left idle, nobody but computers left in a game, nobody left in a lobby."""
+
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -107,6 +111,11 @@ class TableSnapshot:
     turn_seconds: int
     turn_deadline: float | None
     lobby_expires_at: float | None
+    version: int = 0
+    """Bumped by every change to what the table shows (the publisher records what it shows)."""
+    pinged: int | None = None
+    locale: str | None = None
+    closed_note: dict[str, Any] | None = None
 
     @property
     def is_lobby(self) -> bool:
@@ -150,7 +159,8 @@ class _Live:
             status=r.status, host_id=r.host_id, options=self.options, seats=r.seats,
             message_id=r.message_id, counter=r.counter, engine=self.engine,
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
-            lobby_expires_at=r.lobby_expires_at,
+            lobby_expires_at=r.lobby_expires_at, version=r.version, pinged=r.pinged,
+            locale=r.locale, closed_note=r.closed_note,
         )
 
 
@@ -240,9 +250,12 @@ class TableService:
         options: BaseModel | Mapping[str, Any] | None = None,
         *,
         turn_seconds: int = 0,
+        computers: Sequence[Seat] = (),
+        locale: str | None = None,
     ) -> TableSnapshot:
-        """A new lobby with the host seated. Raises ``ChannelBusyError`` (with the existing
-        table's message) or ``AlreadySeatedError``, or ``InvalidOptionsError``."""
+        """A new lobby with the host seated, and ``computers`` (negative ids) beside them, in
+        one write. Raises ``ChannelBusyError`` (with the existing table's message) or
+        ``AlreadySeatedError``, or ``InvalidOptionsError``."""
         game = self.game(kind)
         try:
             opts = game.validate_options(options)
@@ -250,6 +263,10 @@ class TableService:
             raise _options_error(exc) from None
         if turn_seconds < 0:
             raise InvalidOptionsError("The turn time cannot be negative.")
+        if any(c.player_id >= 0 for c in computers):
+            raise ValueError("computer players have negative ids")
+        if 1 + len(computers) > game.max_players:
+            raise TableFullError(game.max_players)
         async with self._lock(channel_id):
             existing = await self._load(channel_id)
             if existing is not None:
@@ -262,7 +279,9 @@ class TableService:
                                   is_computer=host_id < 0),
                     options=opts.model_dump(mode="json"), turn_seconds=turn_seconds,
                     lobby_expires_at=None if self._lobby_ttl is None else now + self._lobby_ttl,
-                    now=now,
+                    now=now, locale=locale,
+                    computers=[SeatInfo(player_id=c.player_id, name=c.name, is_computer=True)
+                               for c in computers],
                 )
             except ChannelTakenError as exc:
                 raise self._busy(exc.existing) from None
@@ -336,7 +355,7 @@ class TableService:
             seats = tuple(s for s in record.seats if s.player_id != player_id)
             humans = [s for s in seats if not s.is_computer]
             if not humans:
-                return await self._cancel(live)
+                return await self._cancel(live, {"why": EMPTY})
             host_id = record.host_id if record.host_id != player_id else humans[0].player_id
             return await self._save_lobby(live, seats, host_id)
 
@@ -354,10 +373,12 @@ class TableService:
             raise
         return ApplyResult([], live.snapshot(), live.record.counter)
 
-    async def cancel(self, channel_id: int, by_id: int, may_manage: bool) -> TableSnapshot:
-        """Close the lobby or game (the host, or a member allowed to manage messages). Hands
-        already paid stay in the ledger; a game cut short records no result. Works even when
-        the stored game cannot be loaded any more (issue 8: stop always works)."""
+    async def cancel(self, channel_id: int, by_id: int, may_manage: bool,
+                     note: Mapping[str, Any] | None = None) -> TableSnapshot:
+        """Close the lobby or game (the host, or a member allowed to manage messages); ``note``
+        says how, for showing it again. Hands already paid stay in the ledger; a game cut short
+        records no result. Works even when the stored game cannot be loaded any more (issue 8:
+        stop always works)."""
         async with self._lock(channel_id):
             try:
                 live = await self._require(channel_id)
@@ -368,7 +389,7 @@ class TableService:
                 live = await self._unloadable(channel_id)
             if by_id != live.record.host_id and not may_manage:
                 raise NotAllowedError()
-            return (await self._cancel(live)).snapshot
+            return (await self._cancel(live, note)).snapshot
 
     async def _unloadable(self, channel_id: int) -> _Live:
         loaded = await self._store.live_table(channel_id)
@@ -378,7 +399,8 @@ class TableService:
         options = self.game(record.kind).options.model_construct(**record.options)
         return _Live(record, options, None, None)
 
-    async def expire_lobby(self, channel_id: int) -> TableSnapshot | None:
+    async def expire_lobby(self, channel_id: int, note: Mapping[str, Any] | None = None
+                           ) -> TableSnapshot | None:
         """Cancel the channel's lobby if its expiry has passed (issue 8); ``None`` otherwise."""
         async with self._lock(channel_id):
             live = await self._load(channel_id)
@@ -387,13 +409,14 @@ class TableService:
             expires = live.record.lobby_expires_at
             if expires is None or expires > self._clock():
                 return None
-            return (await self._cancel(live)).snapshot
+            return (await self._cancel(live, note)).snapshot
 
-    async def _cancel(self, live: _Live) -> ApplyResult:
+    async def _cancel(self, live: _Live, note: Mapping[str, Any] | None = None) -> ApplyResult:
         channel_id = live.record.channel_id
         try:
             live.record = await self._store.close_table(
-                live.record.id, status="cancelled", now=self._clock()
+                live.record.id, status="cancelled", now=self._clock(),
+                note=None if note is None else dict(note),
             )
         finally:
             self._evict(channel_id)
@@ -442,6 +465,7 @@ class TableService:
                     payments=_payments(game, events),
                     stat_deltas=_stat_deltas(game, events, engine),
                     turn_deadline=self._turn_deadline(record, engine, now), now=now,
+                    to_move=engine.to_move,
                 )
             except BaseException:
                 self._evict(channel_id)
@@ -469,7 +493,8 @@ class TableService:
 
     async def expire_turn(self, channel_id: int, counter: int) -> ApplyResult | None:
         """Fire the turn deadline set at move ``counter``: the player to move gets the game's
-        automatic move (``GameRules.timeout_move``). ``None`` if the table has moved on since."""
+        automatic move (``GameRules.timeout_move``), or when nobody is to move the table makes its
+        idle move (``GameRules.idle_move``). ``None`` if the table has moved on since."""
         async with self._lock(channel_id):
             live = await self._load(channel_id)
             if live is None or live.record.status != "playing":
@@ -477,15 +502,23 @@ class TableService:
             record = live.record
             if record.counter != counter or record.deadline_counter != counter:
                 return None
-            assert live.engine is not None
-            player = live.engine.to_move
-            if player is None:
+            engine = live.engine
+            assert engine is not None
+            rules = self.game(record.kind).rules
+            player = engine.to_move
+            if player is not None:
+                return await self._apply_locked(live, player, rules.timeout_move())
+            idle = rules.idle_move(engine)
+            if idle is None:
                 return None
-            return await self._apply_locked(live, player,
-                                            self.game(record.kind).rules.timeout_move())
+            return await self._apply_locked(live, *idle)
 
     def _turn_deadline(self, record: TableRecord, engine: Engine, now: float) -> float | None:
-        if record.turn_seconds <= 0 or engine.is_over or engine.to_move is None:
+        """The turn timer runs while someone is to move, or while the table waits for someone
+        (between hands: ``GameRules.idle_move``)."""
+        if record.turn_seconds <= 0 or engine.is_over:
+            return None
+        if engine.to_move is None and self.game(record.kind).rules.idle_move(engine) is None:
             return None
         return now + record.turn_seconds
 
@@ -525,6 +558,7 @@ class TableService:
                 payments=tuple(_payments(game, events)),
                 stat_deltas=tuple(_stat_deltas(game, events, engine)),
                 turn_deadline=None if over else self._turn_deadline(record, engine, now),
+                to_move=None if over else engine.to_move,
                 now=now,
             )
         except BaseException:
@@ -546,7 +580,8 @@ class TableService:
             raise
         counter = record.counter + 1
         update: dict[str, Any] = {
-            "counter": counter, "status": commit.status, "updated_at": now,
+            "counter": counter, "version": record.version + 1, "status": commit.status,
+            "updated_at": now, "to_move": commit.to_move,
             "turn_deadline": commit.turn_deadline,
             "deadline_counter": None if commit.turn_deadline is None else counter,
         }
@@ -576,12 +611,39 @@ class TableService:
             live = await self._load(channel_id)
             return None if live is None else live.snapshot()
 
-    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
-        """Remember the channel's table message (re-posted tables get a new one)."""
+    async def message_moved(self, table_id: int, channel_id: int, message_id: int,
+                            pinged: int | None, version: int | None = None) -> None:
+        """The table's message is now ``message_id``, posted anew showing ``version``
+        (``pinged``: the person it pinged)."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
-            await self._store.set_message_id(live.record.id, message_id)
-            live.record = live.record.model_copy(update={"message_id": message_id})
+            await self._store.set_message_id(table_id, message_id, pinged=pinged,
+                                             shown_version=version)
+            live = self._cache.get(channel_id)
+            if live is not None and live.record.id == table_id:
+                live.record = live.record.model_copy(
+                    update={"message_id": message_id, "pinged": pinged})
+
+    async def message_shows(self, table_id: int, version: int, pinged: int | None) -> None:
+        """The table's message now shows ``version``, and ``pinged``'s turn is the one it
+        pinged for (``None``: none)."""
+        await self._store.mark_shown(table_id, version, pinged=pinged)
+
+    async def computer_turns(self) -> list[TableRecord]:
+        """Games in play where a computer is to move (start-up wakes them)."""
+        return await self._store.computer_turns()
+
+    async def tables_behind(self, limit: int) -> list[TableRecord]:
+        """Tables whose message shows an older version than they hold, most recent first."""
+        return await self._store.tables_behind(limit)
+
+    async def closed(self, record: TableRecord) -> TableSnapshot:
+        """A table that is no longer live, as it ended (its engine loaded if it has one), to
+        show it again."""
+        state = await self._store.table_state(record.id)
+        game = self.game(record.kind)
+        engine = None if state is None else game.load_engine(json.loads(state))
+        options = game.options.model_construct(**record.options)
+        return _Live(record, options, engine, state).snapshot()
 
     async def set_deadline(self, channel_id: int, at: float | None) -> bool:
         """Set or clear the turn deadline for the table's current move; ``False`` if there is no

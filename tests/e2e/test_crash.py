@@ -148,8 +148,9 @@ async def _open(
     for guest in guests:
         await driver.click(guest, lobby, "Join")
     await driver.click(host, lobby, "Start")
-    await driver.wait_for(lambda: _MENTION.search(lobby.content or "") is not None,
-                          what=f"the {game} game to start")
+    await driver.wait_for(
+        lambda: any(_MENTION.search(m.content or "") for m in driver.channel_messages(channel)),
+        what=f"the {game} game to start")
     return Player(driver, channel, game, {u.id: u for u in users})
 
 

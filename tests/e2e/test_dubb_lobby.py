@@ -37,7 +37,8 @@ async def test_lobby_shows_options_and_seats_and_only_the_host_starts(
     await driver.wait_for(lambda: "Bo" not in lobby.text, what="Bo gone from the lobby")
     await driver.slash(world.cem, world.channel, "dubb join")
     await driver.click(world.anna, lobby, "Start")
-    await driver.wait_for(lambda: title(lobby) == "Dubb — in play", what="the game to start")
+    await driver.wait_for(lambda: title(table_message(driver, world.channel)) == "Dubb — in play",
+                          what="the game to start")
     late = await driver.slash(world.bo, world.channel, "dubb join")
     assert late.ephemeral and "already started" in late.content
 

@@ -23,6 +23,13 @@ def _title(message: StoredMessage) -> str:
     return str(message.embeds[0].get("title", "")) if message.embeds else ""
 
 
+def _table(driver: Driver, world: World) -> StoredMessage | None:
+    """The table message, once the game is on: the newest one titled High card."""
+    tables = [m for m in driver.channel_messages(world.channel) if _title(m) != ""
+              and _title(m).startswith("High card") and "waiting" not in _title(m)]
+    return tables[-1] if tables else None
+
+
 async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
     bot_runner: BotRunner, driver: Driver, world: World
 ) -> None:
@@ -38,7 +45,9 @@ async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
     await driver.click(bo, table, "Join")
     await driver.wait_for(lambda: "Bo" in table.text, what="Bo in the lobby")
     await driver.click(anna, table, "Start")
-    await driver.wait_for(lambda: _title(table) == "High card — in play", what="the start")
+    # the table moves to the bottom of the channel to ping the first player
+    table = await driver.wait_for(lambda: _table(driver, world), what="the start")
+    assert _title(table) == "High card — in play"
 
     first, second = (anna, bo) if table.content == f"<@{anna.id}> to move." else (bo, anna)
     assert table.content == f"<@{first.id}> to move."
@@ -47,12 +56,16 @@ async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
     assert panel.ephemeral and panel.content.startswith("Your card: ")
     shown = await driver.click(first, panel.message, "Show")
     assert shown.content.startswith("You showed ")
-    await driver.wait_for(lambda: f"<@{second.id}> to move." == table.content,
-                          what="the second player's turn")
+    table = await driver.wait_for(
+        lambda: (t := _table(driver, world)) and t.content == f"<@{second.id}> to move." and t,
+        what="the second player's turn")
+    assert driver.pings(second, world.channel)
 
     by_command = await driver.slash(second, world.channel, "highcard show")
     assert by_command.ephemeral and by_command.content.startswith("You showed ")
-    await driver.wait_for(lambda: _title(table) == "High card — over", what="the end")
+    table = await driver.wait_for(
+        lambda: (t := _table(driver, world)) and _title(t) == "High card — over" and t,
+        what="the end")
     assert ("wins" in table.text or "A draw" in table.text) and "🂠" not in table.text
 
     assert bot.service is not None

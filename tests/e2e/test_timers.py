@@ -34,7 +34,7 @@ def _shown_ever(driver: Driver, channel: Channel, text: str) -> bool:
 
 def _ping_texts(driver: Driver, user: User) -> list[str]:
     pinged = {p.message_id for p in driver.pings(user)}
-    return [e.content for e in driver.log if e.action == "create" and e.message_id in pinged]
+    return [e.text for e in driver.log if e.action == "create" and e.message_id in pinged]
 
 
 async def _timeouts(runner: BotRunner, table_id: int, player: int) -> int:
@@ -103,7 +103,8 @@ async def test_an_idle_dubb_player_is_moved_by_the_timer_then_removed(
         assert _shown_ever(driver, world.channel, f"⏱ Bo's time ran out ({strike} of 3)")
     assert _shown_ever(driver, world.channel, "Bo was removed after three timeouts")
     pings = _ping_texts(driver, bo)
-    assert len(pings) == 3 and all("Your time runs out <t:" in p for p in pings)
+    # each ping is the table itself, posted anew, with its countdown
+    assert len(pings) == 3 and all("time runs out <t:" in p for p in pings)
     final = table.table
     assert "Bo" in final.embeds[0]["description"]
     assert bot_runner.bot is not None

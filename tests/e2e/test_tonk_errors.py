@@ -122,7 +122,7 @@ async def test_dropping_after_drawing_bad_spreads_and_hits_and_throwing_back_the
     not_held = next(c for c in cards.new_deck() if c not in hand and c not in target.cards)
     phantom = await driver.slash(mover, world.channel, "tonk discard",
                                  {"card": cards.text(not_held)})
-    assert phantom.content.startswith("you don't hold")
+    assert phantom.content.startswith("You don't hold")
     nonsense = await driver.slash(mover, world.channel, "tonk spread", {"cards": "zz"})
     assert "is not a card" in nonsense.content
     for answer in (knock, again, throw_back, bad_spread, bad_hit, nowhere, phantom, nonsense):
@@ -157,7 +157,7 @@ async def test_a_stale_panel_refreshes_itself_and_an_old_table_button_is_refused
                                                   for s in old_panel.message.selects()]
     old_button = f"kb:tonk:{play.table_id}:draw_stock:{old_counter}"
     refused = await driver.click(mover, play.table, old_button, allow_stale=True)
-    assert refused.ephemeral and "earlier turn" in refused.content
+    assert refused.ephemeral and "isn't here any more" in refused.content
     assert await play.state() == before
 
 

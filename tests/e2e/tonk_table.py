@@ -257,7 +257,8 @@ class LeakScanner:
             secret = {p: set(engine.hand(p)) - self.public for p in engine.hand_players}
         log = self.driver.log
         for entry in log[self.seen:]:
-            if entry.channel_id != self.channel.id:
+            # a deletion shows nothing: it takes down a version already checked when it was made
+            if entry.channel_id != self.channel.id or entry.action == "delete":
                 continue
             shown = cards_shown(entry.text)
             hidden = {c for p, held in secret.items() if p != entry.audience for c in held}

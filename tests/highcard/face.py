@@ -43,7 +43,7 @@ class HighCardFace:
         buttons = discord.ui.View(timeout=None)
         buttons.add_item(button("highcard", snapshot.table_id, "hand", "Your hand",
                                 discord.ButtonStyle.primary))
-        return TableRender(embed=embed, view=buttons, to_ping=view.to_move,
+        return TableRender(embed=embed, view=buttons, to_move=view.to_move,
                            content=f"<@{view.to_move}> to move.")
 
     def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]

@@ -41,6 +41,9 @@ class Rules:
     def timeout_move(self) -> Timeout:
         return Timeout()
 
+    def idle_move(self, engine: Any) -> None:
+        return None
+
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         return []
 

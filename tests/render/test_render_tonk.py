@@ -260,7 +260,7 @@ def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
         "Cem pays Bo 1 (lowest after the drop)",
     ]
     assert fields["This hand"] == "Anna -3 · Bo +4 · Cem -1"
-    assert render.to_ping is None
+    assert render.to_move is None
     assert render.view is not None
     assert [c.label for c in _components(render.view)] == [
         "Deal next hand", "Join", "Leave", "Rules"]

@@ -64,7 +64,7 @@ async def test_lobby_to_start(service: TableService, store: Store) -> None:
 
 async def test_busy_channel_says_where_the_table_is(service: TableService) -> None:
     snap = await service.open_lobby(GUILD, 10, "toy", 1, "Anna")
-    await service.set_message_id(10, 555)
+    await service.message_moved(snap.table_id, 10, 555, None)
     with pytest.raises(ChannelBusyError) as err:
         await service.open_lobby(GUILD, 10, "toy", 2, "Bo")
     assert err.value.message_id == 555 and err.value.table_id == snap.table_id

@@ -268,7 +268,7 @@ async def test_every_change_bumps_the_version_and_the_message_records_what_it_sh
     assert (record.version, record.shown_version, record.locale) == (0, None, "sv")
     await store.set_message_id(record.id, 500)
     assert [r.id for r in await store.tables_behind(10)] == [record.id]
-    await store.mark_shown(record.id, 0)
+    await store.mark_shown(record.id, 0, pinged=None)
     assert await store.tables_behind(10) == []
     seats = [SeatInfo(player_id=p, name=f"P{p}") for p in (1, 2)]
     lobby = await store.save_lobby(record.id, seats=seats, host_id=1, now=NOW)
@@ -277,12 +277,13 @@ async def test_every_change_bumps_the_version_and_the_message_records_what_it_sh
                                       turn_deadline=None, now=NOW)
     assert (lobby.version, started.version) == (1, 2)
     await store.commit_move(hand_end(record.id, 0, hand_no=1, losers=(2,)))
-    await store.set_ping(record.id, 777)
-    await store.mark_shown(record.id, 3)
-    await store.mark_shown(record.id, 2)  # a late acknowledgement never moves it back
+    await store.set_message_id(record.id, 777, pinged=1)
+    await store.mark_shown(record.id, 3, pinged=1)
+    await store.mark_shown(record.id, 2, pinged=None)  # a late one never moves it back
     current = await store.table(record.id)
     assert current is not None
-    assert (current.version, current.shown_version, current.ping_message_id) == (3, 3, 777)
+    assert (current.version, current.shown_version, current.message_id,
+            current.pinged) == (3, 3, 777, 1)
     closed = await store.close_table(record.id, status="cancelled", now=NOW,
                                      note={"why": "stopped", "by": "Anna"})
     assert closed.version == 4 and closed.closed_note == {"why": "stopped", "by": "Anna"}

@@ -277,6 +277,9 @@ class ToyRules:
     def timeout_move(self) -> Any:
         return Timeout()
 
+    def idle_move(self, engine: Any) -> None:
+        return None
+
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         return [
             Payment(e.hand_no, payer, payee, amount, reason)

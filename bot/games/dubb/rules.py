@@ -27,6 +27,10 @@ class DubbRules:
     def timeout_move(self) -> Timeout:
         return Timeout()
 
+    def idle_move(self, engine: Any) -> None:
+        """Someone is always to move until the game is over."""
+        return None
+
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         return []
 

@@ -29,6 +29,7 @@ from bot.games.tonk.events import (
     SpreadHit,
     SpreadLaid,
     TableClosed,
+    TableDealt,
     TimedOut,
 )
 from bot.games.tonk.moves import (
@@ -44,6 +45,7 @@ from bot.games.tonk.moves import (
     Leave,
     Move,
     Spread,
+    TableDeals,
     Timeout,
 )
 from bot.games.tonk.options import TonkOptions
@@ -300,7 +302,8 @@ class TonkTable:
         if self.phase is Phase.TABLE_CLOSED:
             raise RuleError("T1", "the table has closed")
         events = handler(self, player_id, move)
-        if player_id in self._timeouts and type(move) is not Timeout:
+        if player_id in self._timeouts and type(move) is not Timeout and type(
+                move) is not TableDeals:
             del self._timeouts[player_id]
         return events
 
@@ -446,6 +449,13 @@ class TonkTable:
             raise RuleError("T1", "only a player at the table can deal the next hand")
         assert self.next_dealer is not None
         return self._deal(self.next_dealer)
+
+    def _do_table_deals(self, player_id: int, move: TableDeals) -> list[Event]:
+        if self.phase is not Phase.HAND_OVER:
+            raise RuleError("T11", "the table deals only between hands")
+        if player_id != self.next_dealer:
+            raise RuleError("T11", "the table deals in the next dealer's name")
+        return [TableDealt(self.hand_number + 1), *self._deal(self.next_dealer)]
 
     def _do_join(self, player_id: int, move: Join) -> list[Event]:
         if self.phase is not Phase.HAND_OVER:
@@ -712,6 +722,7 @@ _HANDLERS: dict[type, Any] = {
     Hit: TonkTable._do_hit,
     Discard: TonkTable._do_discard,
     DealNextHand: TonkTable._do_deal_next,
+    TableDeals: TonkTable._do_table_deals,
     Join: TonkTable._do_join,
     Leave: TonkTable._do_leave,
     Timeout: TonkTable._do_timeout,

@@ -25,6 +25,15 @@ class CutForDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class TableDealt:
+    """Nobody dealt in time, so the table deals hand ``hand_number`` itself (a ``Dealt``
+    follows)."""
+
+    TYPE: ClassVar[str] = "table_dealt"
+    hand_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt:
     TYPE: ClassVar[str] = "dealt"
     hand_number: int
@@ -139,8 +148,9 @@ class TableClosed:
     players_left: int
 
 
-Event = (CutForDeal | Dealt | DrewFromStock | DrewFromDiscard | SpreadLaid | SpreadHit | Discarded
-         | Dropped | EndedHand | HandDrawn | HandEnded | Joined | Left | TimedOut | TableClosed)
+Event = (CutForDeal | TableDealt | Dealt | DrewFromStock | DrewFromDiscard | SpreadLaid
+         | SpreadHit | Discarded | Dropped | EndedHand | HandDrawn | HandEnded | Joined | Left
+         | TimedOut | TableClosed)
 
 
 def _json(value: Any) -> Any:

@@ -58,6 +58,13 @@ class DealNextHand:
 
 
 @dataclass(frozen=True, slots=True)
+class TableDeals:
+    """Nobody dealt within the table's turn time after a hand: the table deals the next hand
+    itself (T11: the table continues with a new deal). Applied by the host in the next dealer's
+    name; it is nobody's own move, so it changes nobody's run of timeouts."""
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """Sit down between hands, at the right of the next dealer (T1)."""
 
@@ -74,18 +81,18 @@ class Timeout:
     """The turn timer ran out for the player to move: T11's automatic move."""
 
 
-Move = (Drop | DrawStock | DrawDiscard | EndHand | Spread | Hit | Discard | DealNextHand | Join
-        | Leave | Timeout)
+Move = (Drop | DrawStock | DrawDiscard | EndHand | Spread | Hit | Discard | DealNextHand
+        | TableDeals | Join | Leave | Timeout)
 
 _TYPE_OF: dict[type, str] = {
     Drop: "drop", DrawStock: "draw_stock", DrawDiscard: "draw_discard", EndHand: "end_hand",
     Spread: "spread", Hit: "hit", Discard: "discard", DealNextHand: "deal_next_hand",
-    Join: "join", Leave: "leave", Timeout: "timeout",
+    TableDeals: "table_deals", Join: "join", Leave: "leave", Timeout: "timeout",
 }
 _PLAIN: dict[str, Move] = {
     "drop": Drop(), "draw_stock": DrawStock(), "draw_discard": DrawDiscard(),
-    "end_hand": EndHand(), "deal_next_hand": DealNextHand(), "leave": Leave(),
-    "timeout": Timeout(),
+    "end_hand": EndHand(), "deal_next_hand": DealNextHand(), "table_deals": TableDeals(),
+    "leave": Leave(), "timeout": Timeout(),
 }
 MAX_NAME_LENGTH = 100
 

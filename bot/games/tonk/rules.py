@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.games.base import Payment, StatCounter, StatDelta
+from bot.games.tonk.engine import TonkTable
 from bot.games.tonk.events import HandEnded
-from bot.games.tonk.moves import Join, Leave, Timeout
+from bot.games.tonk.moves import Join, Leave, TableDeals, Timeout
 from bot.games.tonk.settlement import HandEnd, HandResult
+from bot.games.tonk.table import Phase
 
 HANDS_PLAYED = "hands_played"
 HANDS_WON = "hands_won"
@@ -36,6 +38,14 @@ class TonkRules:
 
     def timeout_move(self) -> Timeout:
         return Timeout()
+
+    def idle_move(self, engine: Any) -> tuple[int, TableDeals] | None:
+        """Between hands nobody is to move; when nobody deals within the turn time the table
+        deals the next hand itself (T11), in the next dealer's name."""
+        if (isinstance(engine, TonkTable) and engine.phase is Phase.HAND_OVER
+                and engine.next_dealer is not None):
+            return engine.next_dealer, TableDeals()
+        return None
 
     def payments(self, events: Sequence[Any]) -> list[Payment]:
         return [

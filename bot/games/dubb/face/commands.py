@@ -12,7 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.controller import MAX_TURN_SECONDS, TableController
+from bot.discord import checks
+from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
+from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Handler, Route
 from bot.games.dubb import DubbOptions, Play, play_of
@@ -87,6 +89,9 @@ class Dubb(commands.Cog):
         computers: app_commands.Range[int, 0, 5] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
     ) -> None:
+        checks.one_of(decks, (1, 2), "The number of packs")
+        if cards_each is not None:
+            checks.in_range(cards_each, 1, 25, "Cards each")
         options = DubbOptions(
             decks=1 if decks == 1 else 2, jokers=jokers, hand_limit=hand_limit,
             last_player_draw_play=last_player_draw, cards_each=cards_each,
@@ -116,7 +121,9 @@ class Dubb(commands.Cog):
 
     @dubb.command(name="play", description="Play cards of one rank, e.g. 7h 7s, 7 7 or joker")
     @app_commands.describe(cards="The cards to play — pick one of your legal plays")
-    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+    async def play(self, interaction: discord.Interaction,
+                   cards: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        checks.text(cards, "card text")
         snapshot = await self.controller.table_for(interaction)
         if snapshot.engine is None:
             raise UserFacingError("The game hasn't started yet.")

@@ -126,18 +126,13 @@ def table_render(
     table_view.add_item(button(GAME, table_id, "pass", "Pass", counter=counter))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
     turn = None
-    ping_text = "it's your turn at Dubb — press **Your hand** on the table."
     if view.to_move is not None:
         turn = (f"<@{view.to_move}> to move." if view.to_move > 0
                 else f"{name_of(names, view.to_move)} to move.")
-        timer = countdown(deadline)
-        if timer is not None:
-            ping_text += f" Your time runs out {timer}."
     return TableRender(
         embed=embed,
         view=table_view,
-        to_ping=view.to_move if view.to_move is not None and view.to_move > 0 else None,
-        ping_text=ping_text,
+        to_move=view.to_move if view.to_move is not None and view.to_move > 0 else None,
         content=turn,
     )
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord.common import label
 from bot.games.dubb.rules import GAMES_PLAYED, LOSSES
 from bot.storage.models import StatsRow
 
@@ -13,8 +14,7 @@ LEADERBOARD_SIZE = 10
 
 
 def _who(row: StatsRow) -> str:
-    name = row.name or "someone"
-    return f"🤖 {name}" if row.is_computer else name
+    return label(row.player_id, row.name or "someone")
 
 
 def _loss_rate(row: StatsRow) -> float:

@@ -16,8 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import cards
-from bot.discord.controller import MAX_TURN_SECONDS, TableController
-from bot.discord.errors import UserFacingError
+from bot.discord import checks
+from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
+from bot.discord.controller import TableController
+from bot.discord.errors import UserFacingError, quoted
 from bot.discord.routing import Handler, Route
 from bot.games.tonk import (
     DealNextHand,
@@ -55,7 +57,8 @@ from bot.table.service import TableSnapshot
 AUTOCOMPLETE_LIMIT = 25
 DEFAULT_TURN_SECONDS = 120
 """Issue 8: Tonk's default turn time; ``turn_time: 0`` turns the timer off."""
-_SPREAD_ID = re.compile(r"^\s*s?(\d+)\b", re.IGNORECASE)
+_SPREAD_ID = re.compile(r"^\s*s?(\d{1,6})\b", re.IGNORECASE)
+MAX_STAKE = 1_000_000
 
 
 def routes(controller: TableController) -> dict[str, Handler]:
@@ -181,7 +184,7 @@ class Tonk(commands.Cog):
     async def start(
         self,
         interaction: discord.Interaction,
-        stake: app_commands.Range[int, 1, 1_000_000] = 1,
+        stake: app_commands.Range[int, 1, MAX_STAKE] = 1,
         no_upcard: bool = False,
         must_spread: bool = False,
         double_needs_spread: bool = False,
@@ -189,6 +192,7 @@ class Tonk(commands.Cog):
         computers: app_commands.Range[int, 0, 3] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
     ) -> None:
+        checks.in_range(stake, 1, MAX_STAKE, "The stake")
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
@@ -224,7 +228,9 @@ class Tonk(commands.Cog):
 
     @tonk.command(name="spread", description="Lay a spread: a book or a run, e.g. 5c 6c 7c")
     @app_commands.describe(cards="The cards to lay — pick one of the spreads your hand forms")
-    async def spread(self, interaction: discord.Interaction, cards: str) -> None:
+    async def spread(self, interaction: discord.Interaction,
+                     cards: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        checks.text(cards, "card text")
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
         await self.controller.move(interaction, Spread(tuple(chosen)))
@@ -244,7 +250,11 @@ class Tonk(commands.Cog):
 
     @tonk.command(name="hit", description="Add cards to a spread on the table, e.g. 8c on S1")
     @app_commands.describe(cards="The cards to add", spread="The spread to hit, e.g. S1")
-    async def hit(self, interaction: discord.Interaction, cards: str, spread: str) -> None:
+    async def hit(self, interaction: discord.Interaction,
+                  cards: app_commands.Range[str, 1, TEXT_LIMIT],
+                  spread: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        checks.text(cards, "card text")
+        checks.text(spread, "spread name")
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
         await self.controller.move(interaction, Hit(_spread_id(spread), tuple(chosen)))
@@ -283,7 +293,9 @@ class Tonk(commands.Cog):
 
     @tonk.command(name="discard", description="Discard a card, ending your turn")
     @app_commands.describe(card="The card to discard, e.g. Kh")
-    async def discard(self, interaction: discord.Interaction, card: str) -> None:
+    async def discard(self, interaction: discord.Interaction,
+                      card: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        checks.text(card, "card text")
         _, engine = await self._my_game(interaction)
         patterns = cards.parse_cards(card)
         if len(patterns) != 1:
@@ -384,7 +396,7 @@ def _typed(chosen: Sequence[int]) -> str:
 def _spread_id(text: str) -> int:
     spread_id = _optional_spread_id(text)
     if spread_id is None:
-        raise UserFacingError(f"“{text.strip()}” is not a spread — name it like S1.")
+        raise UserFacingError(f"{quoted(text)} is not a spread — name it like S1.")
     return spread_id
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.discord.common import button
+from bot.discord.common import button, shown_name
 from bot.games.tonk.face.render import GAME, HOW_PAID, signed
 from bot.games.tonk.rules import HANDS_PLAYED, HANDS_WON, TONKS
 from bot.storage.models import Balance, LedgerEntry, StatsRow
@@ -93,7 +93,7 @@ def clamp_page(page: int, count: int, page_size: int | None = None) -> int:
 
 
 def _who(name: str | None, is_computer: bool = False) -> str:
-    who = name or "someone"
+    who = shown_name(name or "someone")
     return f"🤖 {who}" if is_computer else who
 
 
@@ -128,6 +128,7 @@ def entries_embed(entries: Sequence[LedgerEntry], player_id: int, player_name: s
                   page: int, table_label: str | None = None,
                   page_size: int | None = None) -> discord.Embed:
     """One player's recent entries, newest first: hand, counterpart, amount, reason."""
+    player_name = shown_name(player_name)
     embed = discord.Embed(title=f"Tonk ledger — {player_name}, {_scope(table_label)}",
                           colour=LEDGER_COLOUR)
     if not entries:

@@ -192,6 +192,8 @@ def _describe(e: dict[str, Any], names: Mapping[int, str]) -> str | None:
             return f"{who} left mid-hand — forfeit (T11)" if e["forfeit"] else f"{who} left"
         case "timed_out":
             return f"⏱ {who}'s time ran out ({e['in_a_row']} of 3) — automatic move (T11)"
+        case "table_dealt":
+            return f"⏱ Nobody dealt in time, so the table deals hand {e['hand_number']}"
         case "table_closed":
             return "The table closed: fewer than two players are left"
     return None
@@ -277,7 +279,7 @@ def table_render(
     """``deadline``: when the turn timer of the player to move runs out (issue 8)."""
     if view.in_hand:
         return _in_play(view, recent, table_id, counter, names, deadline)
-    return _between_hands(view, recent, table_id, counter, names,
+    return _between_hands(view, recent, table_id, counter, names, deadline,
                           closed=view.phase is Phase.TABLE_CLOSED)
 
 
@@ -318,14 +320,10 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
             table_view.add_item(button(GAME, table_id, "draw_discard",
                                        f"Take {card_text(view.discard_top)}", counter=counter))
     table_view.add_item(button(GAME, table_id, "rules", "Rules"))
-    ping_text = "it's your turn at Tonk — press **Your hand** on the table."
-    if timer:
-        ping_text += f" Your time runs out {timer}."
     return TableRender(
         embed=embed,
         view=table_view,
-        to_ping=to_move if human else None,
-        ping_text=ping_text,
+        to_move=to_move if human else None,
         content=f"<@{to_move}> to move." if human else f"{mover} to move.",
     )
 
@@ -374,7 +372,8 @@ def _players_text(view: TonkPublicView, names: Mapping[int, str]) -> str:
 
 
 def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, counter: int,
-                   names: Mapping[int, str], *, closed: bool) -> TableRender:
+                   names: Mapping[int, str], deadline: float | None, *,
+                   closed: bool) -> TableRender:
     result = _result(view)
     if closed:
         embed = discord.Embed(title=f"{TITLE} — table closed", colour=FINISHED_COLOUR)
@@ -392,6 +391,9 @@ def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, c
         lines.append(f"Next: **{nxt}** deals hand {view.hand_number + 1}. Anyone at the table "
                      "can press **Deal next hand**; others may **Join** now, and players may "
                      "**Leave** without paying anything.")
+        timer = countdown(deadline)
+        if timer is not None:
+            lines.append(f"⏱ If nobody deals, the table deals the next hand itself {timer}.")
         lines.append(f"At the table: {join_names(seated)}.")
     embed.description = "\n".join(lines)
     if result is not None:

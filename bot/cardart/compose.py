@@ -1,0 +1,131 @@
+"""Pictures of several cards: a hand, a row of plays, a table — encoded, with their alt text."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+from PIL import Image
+
+from bot.cardart import palette
+from bot.cardart.faces import ASPECT, BACK, EMPTY, face, height_for, mask
+from bot.cardart.labels import label_image
+from bot.cardart.layout import FAN, SPREAD, Group, Style, arrange
+from bot.cardart.words import alt_text
+from bot.cards import new_deck, rank
+
+CARD_WIDTH = 140
+"""Default card width in pixels. A 12-card hand comes out 700–950 pixels wide: phones show it
+about 400 wide but on screens of two or three device pixels per point, where the extra pixels
+keep the corners crisp; desktops scale it down to their preview width."""
+
+_PNG_LEVEL = 6
+"""zlib's default level: the palette pictures are flat, so it costs little (a 12-card hand
+renders in about 2 ms, encoding included) and gives about 9 KB."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardImage:
+    """An encoded picture, ready to attach: ``discord.File(io.BytesIO(data), filename,
+    description=alt)``."""
+
+    data: bytes
+    alt: str
+    width: int
+    height: int
+    filename: str = "cards.png"
+
+
+def encode(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", transparency=palette.TRANSPARENT, compress_level=_PNG_LEVEL)
+    return buffer.getvalue()
+
+
+def _as_group(group: Group | Iterable[int]) -> Group:
+    return group if isinstance(group, Group) else Group(group)
+
+
+def render(
+    rows: Sequence[Sequence[Group | Iterable[int]]],
+    *,
+    style: Style = SPREAD,
+    highlight: Collection[int] | None = None,
+    four_colour: bool = False,
+    card_width: int = CARD_WIDTH,
+) -> CardImage:
+    """The general picture: ``rows`` top to bottom, each a sequence of groups (a ``Group``, or
+    just the cards). When ``highlight`` is given, every card not in it is dimmed (a face-down
+    card too, unless ``BACK`` is in it).
+
+    ``style`` is ``SPREAD`` (groups apart: tables, streaks) or ``FAN`` (groups overlapping:
+    hands). Cards are ``bot.cards`` codes, ``BACK`` for a face-down card.
+    """
+    groups = [[_as_group(g) for g in row] for row in rows]
+    layout = arrange(groups, style, card_width)
+    canvas = palette.canvas((layout.width, layout.height))
+    for p in layout.cards:
+        dimmed = highlight is not None and p.card != EMPTY and p.card not in highlight
+        canvas.paste(face(p.card, card_width, four_colour, dimmed), (p.x, p.y),
+                     mask(p.card, card_width))
+    for text, x, y in layout.labels:
+        canvas.paste(label_image(text, card_width), (x, y))
+    return CardImage(encode(canvas), alt_text(groups), layout.width, layout.height)
+
+
+def row_image(
+    groups: Sequence[Group | Iterable[int]],
+    *,
+    style: Style = SPREAD,
+    highlight: Collection[int] | None = None,
+    four_colour: bool = False,
+    card_width: int = CARD_WIDTH,
+) -> CardImage:
+    """One row of separate groups — the plays of a streak, spreads and the discard pile,
+    players' revealed hands — wrapped onto lines of about equal width when wider than
+    ``style.max_width`` (``dataclasses.replace(SPREAD, max_width=...)`` for another width)."""
+    return render([groups], style=style, highlight=highlight, four_colour=four_colour,
+                  card_width=card_width)
+
+
+def hand_image(
+    cards: Sequence[int],
+    *,
+    group_by: Callable[[int], Hashable] | None = rank,
+    highlight: Collection[int] | None = None,
+    four_colour: bool = False,
+    card_width: int = CARD_WIDTH,
+) -> CardImage:
+    """A hand in the order given (sort it the game's way first), fanned, with a little more
+    room between neighbours that differ by ``group_by`` (rank by default; ``None`` for an even
+    fan). Long hands wrap onto a second line. No cards shows an empty place."""
+    if group_by is None:
+        groups = [Group(cards)]
+    else:
+        groups = [Group(run) for _, run in groupby(cards, key=group_by)] or [Group(())]
+    return render([groups], style=FAN, highlight=highlight, four_colour=four_colour,
+                  card_width=card_width)
+
+
+def emoji_image(card: int, *, four_colour: bool = False, size: int = 128) -> bytes:
+    """One face centred on a transparent ``size`` × ``size`` square, as PNG — fit for a
+    Discord application emoji (those must be at most 256 KiB; this is a few KB)."""
+    width = int(size / ASPECT)
+    while height_for(width) > size:
+        width -= 1
+    canvas = palette.canvas((size, size))
+    x, y = (size - width) // 2, (size - height_for(width)) // 2
+    canvas.paste(face(card, width, four_colour), (x, y), mask(card, width))
+    return encode(canvas)
+
+
+def warm(card_width: int = CARD_WIDTH) -> None:
+    """Draw every face, back and dimmed variant at ``card_width`` in both colour schemes now,
+    so that no player's first picture pays for it (about 0.3 s at 140 px on one core, see
+    ``scripts/bench_cards.py``)."""
+    for card in [*new_deck(jokers=True), BACK, EMPTY]:
+        for four_colour in (False, True):
+            for dimmed in (False, True):
+                face(card, card_width, four_colour, dimmed)
