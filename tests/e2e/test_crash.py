@@ -1,6 +1,5 @@
 """Crash safety end to end: ``python -m bot`` is SIGKILLed at random moments while people play
-Dubb and Tonk through the fake Discord, then started again; once on SQLite, once on PostgreSQL
-(``DATABASE_URL`` pointing at a fresh database of the tests' throwaway server).
+Dubb and Tonk through the fake Discord, then started again.
 
 Checked afterwards, from the database: every move a player saw acknowledged is in the move log
 exactly where it was made (the counter its button carried) and by that player; each table's
@@ -16,7 +15,6 @@ import contextlib
 import json
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
@@ -28,7 +26,6 @@ from tests.e2e.conftest import SubprocessBot, World
 from tests.fakediscord import Channel, Driver, FakeDiscord, User
 from tests.fakediscord.driver import DriverError, InteractionFailed
 from tests.fakediscord.model import StoredMessage
-from tests.store.pgserver import shared_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -162,24 +159,8 @@ async def _kill(bot: SubprocessBot) -> None:
     bot.process = None
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, subprocess_bot: SubprocessBot,
-             monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The bot's database: its SQLite file, or a new PostgreSQL database (``DATABASE_URL``,
-    which the bot's environment inherits and which wins over its ``DATABASE_PATH``)."""
-    if request.param == "sqlite":
-        yield str(subprocess_bot.workdir / "kortbord.sqlite3")
-        return
-    server = shared_server(request.config)
-    name = server.create_database()
-    monkeypatch.setenv("DATABASE_URL", server.url(name))
-    yield server.url(name)
-    server.drop_database(name)
-
-
 async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
-    subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World,
-    database: str,
+    subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:
     rng = random.Random(20261129)
     fake.interaction_deadline = DEADLINE
@@ -213,7 +194,7 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
         await _play([tonk], 1)
     await subprocess_bot.stop()
 
-    store = await Store.open(database)
+    store = await Store.open(subprocess_bot.workdir / "kortbord.sqlite3")
     try:
         assert await _check_table(store, dubb, world.guild.id) == 0
         assert await _check_table(store, tonk, world.guild.id) >= 1
