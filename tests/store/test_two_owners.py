@@ -37,6 +37,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
 from bot.table import StaleMoveError, TableService
 from tests.store.helpers import GUILD, KINDS, check_table, started_table
+from tests.store.pgserver import PgServer
 from tests.store.rival_worker import CHANNELS
 from tests.store.toy import Add
 
@@ -313,3 +314,39 @@ def test_two_worker_processes_playing_the_same_tables_apply_each_move_once(db_ur
                for out in outputs)
     assert sum(1 for line in lines if line.get("stale")) > 0
     asyncio.run(check_rival_tables(db_url, table_ids, acks))
+
+
+async def test_a_deadlock_between_two_processes_is_run_again(pg_server: PgServer) -> None:
+    """Two transactions that lock two tables in opposite orders (kortbord's own lock in key
+    order; this is the safety net): PostgreSQL aborts one, the backend runs it again, and both
+    commit."""
+    url = pg_server.url(pg_server.create_database())
+    store = await Store.open(url)
+    first, second = await lobby(store, 10, 1), await lobby(store, 11, 2)
+    await store.close()
+    backends = [await PostgresDatabase.open(parse_database_url(url)) for _ in range(2)]
+    locked = [asyncio.Event(), asyncio.Event()]
+    attempts = [0, 0]
+
+    def crossing(me: int, rows: tuple[int, int]) -> Callable[[Tx], Awaitable[int]]:
+        async def body(tx: Tx) -> int:
+            attempts[me] += 1
+            await tx.execute("UPDATE tables SET version = version + 1 WHERE id = ?", (rows[0],))
+            locked[me].set()
+            await locked[1 - me].wait()
+            await tx.execute("UPDATE tables SET version = version + 1 WHERE id = ?", (rows[1],))
+            return me
+
+        return body
+
+    try:
+        done = await asyncio.gather(
+            backends[0].transaction(crossing(0, (first.id, second.id))),
+            backends[1].transaction(crossing(1, (second.id, first.id))),
+        )
+        assert done == [0, 1] and sorted(attempts) == [1, 2]
+        rows = await backends[0].fetch("SELECT version FROM tables ORDER BY id")
+        assert [r[0] for r in rows] == [2, 2]
+    finally:
+        for backend in backends:
+            await backend.close()
