@@ -79,7 +79,7 @@ class KortbordBot(commands.Bot):
         self._refresh_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database)
         self.service = TableService(self.store, self.games, clock=self.clock.now)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock)

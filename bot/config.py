@@ -9,6 +9,8 @@ from typing import Annotated, Any
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.storage.url import DatabaseUrl, parse_database_url, sqlite_file
+
 _LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
@@ -26,6 +28,10 @@ class Settings(BaseSettings):
     )
     database_path: Path = Field(
         Path("./data/kortbord.sqlite3"), description="a file path for the SQLite database"
+    )
+    database_url: str | None = Field(
+        None, description="postgresql://user:password@host:port/database or "
+        "sqlite:///path/to/file",
     )
     discord_api_base: str | None = Field(
         None, description="an http(s) URL such as http://127.0.0.1:8765/api/v10"
@@ -67,6 +73,14 @@ class Settings(BaseSettings):
             raise ValueError("must start with ws:// or wss://")
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parse_database_url(value)
+        return value.strip()
+
     @field_validator("log_level")
     @classmethod
     def _level(cls, value: str) -> str:
@@ -74,6 +88,19 @@ class Settings(BaseSettings):
         if level not in _LEVELS:
             raise ValueError("unknown level")
         return level
+
+    @property
+    def database(self) -> DatabaseUrl:
+        """The database to use: ``DATABASE_URL`` when it is set (it wins over
+        ``DATABASE_PATH``), else the SQLite file at ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return parse_database_url(self.database_url)
+        return sqlite_file(self.database_path)
+
+    @property
+    def database_setting(self) -> str:
+        """The variable that named the database, for messages."""
+        return "DATABASE_URL" if self.database_url is not None else "DATABASE_PATH"
 
     @property
     def log_level_number(self) -> int:
@@ -91,4 +118,8 @@ def load_settings(**overrides: Any) -> Settings:
         expected = field.description if field is not None and field.description else "a valid value"
         empty = error["type"] in ("too_short", "string_too_short") and not error.get("input")
         problem = "is not set" if error["type"] == "missing" or empty else "is malformed"
+        # a validator's own reason (never the value itself, which may hold a password)
+        reason = error.get("ctx", {}).get("error") if error["type"] == "value_error" else None
+        if reason is not None:
+            problem += f" ({reason})"
         raise ConfigError(f"{name.upper()} {problem}: expected {expected}") from None

@@ -1,4 +1,5 @@
-"""Start-up: settings, logging, the API redirect, and a run loop that shuts down cleanly."""
+"""Start-up: settings, the database check, logging, the API redirect, and a run loop that shuts
+down cleanly."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import discord
 from bot.client import KortbordBot
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
-from bot.storage import SchemaTooNewError
+from bot.storage import DatabaseUnavailableError, Store
 
 _log = logging.getLogger("kortbord")
 
@@ -38,18 +39,38 @@ async def run(settings: Settings) -> None:
         await runner
 
 
+async def check_database(settings: Settings) -> str | None:
+    """Open (creating and migrating if needed), check and close the database before anything
+    connects to Discord; one line saying what is wrong with it, or ``None``."""
+    try:
+        store = await Store.open(settings.database, check=True)
+    except DatabaseUnavailableError as exc:  # SchemaTooNewError too
+        return f"cannot use {settings.database_setting} {exc.where}: {exc.cause}"
+    await store.close()
+    return None
+
+
 def main() -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:
         print(f"kortbord: {exc}", file=sys.stderr)
         return 2
+    problem = asyncio.run(check_database(settings))
+    if problem is not None:
+        print(f"kortbord: {' '.join(problem.split())}", file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    _log.info("database: %s (%s)", settings.database, settings.database_setting)
+    if settings.database_url is not None and "database_path" in settings.model_fields_set:
+        _log.info("DATABASE_PATH is not used: DATABASE_URL is set")
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(run(settings))
-    except SchemaTooNewError as exc:
+    except DatabaseUnavailableError as exc:
+        # the check passed a moment ago: the database changed since (another process, a server
+        # going away)
         _log.error("cannot start: %s", exc)
         return 2
     except discord.LoginFailure:

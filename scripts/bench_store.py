@@ -1,42 +1,55 @@
-"""Benchmark the store (not a test): move commit latency and start-up with many unfinished games.
+"""Benchmark the store (not a test): move commits on SQLite and PostgreSQL, in one and in two
+processes, and start-up with many unfinished games.
 
     .venv/bin/python scripts/bench_store.py [--dir DIR] [--moves N] [--tables N]
 
-1. Commit latency: random legal Tonk moves on 20 tables through ``TableService.apply``, for
-   ``synchronous=NORMAL`` (the default) and ``FULL``. Reports p50/p99/max of the store's
-   transaction alone (``commit``) and of the whole ``apply`` (engine, serialisation, commit).
-2. Start-up: ``--tables`` Tonk games in progress (a few moves each) in one file; then, as the bot
-   does at start-up, open the store (migration check) and list the unfinished tables, which
-   loads no engine. For comparison, the cost of the first lazy load of one table and of loading
-   every engine eagerly.
+1. Commits: random legal Tonk moves on 20 tables through ``TableService.apply``. Reports p50/p99
+   of the store's transaction alone (``commit``) and of the whole ``apply`` (engine,
+   serialisation, commit), and moves per second, for SQLite (``synchronous=NORMAL``, the
+   default, and ``FULL``) and PostgreSQL; then two OS processes at once, each committing moves
+   to its own 20 tables of the same database (PostgreSQL, and SQLite for comparison), with the
+   moves per second of both together. PostgreSQL is a throwaway local server started for the
+   run (``tests/store/pgserver.py``) with its durable defaults (fsync, synchronous commit), over
+   TCP on 127.0.0.1.
+2. Start-up: ``--tables`` Tonk games in progress (a few moves each) in one SQLite file; then, as
+   the bot does at start-up, check the file (``quick_check``), open the store (migration check)
+   and list the unfinished tables, which loads no engine. For comparison, the cost of the first
+   lazy load of one table and of loading every engine eagerly.
 
-The database files go to ``--dir`` (default: a temporary directory under the current
-directory, i.e. on the same disk as a deployment's data directory) and are deleted afterwards.
+The SQLite files go to ``--dir`` (default: a temporary directory under the current directory,
+i.e. on the same disk as a deployment's data directory) and are deleted afterwards.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from bot.games import tonk
-from bot.games.registry import GAMES
-from bot.storage import MoveCommit, Store
-from bot.storage.store import Synchronous
-from bot.table import TableService
+from bot.games import tonk  # noqa: E402
+from bot.games.registry import GAMES  # noqa: E402
+from bot.storage import MoveCommit, Store  # noqa: E402
+from bot.storage.sqlite import Synchronous  # noqa: E402
+from bot.table import TableService  # noqa: E402
+from tests.store.pgserver import PgServer  # noqa: E402
 
 GUILD = 1
+TABLES = 20
+WARM_UP = 50
 
 
 class TimedStore(Store):
@@ -48,6 +61,13 @@ class TimedStore(Store):
         t0 = time.perf_counter()
         await super().commit_move(commit)
         self.commit_times.append(time.perf_counter() - t0)
+
+
+@dataclass
+class Run:
+    commits: list[float]
+    applies: list[float]
+    wall: float
 
 
 def pct(values: list[float], p: float) -> float:
@@ -83,27 +103,66 @@ async def random_move(service: TableService, channel: int, rng: random.Random) -
     await service.apply(channel, player, move, snap.counter)
 
 
-async def bench_commits(path: Path, synchronous: Synchronous, moves: int) -> None:
-    store = await TimedStore.open(path, synchronous=synchronous)
+async def play(url: str, moves: int, *, synchronous: Synchronous = "NORMAL",
+               first_channel: int = 1, ready: bool = False) -> Run:
+    """``moves`` random moves over ``TABLES`` new tables (after a warm-up). With ``ready``,
+    print READY and wait for a line on standard input before the measured moves (so two
+    processes start them together)."""
+    store = await TimedStore.open(url, synchronous=synchronous)
     store.commit_times = []
-    rng = random.Random(1)
+    rng = random.Random(first_channel)
     service = TableService(store, GAMES, seed_source=lambda: rng.randrange(2**63))
-    channels = list(range(1, 21))
-    for c in channels:
-        await start_table(service, c, rng)
-    for _ in range(50):
-        await random_move(service, rng.choice(channels), rng)
-    store.commit_times.clear()
-    apply_times: list[float] = []
-    for _ in range(moves):
-        t0 = time.perf_counter()
-        await random_move(service, rng.choice(channels), rng)
-        apply_times.append(time.perf_counter() - t0)
-    await store.close()
-    c, a = store.commit_times, apply_times
-    print(f"synchronous={synchronous:<6} {len(c)} moves")
-    print(f"  commit  p50 {ms(statistics.median(c))}  p99 {ms(pct(c, 99))}  max {ms(max(c))}")
-    print(f"  apply   p50 {ms(statistics.median(a))}  p99 {ms(pct(a, 99))}  max {ms(max(a))}")
+    channels = list(range(first_channel, first_channel + TABLES))
+    try:
+        for c in channels:
+            await start_table(service, c, rng)
+        for _ in range(WARM_UP):
+            await random_move(service, rng.choice(channels), rng)
+        if ready:
+            print("READY", flush=True)
+            await asyncio.to_thread(sys.stdin.readline)
+        store.commit_times.clear()
+        applies: list[float] = []
+        start = time.perf_counter()
+        for _ in range(moves):
+            t0 = time.perf_counter()
+            await random_move(service, rng.choice(channels), rng)
+            applies.append(time.perf_counter() - t0)
+        wall = time.perf_counter() - start
+    finally:
+        await store.close()
+    return Run(store.commit_times, applies, wall)
+
+
+def report(label: str, runs: list[Run]) -> None:
+    commits = [t for r in runs for t in r.commits]
+    applies = [t for r in runs for t in r.applies]
+    rate = sum(len(r.applies) for r in runs) / max(r.wall for r in runs)
+    print(f"{label:<28} {len(applies):>6} moves  commit p50 {ms(statistics.median(commits))} "
+          f"p99 {ms(pct(commits, 99))}  apply p50 {ms(statistics.median(applies))} "
+          f"p99 {ms(pct(applies, 99))}  {rate:7.0f} moves/s")
+
+
+def two_processes(url: str, moves: int) -> list[Run]:
+    """Two OS processes, each playing its own tables of the same database, measured together."""
+    workers = [
+        subprocess.Popen([sys.executable, __file__, "--worker", url, "--first-channel",
+                          str(first), "--moves", str(moves)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for first in (1, 1 + TABLES)
+    ]
+    for worker in workers:
+        assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write("GO\n")
+        worker.stdin.flush()
+    runs = []
+    for worker in workers:
+        out, _ = worker.communicate()
+        assert worker.returncode == 0
+        runs.append(Run(**json.loads(out.splitlines()[-1])))
+    return runs
 
 
 async def fill(path: Path, tables: int) -> None:
@@ -122,6 +181,9 @@ async def fill(path: Path, tables: int) -> None:
 
 async def bench_startup(path: Path, tables: int) -> None:
     t0 = time.perf_counter()
+    checked = await Store.open(path, check=True)
+    await checked.close()
+    tc = time.perf_counter()
     store = await Store.open(path)
     t1 = time.perf_counter()
     service = TableService(store, GAMES)
@@ -137,25 +199,31 @@ async def bench_startup(path: Path, tables: int) -> None:
     await store.close()
     size = sum(f.stat().st_size for f in path.parent.glob(path.name + "*")) / 1e6
     print(f"start-up with {len(unfinished)} unfinished games ({size:.0f} MB database)")
-    print(f"  open + migration check       {ms(t1 - t0)}")
+    print(f"  start-up check (quick_check) {ms(tc - t0)}")
+    print(f"  open + migration check       {ms(t1 - tc)}")
     print(f"  list unfinished tables       {ms(t2 - t1)}")
-    print(f"  start-up total (lazy)        {ms(t2 - t0)}")
+    print(f"  start-up total (lazy)        {ms(t2 - tc)}")
     print(f"  first table loaded on use    {ms(t3 - t2)}")
     print(f"  (every engine loaded eagerly {ms(t4 - t3)})")
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dir", type=Path, default=None)
-    parser.add_argument("--moves", type=int, default=5000)
-    parser.add_argument("--tables", type=int, default=10_000)
-    args = parser.parse_args()
+async def main(args: argparse.Namespace) -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-store-", dir=args.dir or Path.cwd()))
+    server = PgServer.start(tcp=True, durable=True)
     try:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"database directory: {base}; {os.cpu_count()} CPUs, load average {load}")
+        print(f"SQLite files in {base}; PostgreSQL {server.bin_dir.parent.name} at "
+              f"127.0.0.1:{server.port}; {os.cpu_count()} CPUs, load average {load}")
         for sync in ("NORMAL", "FULL"):
-            await bench_commits(base / f"commit-{sync}.sqlite3", sync, args.moves)
+            run = await play(str(base / f"commit-{sync}.sqlite3"), args.moves, synchronous=sync)
+            report(f"SQLite {sync}, 1 process", [run])
+        run = await play(server.tcp_url(server.create_database()), args.moves)
+        report("PostgreSQL, 1 process", [run])
+        half = args.moves // 2
+        report("PostgreSQL, 2 processes", two_processes(
+            server.tcp_url(server.create_database()), half))
+        report("SQLite NORMAL, 2 processes", two_processes(
+            f"sqlite:///{base / 'two.sqlite3'}", half))
         if args.tables <= 0:
             return
         path = base / "startup.sqlite3"
@@ -163,8 +231,25 @@ async def main() -> None:
         await fill(path, args.tables)
         await bench_startup(path, args.tables)
     finally:
+        server.stop()
         shutil.rmtree(base, ignore_errors=True)
 
 
+def worker(args: argparse.Namespace) -> None:
+    run = asyncio.run(play(args.worker, args.moves, first_channel=args.first_channel,
+                           ready=True))
+    print(json.dumps(asdict(run)), flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--first-channel", type=int, default=1, help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.worker:
+        worker(arguments)
+    else:
+        asyncio.run(main(arguments))

@@ -1,11 +1,14 @@
-"""Persistence: the one module that talks SQL (SQLite through aiosqlite).
+"""Persistence: the one package that talks SQL, to SQLite (aiosqlite) or PostgreSQL (asyncpg).
 
 Everything above it (the table service, cogs) works with the pydantic models in
-``bot.storage.models`` and the ``Store`` methods; no other module writes SQL.
+``bot.storage.models`` and the ``Store`` methods, whichever backend ``Store.open(url)`` chose;
+no other package writes SQL. ``python -m bot.storage copy FROM TO`` moves a database to another
+backend.
 """
 
 from bot.storage.errors import (
     ChannelTakenError,
+    DatabaseUnavailableError,
     LedgerConflictError,
     SchemaTooNewError,
     SeatTakenError,
@@ -30,12 +33,15 @@ from bot.storage.models import (
     TableStatus,
 )
 from bot.storage.store import Store
+from bot.storage.url import DatabaseUrl, parse_database_url
 
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "Balance",
     "ChannelTakenError",
+    "DatabaseUnavailableError",
+    "DatabaseUrl",
     "DueDeadline",
     "LedgerConflictError",
     "LedgerEntry",
@@ -55,4 +61,5 @@ __all__ = [
     "TableChangedError",
     "TableRecord",
     "TableStatus",
+    "parse_database_url",
 ]

@@ -1,4 +1,5 @@
-"""Errors the store raises on purpose. Anything else from SQLite is a real failure (disk, bug)."""
+"""Errors the store raises on purpose. Anything else from the database is a real failure (disk,
+network, bug)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,23 @@ class StoreError(Exception):
     """Base of every deliberate storage error."""
 
 
-class SchemaTooNewError(StoreError):
+class DatabaseUnavailableError(StoreError):
+    """The database cannot be used at all (missing folder, not a database, corrupt, read-only,
+    server unreachable, login refused); the message is one line: where, and why."""
+
+    def __init__(self, where: str, cause: str) -> None:
+        super().__init__(f"{where}: {cause}")
+        self.where = where
+        self.cause = cause
+
+
+class SchemaTooNewError(DatabaseUnavailableError):
     """The database was written by a newer kortbord; starting would risk corrupting it."""
 
     def __init__(self, path: str, found: int, supported: int) -> None:
         super().__init__(
-            f"the database {path} has schema version {found}, but this kortbord understands "
-            f"versions up to {supported}: run a newer kortbord or restore a backup made by "
-            "this version"
+            path, f"it has schema version {found}, but this kortbord understands versions up "
+            f"to {supported}: run a newer kortbord or restore a backup made by this version"
         )
         self.path = path
         self.found = found

@@ -1,33 +1,23 @@
-"""The store: every SQL statement of kortbord (the schema itself is in ``migrations.py``).
+"""The store: every query of kortbord (the schema is in ``migrations.py``), written once for
+both backends (``sqlite.py``, ``postgres.py``; ``database.py`` says what a backend provides).
 
-Durability. The database runs in WAL mode with ``synchronous=NORMAL`` by default: a commit is
-written to the WAL file (the operating system's page cache) before ``commit`` returns, so it
-survives the bot process being killed (SIGKILL, OOM, crash) at any moment; only a power cut or a
-kernel crash can lose the last few commits, and even then the database stays consistent (WAL
-replays whole transactions only). ``FULL`` adds an fsync per commit for power-loss safety;
-``scripts/bench_store.py`` measures both.
-
-Connections. One writer connection, used only inside ``_transaction`` under an asyncio lock, so
-transactions from different coroutines never interleave on it; a second, read-only connection
-serves queries, which in WAL mode never wait for the writer and never see an uncommitted write.
-A third one checkpoints the WAL into the database file in the background: SQLite's automatic
-checkpoint would run inside whichever commit crosses the threshold and add its writes and fsyncs
-to that move's latency (it made the p99 of a commit several times its p50).
+What every write relies on, on either backend: a move is one transaction with its move-log row,
+ledger rows, stats, seating and deadline; the move counter is compared and set in the same
+``UPDATE`` (``TableChangedError``); the ledger's unique key (table, hand, payer, payee, reason)
+refuses a payment twice (``LedgerConflictError``); unique keys also keep one live table per
+channel (``ChannelTakenError``) and one seat per player per server (``SeatTakenError``). All of
+them are decided by the database, so they hold between processes as well as within one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-import aiosqlite
-
+from bot.storage.database import Database, Reads, Row, Tx, UniqueViolation
 from bot.storage.errors import (
     ChannelTakenError,
     LedgerConflictError,
@@ -35,7 +25,6 @@ from bot.storage.errors import (
     StoreError,
     TableChangedError,
 )
-from bot.storage.migrations import migrate, schema_version
 from bot.storage.models import (
     Balance,
     DueDeadline,
@@ -52,11 +41,11 @@ from bot.storage.models import (
     TableRecord,
     TableStatus,
 )
-
-_log = logging.getLogger("kortbord.store")
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import SqliteDatabase, Synchronous
+from bot.storage.url import Backend, DatabaseUrl, parse_database_url
 
 T = TypeVar("T")
-Synchronous = Literal["NORMAL", "FULL"]
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
@@ -64,15 +53,9 @@ _TABLE_COLUMNS = (
     "version, shown_version, pinged, locale, closed_note, to_move"
 )
 _LIVE = "status IN ('lobby', 'playing')"
-CHECKPOINT_EVERY = 300
-"""Commits between background WAL checkpoints (a move writes a few pages, so the WAL stays
-around SQLite's default checkpoint size of 1000 pages)."""
-WAL_SIZE_LIMIT = 16 * 1024 * 1024
-"""A WAL file larger than this is truncated to it when the WAL starts over (disk space)."""
-WAL_LIMIT_FRAMES = 10_000
-"""The WAL starts over only when a write begins after a checkpoint caught up with it; an unbroken
-burst of moves leaves no such moment, so past this size (about 40 MB) a checkpoint takes the
-write lock and restarts the WAL itself."""
+RACE_RETRIES = 3
+"""Tries for an insert whose conflicting row another process removed in between (PostgreSQL
+only: SQLite's write lock keeps other writers out of the whole transaction)."""
 
 
 def _dumps(value: Any) -> str:
@@ -83,7 +66,7 @@ def _seats_json(seats: Iterable[SeatInfo]) -> str:
     return _dumps([s.model_dump() for s in seats])
 
 
-def _record(row: Sequence[Any]) -> TableRecord:
+def _record(row: Row) -> TableRecord:
     return TableRecord(
         id=row[0],
         guild_id=row[1],
@@ -111,23 +94,6 @@ def _record(row: Sequence[Any]) -> TableRecord:
     )
 
 
-async def _enter_wal(db: aiosqlite.Connection, path: str, busy_timeout_ms: int) -> None:
-    """Switch the file to WAL (a no-op once it is). On a new file another process may be doing
-    the same, and SQLite reports that as locked without waiting, so retry for a while."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + busy_timeout_ms / 1000
-    while True:
-        try:
-            rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
-            break
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or loop.time() > give_up:
-                raise
-            await asyncio.sleep(0.01)
-    if str(rows[0][0]).lower() != "wal":
-        raise StoreError(f"the database {path} cannot use WAL mode (got {rows[0][0]!r})")
-
-
 def _consume_result(task: asyncio.Task[Any]) -> None:
     # a transaction whose caller was cancelled still finishes; its outcome is read here so
     # asyncio does not report it as never retrieved
@@ -136,142 +102,69 @@ def _consume_result(task: asyncio.Task[Any]) -> None:
 
 
 class Store:
-    """Open with ``await Store.open(path)``; close with ``await store.close()``."""
+    """Open with ``await Store.open(url)``; close with ``await store.close()``."""
 
-    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection,
-                 checkpointer: aiosqlite.Connection) -> None:
-        self.path = path
-        self._writer = writer
-        self._reader = reader
-        self._checkpointer = checkpointer
-        self._write_lock = asyncio.Lock()
-        self._commits = 0
-        self._checkpoint: asyncio.Task[None] | None = None
-        self._closing = False
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        url: str | Path | DatabaseUrl,
         *,
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = 5000,
+        check: bool = False,
     ) -> Store:
-        """Open (creating if needed) and migrate the database; raises ``SchemaTooNewError``
-        for a database written by a newer kortbord."""
-        if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
-        file = Path(path)
-        file.parent.mkdir(parents=True, exist_ok=True)
-        opened: list[aiosqlite.Connection] = []
+        """Open and migrate the database at ``url``: ``postgresql://…``, ``sqlite:///path``, or a
+        plain path of a SQLite file (created if needed). ``synchronous`` and ``busy_timeout_ms``
+        are SQLite's settings; ``check`` also verifies a SQLite file page by page (start-up
+        does). Raises ``DatabaseUnavailableError`` (one line: where and why) for a database
+        that cannot be used, and ``SchemaTooNewError`` for one written by a newer kortbord."""
+        target = parse_database_url(url)
+        db: Database
+        if target.backend == "postgresql":
+            db = await PostgresDatabase.open(target)
+        else:
+            assert target.path is not None
+            db = await SqliteDatabase.open(target.path, synchronous=synchronous,
+                                           busy_timeout_ms=busy_timeout_ms, check=check)
+        return cls(db)
 
-        async def connect(*pragmas: str) -> aiosqlite.Connection:
-            db = await aiosqlite.connect(file, isolation_level=None)
-            opened.append(db)
-            await db.execute_fetchall(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            for pragma in pragmas:
-                await db.execute_fetchall(f"PRAGMA {pragma}")
-            return db
+    @property
+    def db(self) -> Database:
+        """The backend (for ``bot.storage.copy``)."""
+        return self._db
 
-        try:
-            writer = await connect()
-            await _enter_wal(writer, str(file), busy_timeout_ms)
-            for pragma in (f"synchronous = {synchronous}", "foreign_keys = ON",
-                           "wal_autocheckpoint = 0", f"journal_size_limit = {WAL_SIZE_LIMIT}"):
-                await writer.execute_fetchall(f"PRAGMA {pragma}")
-            await migrate(writer, str(file))
-            reader = await connect("query_only = ON")
-            checkpointer = await connect("query_only = ON")
-        except BaseException:
-            for db in opened:
-                await db.close()
-            raise
-        return cls(str(file), writer, reader, checkpointer)
+    @property
+    def backend(self) -> Backend:
+        return self._db.backend
+
+    @property
+    def where(self) -> str:
+        """The database for messages: a file path, or a URL without its password."""
+        return self._db.where
+
+    @property
+    def sqlite(self) -> SqliteDatabase:
+        """The SQLite backend, for SQLite's own checks and settings; ``TypeError`` on
+        PostgreSQL."""
+        if not isinstance(self._db, SqliteDatabase):
+            raise TypeError(f"{self.where} is not a SQLite database")
+        return self._db
 
     async def close(self) -> None:
-        self._closing = True
-        # outside the write lock: a checkpoint that has to restart the WAL takes that lock
-        while self._checkpoint is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._checkpoint)
-        async with self._write_lock:
-            # SQLite's advice for long-lived connections: refresh the planner's statistics
-            await self._writer.execute_fetchall("PRAGMA optimize")
-            # leave a small file behind: everything moved from the WAL into the database
-            await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
-            await self._checkpointer.close()
-            await self._reader.close()
-            await self._writer.close()
-
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the database file now and wait for it (it also happens in the
-        background every ``CHECKPOINT_EVERY`` commits), e.g. before copying the file."""
-        await asyncio.shield(self._start_checkpoint())
-
-    def _after_commit(self) -> None:
-        self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and not self._closing:
-            self._start_checkpoint()
-
-    def _start_checkpoint(self) -> asyncio.Task[None]:
-        if self._checkpoint is None:
-            self._commits = 0
-            self._checkpoint = asyncio.ensure_future(self._run_checkpoint())
-            self._checkpoint.add_done_callback(_consume_result)
-        return self._checkpoint
-
-    async def _run_checkpoint(self) -> None:
-        try:
-            # PASSIVE never blocks the writer or readers; what it cannot copy yet (pages a
-            # reader still needs) the next checkpoint copies
-            rows = list(
-                await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
-            )
-            if rows[0][1] > WAL_LIMIT_FRAMES:
-                async with self._write_lock:
-                    await self._writer.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
-        except Exception:
-            # the data is safe in the WAL either way; the next checkpoint tries again
-            _log.exception("WAL checkpoint of %s failed", self.path)
-            raise
-        finally:
-            self._checkpoint = None
+        await self._db.close()
 
     async def schema_version(self) -> int:
-        return await schema_version(self._reader)
+        return await self._db.schema_version()
 
-    async def pragma(self, name: Literal["journal_mode", "synchronous", "busy_timeout",
-                                         "foreign_keys", "wal_autocheckpoint"]) -> Any:
-        """The writer connection's setting ``name`` (for checks and diagnostics)."""
-        rows = list(await self._writer.execute_fetchall(f"PRAGMA {name}"))
-        return rows[0][0]
-
-    async def integrity_check(self) -> list[str]:
-        """SQLite's own consistency check: ``["ok"]`` for a sound file."""
-        rows = await self._reader.execute_fetchall("PRAGMA integrity_check")
-        return [str(r[0]) for r in rows]
-
-    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+    async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed if it returns, rolled back if it
-        raises. Shielded, so a cancelled caller never leaves a transaction half-done on the
-        shared connection."""
-        task = asyncio.ensure_future(self._run_transaction(body))
+        raises. Shielded, so a cancelled caller never leaves a transaction half-done."""
+        task = asyncio.ensure_future(self._db.transaction(body))
         task.add_done_callback(_consume_result)
         return await asyncio.shield(task)
-
-    async def _run_transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        async with self._write_lock:
-            db = self._writer
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                result = await body(db)
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-            self._after_commit()
-            return result
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -294,25 +187,27 @@ class Store:
         the host sits at one in this server."""
         seats = (host, *computers)
 
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            try:
-                cur = await db.execute(
+        async def body(db: Tx) -> TableRecord:
+            for _ in range(RACE_RETRIES):
+                # the live-table-per-channel key decides; a refused insert changes nothing
+                if await db.execute(
                     "INSERT INTO tables (guild_id, channel_id, kind, status, host_id, options, "
                     "seats, created_at, updated_at, lobby_expires_at, turn_seconds, locale) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (guild_id, channel_id, kind, host.player_id, _dumps(options),
                      _seats_json(seats), now, now, lobby_expires_at, turn_seconds, locale),
-                )
-            except sqlite3.IntegrityError:
+                ):
+                    break
                 existing = await self._live_in_channel(db, channel_id)
-                if existing is None:
-                    raise
-                raise ChannelTakenError(existing) from None
-            table_id = cur.lastrowid
-            assert table_id is not None
-            await self._sync_claims(db, guild_id, table_id, seats)
+                if existing is not None:
+                    raise ChannelTakenError(existing)
+            else:
+                raise StoreError(f"channel {channel_id} keeps changing")
+            record = await self._live_in_channel(db, channel_id)
+            assert record is not None
+            await self._sync_claims(db, guild_id, record.id, seats)
             await self._save_names(db, guild_id, seats, now)
-            return await self._table(db, table_id)
+            return record
 
         return await self._transaction(body)
 
@@ -322,13 +217,13 @@ class Store:
         """Replace a lobby's seats (and host). Raises ``TableChangedError`` if the table left the
         lobby, ``SeatTakenError`` if a new player sits elsewhere in the server."""
 
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            cur = await db.execute(
+        async def body(db: Tx) -> TableRecord:
+            changed = await db.execute(
                 "UPDATE tables SET seats = ?, host_id = ?, updated_at = ?, version = version + 1 "
                 "WHERE id = ? AND status = 'lobby'",
                 (_seats_json(seats), host_id, now, table_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise TableChangedError(table_id)
             guild_id = await self._guild_of(db, table_id)
             await self._sync_claims(db, guild_id, table_id, seats)
@@ -357,17 +252,16 @@ class Store:
         seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
         its first round at once, so the start may carry ledger rows and stats too."""
 
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            cur = await db.execute(
+        async def body(db: Tx) -> TableRecord:
+            changed = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
                 "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
-                "to_move = ?, turn_deadline = ?, "
-                "deadline_counter = CASE WHEN ? IS NULL THEN NULL ELSE 0 END "
+                "to_move = ?, turn_deadline = ?, deadline_counter = ? "
                 "WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), state, seed, now, to_move, turn_deadline, turn_deadline,
-                 table_id),
+                (_seats_json(seats), state, seed, now, to_move, turn_deadline,
+                 None if turn_deadline is None else 0, table_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise TableChangedError(table_id)
             await db.execute(
                 "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
@@ -389,8 +283,8 @@ class Store:
         c = commit
         seq = c.expected_counter + 1
 
-        async def body(db: aiosqlite.Connection) -> None:
-            cur = await db.execute(
+        async def body(db: Tx) -> None:
+            changed = await db.execute(
                 "UPDATE tables SET state = ?, counter = ?, status = ?, updated_at = ?, "
                 "version = version + 1, to_move = ?, turn_deadline = ?, deadline_counter = ?, "
                 "seats = COALESCE(?, seats) "
@@ -400,7 +294,7 @@ class Store:
                  None if c.seats is None else _seats_json(c.seats), c.table_id,
                  c.expected_counter),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise TableChangedError(c.table_id)
             await db.execute(
                 "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
@@ -424,14 +318,14 @@ class Store:
         """End a live table without a move (cancel, abandoned lobby); frees its seats. ``note``
         says how it ended, for showing it again later."""
 
-        async def body(db: aiosqlite.Connection) -> TableRecord:
-            cur = await db.execute(
+        async def body(db: Tx) -> TableRecord:
+            changed = await db.execute(
                 "UPDATE tables SET status = ?, updated_at = ?, turn_deadline = NULL, "
                 "deadline_counter = NULL, lobby_expires_at = NULL, version = version + 1, "
                 f"closed_note = ? WHERE id = ? AND {_LIVE}",
                 (status, now, None if note is None else _dumps(note), table_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise TableChangedError(table_id)
             await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (table_id,))
             return await self._table(db, table_id)
@@ -444,7 +338,7 @@ class Store:
         """The table's message is now ``message_id``; ``pinged`` is the person it was posted
         to ping (``None``: nobody); ``shown_version`` the version it shows, if known."""
 
-        async def body(db: aiosqlite.Connection) -> None:
+        async def body(db: Tx) -> None:
             await db.execute(
                 "UPDATE tables SET message_id = ?, pinged = ?, "
                 "shown_version = coalesce(?, shown_version) WHERE id = ?",
@@ -457,7 +351,7 @@ class Store:
         """The table message now shows ``version`` of the table (never moves backwards), and
         the turn it pinged for is ``pinged``'s (``None``: that turn is over)."""
 
-        async def body(db: aiosqlite.Connection) -> None:
+        async def body(db: Tx) -> None:
             await db.execute(
                 "UPDATE tables SET shown_version = ?, pinged = ? WHERE id = ? "
                 "AND (shown_version IS NULL OR shown_version < ?)",
@@ -470,55 +364,59 @@ class Store:
         """Set (or clear, ``at=None``) the turn deadline of a playing table that is still at move
         ``counter``; ``False`` if it is not."""
 
-        async def body(db: aiosqlite.Connection) -> bool:
-            cur = await db.execute(
+        async def body(db: Tx) -> bool:
+            changed = await db.execute(
                 "UPDATE tables SET turn_deadline = ?, deadline_counter = ? "
                 "WHERE id = ? AND status = 'playing' AND counter = ?",
                 (at, None if at is None else counter, table_id, counter),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
         return await self._transaction(body)
 
     @staticmethod
     async def _record_results(
-        db: aiosqlite.Connection,
+        db: Tx,
         table_id: int,
         payments: Sequence[Payment],
         stat_deltas: Sequence[StatDelta],
         now: float,
     ) -> None:
+        if not payments and not stat_deltas:
+            return
         # guild and kind come from the table row itself, so a server's ledger can only ever
         # hold rows of its own tables; a payment belongs to the season running when it is made
+        rows = await db.fetch(
+            "SELECT t.guild_id, t.kind, coalesce((SELECT max(s.season) FROM seasons s "
+            "WHERE s.guild_id = t.guild_id AND s.kind = t.kind), 1) FROM tables t WHERE t.id = ?",
+            (table_id,),
+        )
+        guild_id, kind, season = rows[0]
         if payments:
             try:
                 await db.executemany(
                     "INSERT INTO ledger (guild_id, kind, season, table_id, hand_no, payer_id, "
-                    "payee_id, amount, reason, created_at) "
-                    "SELECT t.guild_id, t.kind, coalesce((SELECT max(s.season) FROM seasons s "
-                    "WHERE s.guild_id = t.guild_id AND s.kind = t.kind), 1), t.id, "
-                    "?, ?, ?, ?, ?, ? FROM tables t WHERE t.id = ?",
-                    [(p.hand_no, p.payer_id, p.payee_id, p.amount, p.reason, now, table_id)
-                     for p in payments],
+                    "payee_id, amount, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(guild_id, kind, season, table_id, p.hand_no, p.payer_id, p.payee_id,
+                      p.amount, p.reason, now) for p in payments],
                 )
-            except sqlite3.IntegrityError as exc:
-                if "UNIQUE" not in str(exc):
-                    raise
+            except UniqueViolation:
                 raise LedgerConflictError(table_id, payments[0].hand_no) from None
         if stat_deltas:
             await db.executemany(
                 "INSERT INTO stats (guild_id, kind, player_id, table_id, counter, value) "
-                "SELECT guild_id, kind, ?, id, ?, ? FROM tables WHERE id = ? "
+                "VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, kind, player_id, table_id, counter) "
-                "DO UPDATE SET value = value + excluded.value",
-                [(d.player_id, d.counter, d.amount, table_id) for d in stat_deltas],
+                "DO UPDATE SET value = stats.value + excluded.value",
+                [(guild_id, kind, d.player_id, table_id, d.counter, d.amount)
+                 for d in stat_deltas],
             )
 
     async def _sync_claims(
-        self, db: aiosqlite.Connection, guild_id: int, table_id: int, seats: Iterable[SeatInfo]
+        self, db: Tx, guild_id: int, table_id: int, seats: Iterable[SeatInfo]
     ) -> None:
         want = {s.player_id for s in seats if not s.is_computer}
-        rows = await db.execute_fetchall(
+        rows = await db.fetch(
             "SELECT player_id FROM seat_claims WHERE table_id = ?", (table_id,)
         )
         have = {r[0] for r in rows}
@@ -527,54 +425,61 @@ class Store:
                 "DELETE FROM seat_claims WHERE guild_id = ? AND player_id = ? AND table_id = ?",
                 [(guild_id, p, table_id) for p in sorted(have - want)],
             )
+        # in key order, like every transaction, so two of them never wait for each other
         for player_id in sorted(want - have):
-            try:
-                await db.execute(
-                    "INSERT INTO seat_claims (guild_id, player_id, table_id) VALUES (?, ?, ?)",
-                    (guild_id, player_id, table_id),
-                )
-            except sqlite3.IntegrityError:
-                claim = await self._claim(db, guild_id, player_id)
-                if claim is None:
-                    raise
-                raise SeatTakenError(player_id, claim.table_id, claim.channel_id) from None
+            await self._claim_seat(db, guild_id, player_id, table_id)
+
+    async def _claim_seat(self, db: Tx, guild_id: int, player_id: int, table_id: int) -> None:
+        for _ in range(RACE_RETRIES):
+            # the (server, player) key decides, even against a claim not yet committed
+            if await db.execute(
+                "INSERT INTO seat_claims (guild_id, player_id, table_id) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (guild_id, player_id, table_id),
+            ):
+                return
+            claim = await self._claim(db, guild_id, player_id)
+            if claim is not None:
+                raise SeatTakenError(player_id, claim.table_id, claim.channel_id)
+        raise StoreError(f"the seat of player {player_id} keeps changing")
 
     async def _save_names(
-        self, db: aiosqlite.Connection, guild_id: int, seats: Iterable[SeatInfo], now: float
+        self, db: Tx, guild_id: int, seats: Iterable[SeatInfo], now: float
     ) -> None:
         await db.executemany(
             "INSERT INTO player_names (guild_id, player_id, name, is_computer, updated_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_id) DO UPDATE SET "
             "name = excluded.name, is_computer = excluded.is_computer, "
             "updated_at = excluded.updated_at",
-            [(guild_id, s.player_id, s.name, int(s.is_computer), now) for s in seats],
+            [(guild_id, s.player_id, s.name, int(s.is_computer), now)
+             for s in sorted(seats, key=lambda s: s.player_id)],
         )
 
     @staticmethod
-    async def _guild_of(db: aiosqlite.Connection, table_id: int) -> int:
+    async def _guild_of(db: Reads, table_id: int) -> int:
         rows = list(
-            await db.execute_fetchall("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
+            await db.fetch("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
         )
         return int(rows[0][0])
 
     @staticmethod
-    async def _table(db: aiosqlite.Connection, table_id: int) -> TableRecord:
-        rows = list(await db.execute_fetchall(
+    async def _table(db: Reads, table_id: int) -> TableRecord:
+        rows = list(await db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         ))
         return _record(rows[0])
 
     @staticmethod
-    async def _live_in_channel(db: aiosqlite.Connection, channel_id: int) -> TableRecord | None:
-        rows = list(await db.execute_fetchall(
+    async def _live_in_channel(db: Reads, channel_id: int) -> TableRecord | None:
+        rows = list(await db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND {_LIVE}",
             (channel_id,),
         ))
         return _record(rows[0]) if rows else None
 
     @staticmethod
-    async def _claim(db: aiosqlite.Connection, guild_id: int, player_id: int) -> SeatClaim | None:
-        rows = list(await db.execute_fetchall(
+    async def _claim(db: Reads, guild_id: int, player_id: int) -> SeatClaim | None:
+        rows = list(await db.fetch(
             "SELECT c.guild_id, c.player_id, c.table_id, t.channel_id "
             "FROM seat_claims c JOIN tables t ON t.id = c.table_id "
             "WHERE c.guild_id = ? AND c.player_id = ?",
@@ -589,7 +494,7 @@ class Store:
 
     async def live_table(self, channel_id: int) -> LoadedTable | None:
         """The channel's lobby or game, with its engine state (JSON text, ``None`` in a lobby)."""
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS}, state FROM tables WHERE channel_id = ? AND {_LIVE}",
             (channel_id,),
         ))
@@ -598,13 +503,13 @@ class Store:
         return LoadedTable(record=_record(rows[0]), state=rows[0][-1])
 
     async def table(self, table_id: int) -> TableRecord | None:
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         ))
         return _record(rows[0]) if rows else None
 
     async def table_state(self, table_id: int) -> str | None:
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             "SELECT state FROM tables WHERE id = ?", (table_id,)
         ))
         return rows[0][0] if rows else None
@@ -612,7 +517,7 @@ class Store:
     async def unfinished_tables(self) -> list[TableRecord]:
         """Every lobby and game in progress, without engine state (start-up reads these to make
         table messages live again; engines load lazily on first use)."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_LIVE} ORDER BY id"
         )
         return [_record(r) for r in rows]
@@ -626,22 +531,22 @@ class Store:
         if statuses:
             sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
             params += list(statuses)
-        rows = await self._reader.execute_fetchall(sql + " ORDER BY id DESC", params)
+        rows = await self._db.fetch(sql + " ORDER BY id DESC", params)
         return [_record(r) for r in rows]
 
     async def tables_behind(self, limit: int) -> list[TableRecord]:
         """Tables, finished ones included, whose message shows an older version than the table
         holds (a crash or an outage came between a change and its edit), most recent first."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
-            "AND shown_version IS NOT version ORDER BY updated_at DESC LIMIT ?",
+            f"AND shown_version {self._db.is_not} version ORDER BY updated_at DESC LIMIT ?",
             (limit,),
         )
         return [_record(r) for r in rows]
 
     async def computer_turns(self) -> list[TableRecord]:
         """Games in play where a computer player is to move (negative ids), oldest first."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'playing' AND to_move < 0 "
             "ORDER BY id"
         )
@@ -652,7 +557,7 @@ class Store:
     ) -> list[TableRecord]:
         """A server's finished and stopped tables of one game, newest first; ``before_id``
         pages back through older ones."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE guild_id = ? AND kind = ? "
             "AND status IN ('finished', 'cancelled') AND id < ? ORDER BY id DESC LIMIT ?",
             (guild_id, kind, (1 << 62) if before_id is None else before_id, limit),
@@ -661,11 +566,11 @@ class Store:
 
     async def claim_of(self, guild_id: int, player_id: int) -> SeatClaim | None:
         """The live table where the player sits in this server, if any."""
-        return await self._claim(self._reader, guild_id, player_id)
+        return await self._claim(self._db, guild_id, player_id)
 
     async def due_deadlines(self, now: float) -> list[DueDeadline]:
         """Turn deadlines and lobby expiries at or before ``now``, earliest first."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT id, guild_id, channel_id, 'turn', turn_deadline, deadline_counter "
             "FROM tables WHERE turn_deadline IS NOT NULL AND turn_deadline <= ? "
             "AND status = 'playing' "
@@ -683,18 +588,18 @@ class Store:
 
     async def next_deadline(self) -> float | None:
         """The earliest pending turn deadline or lobby expiry (for a scheduler to sleep until)."""
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             "SELECT min(at) FROM ("
             "SELECT min(turn_deadline) AS at FROM tables "
             "WHERE turn_deadline IS NOT NULL AND status = 'playing' "
             "UNION ALL SELECT min(lobby_expires_at) FROM tables "
-            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL)"
+            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL) AS due"
         ))
         return rows[0][0]
 
     async def moves(self, table_id: int, *, after: int = -1) -> list[MoveRecord]:
         """The move log of a table in order (row 0 is the start record)."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT table_id, seq, player_id, move, events, created_at FROM moves "
             "WHERE table_id = ? AND seq > ? ORDER BY seq",
             (table_id, after),
@@ -743,7 +648,7 @@ class Store:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        rows = await self._reader.execute_fetchall(sql, params)
+        rows = await self._db.fetch(sql, params)
         return [
             LedgerEntry(id=r[0], guild_id=r[1], kind=r[2], season=r[3], table_id=r[4],
                         hand_no=r[5], payer_id=r[6], payer_name=r[7], payee_id=r[8],
@@ -757,27 +662,29 @@ class Store:
     ) -> list[Balance]:
         """Every player's net in one game's ledger of a server (of one table, of one season, or
         all-time): received minus paid, best first; the nets always sum to zero."""
-        table_filter = "" if table_id is None else " AND table_id = :table"
+        where = "guild_id = ? AND kind = ?"
+        params: list[Any] = [guild_id, kind]
+        if table_id is not None:
+            where += " AND table_id = ?"
+            params.append(table_id)
         if season is not None:
-            table_filter += " AND season = :season"
+            where += " AND season = ?"
+            params.append(season)
         sql = f"""
             WITH money AS (
-                SELECT payee_id AS player_id, amount AS delta FROM ledger
-                    WHERE guild_id = :guild AND kind = :kind{table_filter}
+                SELECT payee_id AS player_id, amount AS delta FROM ledger WHERE {where}
                 UNION ALL
-                SELECT payer_id, -amount FROM ledger
-                    WHERE guild_id = :guild AND kind = :kind{table_filter}
+                SELECT payer_id, -amount FROM ledger WHERE {where}
             )
             SELECT m.player_id, n.name, coalesce(n.is_computer, 0), sum(m.delta)
             FROM money m
-            LEFT JOIN player_names n ON n.guild_id = :guild AND n.player_id = m.player_id
-            GROUP BY m.player_id
-            ORDER BY 4 DESC, 2, 1
+            LEFT JOIN player_names n ON n.guild_id = ? AND n.player_id = m.player_id
+            GROUP BY m.player_id, n.name, n.is_computer
+            ORDER BY 4 DESC, 2 NULLS FIRST, 1
         """
-        rows = await self._reader.execute_fetchall(
-            sql, {"guild": guild_id, "kind": kind, "table": table_id, "season": season}
-        )
-        return [Balance(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=r[3])
+        rows = await self._db.fetch(sql, [*params, *params, guild_id])
+        # PostgreSQL's sum of BIGINTs is a NUMERIC
+        return [Balance(player_id=r[0], name=r[1], is_computer=bool(r[2]), net=int(r[3]))
                 for r in rows]
 
     async def stats(
@@ -795,8 +702,9 @@ class Store:
         if table_id is not None:
             sql += " AND s.table_id = ?"
             params.append(table_id)
-        sql += " GROUP BY s.player_id, s.counter ORDER BY s.player_id"
-        rows = await self._reader.execute_fetchall(sql, params)
+        sql += (" GROUP BY s.player_id, s.counter, n.name, n.is_computer "
+                "ORDER BY s.player_id, s.counter")
+        rows = await self._db.fetch(sql, params)
         by_player: dict[int, StatsRow] = {}
         for player_id, name, is_computer, counter, value in rows:
             row = by_player.get(player_id)
@@ -805,7 +713,7 @@ class Store:
                     guild_id=guild_id, kind=kind, player_id=player_id, name=name,
                     is_computer=bool(is_computer),
                 )
-            row.counters[counter] = value
+            row.counters[counter] = int(value)
         return list(by_player.values())
 
     # -- settings --------------------------------------------------------------------------------
@@ -813,7 +721,7 @@ class Store:
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """A server's settings as stored (``{}`` before anyone set one); their meaning is the
         caller's."""
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
         ))
         return json.loads(rows[0][0]) if rows else {}
@@ -824,7 +732,7 @@ class Store:
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         """A person's own settings (the same in every server), ``{}`` before they set one."""
-        rows = list(await self._reader.execute_fetchall(
+        rows = list(await self._db.fetch(
             "SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)
         ))
         return json.loads(rows[0][0]) if rows else {}
@@ -835,7 +743,7 @@ class Store:
 
     async def _put_settings(self, table: Literal["guild_settings", "user_settings"], key: str,
                             owner: int, settings: dict[str, Any], now: float) -> None:
-        async def body(db: aiosqlite.Connection) -> None:
+        async def body(db: Tx) -> None:
             await db.execute(
                 f"INSERT INTO {table} ({key}, settings, updated_at) VALUES (?, ?, ?) "
                 f"ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings, "
@@ -849,7 +757,7 @@ class Store:
 
     async def seasons(self, guild_id: int, kind: str) -> list[Season]:
         """Every season of one game's ledger in a server, oldest first (always season 1)."""
-        rows = await self._reader.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT season, started_at, started_by FROM seasons WHERE guild_id = ? AND kind = ? "
             "ORDER BY season", (guild_id, kind),
         )
@@ -861,16 +769,21 @@ class Store:
         """Start the next ledger season of one game in a server and return its number; earlier
         seasons keep every row (money is never deleted)."""
 
-        async def body(db: aiosqlite.Connection) -> int:
-            rows = list(await db.execute_fetchall(
-                "SELECT coalesce(max(season), 1) FROM seasons WHERE guild_id = ? AND kind = ?",
-                (guild_id, kind),
-            ))
-            season = int(rows[0][0]) + 1
-            await db.execute(
-                "INSERT INTO seasons (guild_id, kind, season, started_at, started_by) "
-                "VALUES (?, ?, ?, ?, ?)", (guild_id, kind, season, now, by_id),
-            )
-            return season
+        async def body(db: Tx) -> int:
+            while True:
+                rows = await db.fetch(
+                    "SELECT coalesce(max(season), 1) FROM seasons WHERE guild_id = ? "
+                    "AND kind = ?", (guild_id, kind),
+                )
+                season = int(rows[0][0]) + 1
+                # in PostgreSQL another process may have started this season since the read:
+                # its row is committed by the time the insert gives way, so the next read
+                # sees it (in SQLite the write lock makes the first try the only one)
+                if await db.execute(
+                    "INSERT INTO seasons (guild_id, kind, season, started_at, started_by) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (guild_id, kind, season, now, by_id),
+                ):
+                    return season
 
         return await self._transaction(body)

@@ -1,11 +1,11 @@
 """The process the crash test kills: simulated players at several tables, playing through the
-table service against a database file until every channel has finished its games.
+table service against a database until every channel has finished its games.
 
-``python -m tests.store.crash_worker DB_PATH SEED`` prints one JSON line per acknowledged action
-(after the service call returned, i.e. what a user would have seen acknowledged) and ``DONE`` at
-the end. On every start it first retries the last logged move of each live table against that
-move's own counter, as a user retrying after a crash would; that retry must be refused, and a
-``DUPLICATE`` line reports it if it is not.
+``python -m tests.store.crash_worker DB_URL SEED`` (a SQLite path or a PostgreSQL URL) prints
+one JSON line per acknowledged action (after the service call returned, i.e. what a user would
+have seen acknowledged) and ``DONE`` at the end. On every start it first retries the last logged
+move of each live table against that move's own counter, as a user retrying after a crash would;
+that retry must be refused, and a ``DUPLICATE`` line reports it if it is not.
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ async def play_channel(service: TableService, channel: int, rng: random.Random) 
         emit(table=snap.table_id, counter=result.counter, player=player, move=move_dict)
 
 
-async def main(path: str, seed: int) -> int:
-    store = await Store.open(path)
+async def main(url: str, seed: int) -> int:
+    store = await Store.open(url)
     try:
         rng = random.Random(seed)
         service = TableService(store, KINDS, seed_source=lambda: rng.randrange(2**63))

@@ -4,7 +4,6 @@ freed by leaving, and stats recorded once (a leaver's loss when they leave, issu
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -47,9 +46,9 @@ async def play_dubb(service: TableService, channel: int, rng: random.Random,
 
 
 async def test_dubb_games_round_trip_replay_and_count_once(
-    db_path: Path, clock: FakeClock
+    db_url: str, clock: FakeClock
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     try:
         service = dubb_service(store, clock)
         rng = random.Random(3)

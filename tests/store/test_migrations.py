@@ -1,8 +1,11 @@
-"""Schema migrations on real files: from an empty file, from every earlier version with data in
-it, atomic steps, and a refusal to open a database newer than the code.
+"""Schema migrations on real databases, SQLite and PostgreSQL: from an empty database, from every
+earlier version with data in it, atomic steps, one migration when two processes start at once,
+a refusal to open a database newer than the code, and the same logical schema on both backends
+at every version.
 
-The fixtures write rows in the *old* schemas, so this file (alone outside ``bot.storage``)
-holds SQL: it has to speak the schemas the store no longer writes.
+The fixtures write rows in the *old* schemas, and the schema comparison reads each database's
+catalogue, so this file (alone outside ``bot.storage``) holds SQL: it has to speak the schemas
+the store no longer writes.
 """
 
 from __future__ import annotations
@@ -10,20 +13,24 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.games.base import Seat
 from bot.games.dubb import DubbGame
 from bot.games.registry import GAMES
 from bot.games.tonk import DealNextHand, TonkTable
-from bot.storage import MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError, Store
-from bot.storage.migrations import Migration, migrate
+from bot.storage import MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError, Store, parse_database_url
+from bot.storage.migrations import Migration, migrate_postgresql, migrate_sqlite
+from bot.storage.postgres import numbered
 from bot.table import TableService
 from tests.store.helpers import GUILD, check_against_log
 from tests.store.toy import TOY, Add, ToyEngine, ToyOptions
@@ -45,12 +52,57 @@ def user_version(path: Path) -> int:
         return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-async def build(path: Path, version: int) -> None:
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await migrate(db, str(path), upto=version) == version
+async def build(url: str, version: int, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Migrate the database at ``url`` up to ``version`` with the backend's own runner."""
+    target = parse_database_url(url)
+    if target.path is not None:
+        async with aiosqlite.connect(target.path, isolation_level=None) as db:
+            return await migrate_sqlite(db, str(target.path), migrations=migrations,
+                                        upto=version)
+    conn = await asyncpg.connect(target.dsn)
+    try:
+        return await migrate_postgresql(conn, url, migrations=migrations, upto=version)
+    finally:
+        await conn.close()
 
 
-def fill_v1(db: sqlite3.Connection) -> None:
+async def postgresql(url: str, sql: str, *params: Any) -> list[Any]:
+    conn = await asyncpg.connect(parse_database_url(url).dsn)
+    try:
+        return list(await conn.fetch(sql, *params))
+    finally:
+        await conn.close()
+
+
+class Writes:
+    """A fixture's statements, collected so they can run on either backend."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[Sequence[Any]]]] = []
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.calls.append((sql, [params]))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.calls.append((sql, list(rows)))
+
+    async def run(self, url: str) -> None:
+        target = parse_database_url(url)
+        if target.path is not None:
+            with sqlite3.connect(target.path) as db:
+                for sql, rows in self.calls:
+                    db.executemany(sql, rows)
+            return
+        conn = await asyncpg.connect(target.dsn)
+        try:
+            async with conn.transaction():
+                for sql, rows in self.calls:
+                    await conn.executemany(numbered(sql), rows)
+        finally:
+            await conn.close()
+
+
+def fill_v1(db: Writes) -> None:
     """A playing table one move in (with a finished hand's ledger rows and stats), a lobby, and a
     finished table, as version 1 stored them."""
     seats = [Seat(1, "Anna"), Seat(2, "Bo")]
@@ -96,20 +148,20 @@ def fill_v1(db: sqlite3.Connection) -> None:
     )
 
 
-def fill_v2(db: sqlite3.Connection) -> None:
+def fill_v2(db: Writes) -> None:
     """Version 1's rows, and a turn timer running on the playing table."""
     fill_v1(db)
     db.execute("UPDATE tables SET turn_seconds = 90, turn_deadline = ?, deadline_counter = 1 "
                "WHERE id = 1", (T0 + 90,))
 
 
-def fill_v4(db: sqlite3.Connection) -> None:
+def fill_v4(db: Writes) -> None:
     """Version 2's rows, the ledger rows naming their game."""
     fill_v2(db)
     db.execute("UPDATE ledger SET kind = 'toy'")
 
 
-FIXTURES: dict[int, Callable[[sqlite3.Connection], None]] = {
+FIXTURES: dict[int, Callable[[Writes], None]] = {
     0: lambda db: None,
     1: fill_v1,
     2: fill_v2,
@@ -118,10 +170,119 @@ FIXTURES: dict[int, Callable[[sqlite3.Connection], None]] = {
 }
 
 
+SQLITE_TYPES = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision"}
+"""Each SQLite type and the PostgreSQL type that holds the same values."""
+
+Schema = dict[str, dict[str, Any]]
+
+
+def sqlite_logical_schema(path: Path) -> Schema:
+    """Tables, columns (name, type, nullable, default, generated id), primary key, unique keys,
+    indexes (name, unique, columns, partial) and foreign keys, in PostgreSQL's type names."""
+    out: Schema = {}
+    with sqlite3.connect(path) as db:
+        def columns_of(index: str) -> tuple[str, ...]:
+            rows = db.execute(f"PRAGMA index_info({index})").fetchall()
+            return tuple(r[2] for r in sorted(rows))
+
+        tables = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
+                            "AND name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()
+        for table, sql in tables:
+            info = db.execute(f"PRAGMA table_info({table})").fetchall()
+            key = [c[1] for c in sorted((c for c in info if c[5]), key=lambda c: c[5])]
+            # a rowid table's lone INTEGER PRIMARY KEY numbers new rows by itself
+            generated = ("WITHOUT ROWID" not in sql and len(key) == 1
+                         and [c[2] for c in info if c[1] == key[0]] == ["INTEGER"])
+            indexes = db.execute(f"PRAGMA index_list({table})").fetchall()
+            out[table] = {
+                "columns": [(c[1], SQLITE_TYPES[c[2]], not (c[3] or c[5]), c[4],
+                             generated and c[1] == key[0]) for c in info],
+                "primary_key": key,
+                "unique": sorted(columns_of(i[1]) for i in indexes if i[3] == "u"),
+                "indexes": sorted((i[1], bool(i[2]), columns_of(i[1]), bool(i[4]))
+                                  for i in indexes if i[3] == "c"),
+                "foreign_keys": sorted((r[3], r[2], r[4]) for r in
+                                       db.execute(f"PRAGMA foreign_key_list({table})")),
+            }
+    return out
+
+
+async def postgresql_logical_schema(url: str) -> Schema:
+    """The same description of a PostgreSQL database (its own ``schema_version`` left out)."""
+    out: Schema = {}
+    columns = await postgresql(url, """
+        SELECT table_name, column_name, data_type, is_nullable = 'YES', column_default,
+               is_identity = 'YES'
+        FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name <> 'schema_version'
+        ORDER BY table_name, ordinal_position""")
+    for table, name, kind, nullable, default, generated in columns:
+        entry = out.setdefault(table, {"columns": [], "primary_key": [], "unique": [],
+                                       "indexes": [], "foreign_keys": []})
+        # PostgreSQL spells a default with its type: ''::text
+        plain = None if default is None else re.sub(r"::[a-z ]+$", "", default)
+        entry["columns"].append((name, kind, nullable, plain, generated))
+    keys = await postgresql(url, """
+        SELECT t.relname, c.contype::text,
+               array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY k(n, i)
+                     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n
+                     ORDER BY k.i)
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        JOIN pg_namespace s ON s.oid = t.relnamespace
+        WHERE s.nspname = 'public' AND c.contype IN ('p', 'u') AND t.relname <> 'schema_version'
+        """)
+    for table, kind, names in keys:
+        if kind == "p":
+            out[table]["primary_key"] = list(names)
+        else:
+            out[table]["unique"].append(tuple(names))
+    indexes = await postgresql(url, """
+        SELECT t.relname, i.relname, ix.indisunique, ix.indpred IS NOT NULL,
+               array(SELECT a.attname FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(n, o)
+                     JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.n
+                     ORDER BY k.o)
+        FROM pg_index ix JOIN pg_class i ON i.oid = ix.indexrelid
+        JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_namespace s ON s.oid = t.relnamespace
+        WHERE s.nspname = 'public'
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = ix.indexrelid)""")
+    for table, name, unique, partial, names in indexes:
+        out[table]["indexes"].append((name, unique, tuple(names), partial))
+    foreign = await postgresql(url, """
+        SELECT t.relname, a.attname, f.relname, af.attname
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        JOIN pg_class f ON f.oid = c.confrelid
+        JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+        JOIN pg_attribute af ON af.attrelid = c.confrelid AND af.attnum = c.confkey[1]
+        WHERE c.contype = 'f'""")
+    for table, column, ref_table, ref_column in foreign:
+        out[table]["foreign_keys"].append((column, ref_table, ref_column))
+    for entry in out.values():
+        for part in ("unique", "indexes", "foreign_keys"):
+            entry[part].sort()
+    return out
+
+
+async def logical_schema(url: str) -> Schema:
+    target = parse_database_url(url)
+    if target.path is not None:
+        return sqlite_logical_schema(target.path)
+    return await postgresql_logical_schema(url)
+
+
+async def schema_version_of(url: str) -> int:
+    target = parse_database_url(url)
+    if target.path is not None:
+        return user_version(target.path)
+    rows = await postgresql(url, "SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(rows[0][0])
+
+
 def test_every_earlier_version_has_a_fixture() -> None:
-    """Adding migration n+1 means adding a fixture for version n here."""
+    """Adding migration n+1 means adding a fixture for version n here, and statements for both
+    backends."""
     assert set(FIXTURES) == set(range(SCHEMA_VERSION))
     assert [m.version for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+    assert all(m.sqlite and m.postgresql for m in MIGRATIONS)
 
 
 async def test_empty_file_migrates_to_the_newest_schema(tmp_path: Path) -> None:
@@ -129,10 +290,10 @@ async def test_empty_file_migrates_to_the_newest_schema(tmp_path: Path) -> None:
     store = await Store.open(path)
     try:
         assert await store.schema_version() == SCHEMA_VERSION
-        assert await store.pragma("journal_mode") == "wal"
-        assert await store.pragma("synchronous") == 1
-        assert await store.pragma("busy_timeout") == 5000
-        assert await store.pragma("foreign_keys") == 1
+        assert await store.sqlite.pragma("journal_mode") == "wal"
+        assert await store.sqlite.pragma("synchronous") == 1
+        assert await store.sqlite.pragma("busy_timeout") == 5000
+        assert await store.sqlite.pragma("foreign_keys") == 1
     finally:
         await store.close()
     before = schema(path)
@@ -141,25 +302,57 @@ async def test_empty_file_migrates_to_the_newest_schema(tmp_path: Path) -> None:
             "tables_live_channel", "tables_turn_deadline"} <= names
     store = await Store.open(path, synchronous="FULL")
     try:
-        assert await store.pragma("synchronous") == 2
+        assert await store.sqlite.pragma("synchronous") == 2
     finally:
         await store.close()
     assert schema(path) == before
 
 
+async def test_empty_postgresql_database_migrates_and_records_each_step(
+    pg_server: Any,
+) -> None:
+    url = pg_server.url(pg_server.create_database())
+    store = await Store.open(url)
+    try:
+        assert store.backend == "postgresql"
+        assert await store.schema_version() == SCHEMA_VERSION
+        with pytest.raises(TypeError):
+            store.sqlite  # noqa: B018 - SQLite's own checks are not there on PostgreSQL
+    finally:
+        await store.close()
+    rows = await postgresql(url, "SELECT version, description FROM schema_version "
+                                 "ORDER BY version")
+    assert [tuple(r) for r in rows] == [(m.version, m.description) for m in MIGRATIONS]
+
+
+@pytest.mark.parametrize("version", range(1, SCHEMA_VERSION + 1))
+async def test_both_backends_reach_the_same_logical_schema(
+    tmp_path: Path, pg_server: Any, version: int
+) -> None:
+    """Every step's PostgreSQL statements make the same tables, columns, keys and indexes as its
+    SQLite statements (types mapped: INTEGER is BIGINT, REAL is DOUBLE PRECISION)."""
+    sqlite_url = f"sqlite:///{tmp_path / 'schema.sqlite3'}"
+    postgres_url = pg_server.url(pg_server.create_database())
+    assert await build(sqlite_url, version) == version
+    assert await build(postgres_url, version) == version
+    expected = await logical_schema(sqlite_url)
+    assert await logical_schema(postgres_url) == expected
+    assert "tables" in expected and ("seasons" in expected) == (version >= 5)
+
+
 @pytest.mark.parametrize("version", range(SCHEMA_VERSION))
 async def test_migrates_from_every_earlier_version(
-    tmp_path: Path, make_service: Callable[[Store], TableService], version: int
+    db_url: str, tmp_path: Path, make_service: Callable[[Store], TableService], version: int
 ) -> None:
-    fresh = tmp_path / "fresh.sqlite3"
+    fresh = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
     await build(fresh, SCHEMA_VERSION)
-    old = tmp_path / f"v{version}.sqlite3"
-    await build(old, version)
-    with sqlite3.connect(old) as db:
-        FIXTURES[version](db)
-    assert user_version(old) == version
+    assert await build(db_url, version) == version
+    writes = Writes()
+    FIXTURES[version](writes)
+    await writes.run(db_url)
+    assert await schema_version_of(db_url) == version
 
-    store = await Store.open(old)
+    store = await Store.open(db_url)
     try:
         assert await store.schema_version() == SCHEMA_VERSION
         if version == 0:
@@ -183,38 +376,57 @@ async def test_migrates_from_every_earlier_version(
         assert (await service.table_of_player(GUILD, 3)) is not None
     finally:
         await store.close()
-    assert schema(old) == schema(fresh)
+    assert await logical_schema(db_url) == await logical_schema(fresh)
+    path = parse_database_url(db_url).path
+    if path is not None:
+        assert schema(path) == schema(Path(fresh.removeprefix("sqlite:///")))
 
 
-async def test_a_newer_database_refuses_to_start(db_path: Path) -> None:
-    await build(db_path, SCHEMA_VERSION)
-    with sqlite3.connect(db_path) as db:
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+async def set_schema_version(url: str, version: int) -> None:
+    target = parse_database_url(url)
+    if target.path is not None:
+        with sqlite3.connect(target.path) as db:
+            db.execute(f"PRAGMA user_version = {version}")
+        return
+    await postgresql(url, "INSERT INTO schema_version (version, description) "
+                          "VALUES ($1, 'from the future')", version)
+
+
+async def test_a_newer_database_refuses_to_start(db_url: str) -> None:
+    await build(db_url, SCHEMA_VERSION)
+    await set_schema_version(db_url, SCHEMA_VERSION + 1)
     with pytest.raises(SchemaTooNewError) as err:
-        await Store.open(db_path)
+        await Store.open(db_url)
     assert err.value.found == SCHEMA_VERSION + 1 and err.value.supported == SCHEMA_VERSION
     assert f"schema version {SCHEMA_VERSION + 1}" in str(err.value)
-    assert user_version(db_path) == SCHEMA_VERSION + 1
+    assert await schema_version_of(db_url) == SCHEMA_VERSION + 1
 
 
-async def test_a_failing_step_leaves_the_previous_version(db_path: Path) -> None:
+async def test_a_failing_step_leaves_the_previous_version(db_url: str) -> None:
     broken = (*MIGRATIONS[:1],
-              Migration(2, "broken", ("CREATE TABLE half_done (a)", "SELECT * FROM nowhere")))
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        with pytest.raises(sqlite3.OperationalError):
-            await migrate(db, str(db_path), migrations=broken)
-    assert user_version(db_path) == 1
-    assert "half_done" not in {n for _, n, _ in schema(db_path)}
-    store = await Store.open(db_path)
+              Migration(2, "broken",
+                        sqlite=("CREATE TABLE half_done (a)", "SELECT * FROM nowhere"),
+                        postgresql=("CREATE TABLE half_done (a BIGINT)",
+                                    "SELECT * FROM nowhere")))
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+        await build(db_url, 2, broken)
+    assert await schema_version_of(db_url) == 1
+    assert "half_done" not in await logical_schema(db_url)
+    store = await Store.open(db_url)
     await store.close()
-    assert user_version(db_path) == SCHEMA_VERSION
+    assert await schema_version_of(db_url) == SCHEMA_VERSION
 
 
-async def test_two_processes_opening_an_empty_file_migrate_once(db_path: Path) -> None:
-    stores = await asyncio.gather(Store.open(db_path), Store.open(db_path))
+async def test_processes_opening_an_empty_database_at_once_migrate_once(db_url: str) -> None:
+    """Three stores (each its own connections, as three processes would have) open a new
+    database together: one migrates, the others wait and find the work done."""
+    stores = await asyncio.gather(*(Store.open(db_url) for _ in range(3)))
     for store in stores:
         assert await store.schema_version() == SCHEMA_VERSION
         await store.close()
+    if parse_database_url(db_url).backend == "postgresql":
+        rows = await postgresql(db_url, "SELECT version FROM schema_version ORDER BY version")
+        assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
 
 
 def test_bad_synchronous_setting_is_refused(db_path: Path) -> None:

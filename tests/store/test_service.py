@@ -1,4 +1,4 @@
-"""The table service on a real SQLite file, with the toy engine."""
+"""The table service on a real database (SQLite and PostgreSQL), with the toy engine."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -251,9 +250,9 @@ class FlakyStore(Store):
 
 @pytest.mark.parametrize("when", ["before", "after"])
 async def test_failed_write_never_leaves_memory_diverged(
-    db_path: Path, make_service: Callable[[Store], TableService], when: str
+    db_url: str, make_service: Callable[[Store], TableService], when: str
 ) -> None:
-    store = await FlakyStore.open(db_path)
+    store = await FlakyStore.open(db_url)
     try:
         service = make_service(store)
         table_id = await started_table(service, 10)
@@ -356,9 +355,9 @@ async def test_a_join_move_cannot_take_a_seat_held_elsewhere(service: TableServi
 
 
 async def test_restart_loads_lazily_and_carries_on(
-    db_path: Path, make_service: Callable[[Store], TableService]
+    db_url: str, make_service: Callable[[Store], TableService]
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     service = make_service(store)
     table_id = await started_table(service, 10)
     await service.open_lobby(GUILD, 11, "toy", 9, "Ida")
@@ -368,7 +367,7 @@ async def test_restart_loads_lazily_and_carries_on(
     before = snap.engine.to_stored()
     await store.close()
 
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     try:
         service = make_service(store)
         unfinished = await service.unfinished_tables()
@@ -383,9 +382,9 @@ async def test_restart_loads_lazily_and_carries_on(
 
 
 async def test_turn_deadlines_are_stored_rearmed_and_fired_once(
-    db_path: Path, make_service: Callable[[Store], TableService], clock: FakeClock
+    db_url: str, make_service: Callable[[Store], TableService], clock: FakeClock
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     service = make_service(store)
     await started_table(service, 10, turn_seconds=30)
     start = clock.now
@@ -398,7 +397,7 @@ async def test_turn_deadlines_are_stored_rearmed_and_fired_once(
 
     # the bot was down while the deadline passed: it fires once after the restart
     clock.advance(100)
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     try:
         service = make_service(store)
         due = await service.due_deadlines()

@@ -21,7 +21,7 @@ from bot.storage import (
     Store,
     TableChangedError,
 )
-from bot.storage import store as store_module
+from bot.storage import sqlite as sqlite_module
 from tests.store.helpers import GUILD
 
 NOW = 1_700_000_000.0
@@ -184,16 +184,16 @@ async def test_commits_leave_checkpoints_to_the_store(
 ) -> None:
     """No commit runs SQLite's automatic checkpoint (it would add its writes to that move's
     latency); the store's own checkpoint lets the WAL start over."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 10**9)
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 10**9)
     store = await Store.open(db_path)
     try:
-        assert await store.pragma("wal_autocheckpoint") == 0
+        assert await store.sqlite.pragma("wal_autocheckpoint") == 0
         table_id = await playing_table(store)
         for counter in range(200):
             await store.commit_move(hand_end(table_id, counter, hand_no=counter + 1))
         # SQLite's default would have checkpointed and started over at 1000 frames
         assert wal_frames(db_path) > 1000
-        await store.checkpoint()
+        await store.sqlite.checkpoint()
         await store.commit_move(hand_end(table_id, 200, hand_no=201))
         assert wal_frames(db_path) < 20
     finally:
@@ -205,8 +205,8 @@ async def test_background_checkpoints_and_a_clean_close(
 ) -> None:
     """Checkpoints run beside the commits, the WAL-restarting kind included (it takes the write
     lock), and closing waits for one in progress without deadlocking, leaving an empty WAL."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 10)
-    monkeypatch.setattr(store_module, "WAL_LIMIT_FRAMES", 0)
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 10)
+    monkeypatch.setattr(sqlite_module, "WAL_LIMIT_FRAMES", 0)
     store = await Store.open(db_path)
     try:
         table_id = await playing_table(store)
@@ -215,7 +215,7 @@ async def test_background_checkpoints_and_a_clean_close(
             await store.commit_move(hand_end(table_id, counter, hand_no=counter + 1))
         # on a loaded machine the last background checkpoint may still be running: wait for it
         # (an event, not a sleep) before looking at the file
-        running = store._checkpoint
+        running = store.sqlite._checkpoint
         if running is not None:
             await asyncio.shield(running)
         assert file_size(db_path) > before

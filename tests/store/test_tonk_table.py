@@ -4,7 +4,6 @@ log, and the T12 ledger written once per hand with every hand summing to zero.""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from bot.games import tonk
 from bot.games.base import Seat
@@ -70,9 +69,9 @@ async def check_tonk_log(store: Store, table_id: int) -> int:
 
 
 async def test_tonk_tables_round_trip_and_keep_the_ledger(
-    db_path: Path, clock: FakeClock
+    db_url: str, clock: FakeClock
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(db_url)
     try:
         service = tonk_service(store, clock, [11, 22, 33])
         rng = random.Random(5)
@@ -138,8 +137,8 @@ async def test_a_tonk_on_the_first_deal_is_paid_with_the_start(
     await check_tonk_log(store, snap.table_id)
 
 
-async def test_ledgers_of_two_servers_never_mix(db_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(db_path)
+async def test_ledgers_of_two_servers_never_mix(db_url: str, clock: FakeClock) -> None:
+    store = await Store.open(db_url)
     try:
         service = tonk_service(store, clock, [1, 2])
         rng = random.Random(9)

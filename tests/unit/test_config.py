@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_settings
+from bot.storage.url import DatabaseUrl, sqlite_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
-                 "DEV_GUILD_IDS", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DISCORD_API_BASE",
+                 "DISCORD_GATEWAY_URL", "DEV_GUILD_IDS", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no stray .env file
 
@@ -29,6 +30,8 @@ def test_defaults_and_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.dev_guild_ids == [12, 34]
     assert settings.discord_api_base == "http://127.0.0.1:8765/api/v10"
     assert str(settings.database_path) == "data/kortbord.sqlite3"
+    assert settings.database == sqlite_file("data/kortbord.sqlite3")
+    assert settings.database_setting == "DATABASE_PATH"
     assert settings.log_level == "INFO"
     assert "abc" not in repr(settings)
 
@@ -51,6 +54,18 @@ def test_dotenv_file_is_read(tmp_path: Path) -> None:
         (
             {"DISCORD_TOKEN": "x", "DISCORD_GATEWAY_URL": "http://x"},
             "DISCORD_GATEWAY_URL is malformed",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://db/kortbord"},
+            r"DATABASE_URL is malformed \(unknown scheme mysql://\): expected postgresql://",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "DATABASE_URL": "postgresql://u:pw@host:five/db"},
+            r"DATABASE_URL is malformed \(the port is not a number\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "DATABASE_URL": "sqlite://relative.db"},
+            r"DATABASE_URL is malformed \(a SQLite URL has three slashes",
         ),
     ],
 )
@@ -75,3 +90,41 @@ def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) 
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "DISCORD_TOKEN" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("sqlite:///data/old.sqlite3", DatabaseUrl("sqlite", path=Path("data/old.sqlite3"))),
+        ("sqlite:////srv/kortbord.sqlite3",
+         DatabaseUrl("sqlite", path=Path("/srv/kortbord.sqlite3"))),
+        ("postgresql://bot:pw@db:5432/kortbord",
+         DatabaseUrl("postgresql", dsn="postgresql://bot:pw@db:5432/kortbord")),
+        ("postgres://bot@/kortbord?host=/run/postgresql",
+         DatabaseUrl("postgresql", dsn="postgres://bot@/kortbord?host=/run/postgresql")),
+    ],
+)
+def test_database_url_wins_over_database_path(
+    monkeypatch: pytest.MonkeyPatch, url: str, expected: DatabaseUrl
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE_PATH", "/data/kortbord.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", url)
+    settings = load_settings()
+    assert settings.database == expected
+    assert settings.database_setting == "DATABASE_URL"
+
+
+def test_an_empty_database_url_means_database_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE_PATH", "/data/kortbord.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "")
+    settings = load_settings()
+    assert settings.database == sqlite_file("/data/kortbord.sqlite3")
+    assert settings.database_setting == "DATABASE_PATH"
+
+
+def test_a_database_url_is_shown_without_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:s3cret@db:5432/kortbord")
+    assert load_settings().database.display == "postgresql://bot:***@db:5432/kortbord"
