@@ -32,6 +32,8 @@ _log = logging.getLogger(__name__)
 
 # the table names the player to move, but only a newly posted table notifies them
 _QUIET = discord.AllowedMentions.none()
+CLOSE_GRACE = 5.0
+"""Seconds a shutdown waits for table writes in flight."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -134,7 +136,11 @@ class TablePublisher:
         return message_id
 
     async def close(self) -> None:
+        """Let the writes in flight finish (a table half moved down would leave its old message
+        standing), then stop whatever is still retrying."""
         workers = [s.worker for s in self._tables.values() if s.worker and not s.worker.done()]
+        if workers:
+            await asyncio.wait(workers, timeout=CLOSE_GRACE)
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
@@ -198,9 +204,7 @@ class TablePublisher:
             # a process killed between posting and recording the message posts the same
             # version again after its restart: the nonce makes that the message it posted
             await self._send(state, showing, mention=showing.ping, pinged=showing.ping,
-                             nonce=f"t{showing.table_id}v{showing.version}")
-            if old is not None:
-                await self._delete(showing.channel_id, old)
+                             nonce=f"t{showing.table_id}v{showing.version}", replaces=old)
             return
         message = self._partial(showing.channel_id, state.message_id)
         render = showing.render
@@ -219,10 +223,13 @@ class TablePublisher:
                                         state.pinged)
 
     async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
-                    pinged: int | None, nonce: str | None = None) -> int:
+                    pinged: int | None, nonce: str | None = None,
+                    replaces: int | None = None) -> int:
         """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for.
         ``nonce`` makes Discord return the message already posted for it (enforce_nonce)
-        instead of posting it twice."""
+        instead of posting it twice. The message it ``replaces`` is deleted before the new one
+        is recorded, so a process killed in between leaves at most the new one unrecorded,
+        which the next process sweeps (``_sweep``)."""
         render = showing.render
         channel = self._client.get_partial_messageable(showing.channel_id)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
@@ -235,6 +242,8 @@ class TablePublisher:
         if render.view is not None:
             kwargs["view"] = render.view
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        if replaces is not None and replaces != sent.id:
+            await self._delete(showing.channel_id, replaces)
         state.message_id = sent.id
         state.pinged = pinged
         await self._hooks.message_moved(showing.table_id, showing.channel_id, sent.id, pinged,

@@ -29,7 +29,7 @@ from tests.e2e.conftest import SubprocessBot, World
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-KILL_POINTS = 20
+KILL_POINTS = 100
 DEADLINE = 1.0  # the fake's interaction deadline, shortened so a killed bot's clicks fail fast
 _MENTION = re.compile(r"<@(\d+)>")
 
