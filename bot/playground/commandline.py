@@ -155,7 +155,8 @@ def parse(text: str, commands: list[Leaf]) -> Parsed:
 def suggest(text: str, commands: list[Leaf], people: Iterable[str] = ()) -> Suggestions:
     """What the client's pop-up offers for ``text``: matching commands; then the options not
     given yet; while a value is typed, its choices (static ones here; ``autocomplete`` names
-    the option whose choices only the bot knows)."""
+    the option whose choices only the bot knows) and, once the value has a space, the options
+    its last word may begin."""
     parsed = parse(text, commands)
     if parsed.leaf is None:
         prefix = parsed.prefix.lower()
@@ -163,43 +164,55 @@ def suggest(text: str, commands: list[Leaf], people: Iterable[str] = ()) -> Sugg
                  for leaf in commands if leaf.path.startswith(prefix)]
         return Suggestions("commands", "Commands", items[:SUGGESTION_LIMIT])
     leaf = parsed.leaf
-    typing_value = parsed.given and not text.endswith((" ", "\t"))
-    if typing_value and not parsed.loose:
+    ended = text.endswith((" ", "\t"))
+    if parsed.given and not ended and not parsed.loose:
         current = parsed.given[-1]
-        option = leaf.option(current.name) or {}
-        result = Suggestions("values",
-                             f"{current.name}: {option.get('description', '')}".strip())
-        base = text[: current.start]
-        if option.get("autocomplete"):
-            result.autocomplete = current
-        elif option.get("choices"):
-            result.items = [
-                Suggestion(f"{base}{c['value']} ", str(c["name"]))
-                for c in option["choices"]
-                if str(c["name"]).lower().startswith(current.raw.lower())
-                or str(c["value"]).lower().startswith(current.raw.lower())
-            ][:SUGGESTION_LIMIT]
-        elif option.get("type") == OPTION_BOOLEAN:
-            result.items = [Suggestion(f"{base}{v} ", v) for v in ("True", "False")
-                            if v.lower().startswith(current.raw.lower())]
-        elif option.get("type") in (OPTION_USER, OPTION_MENTIONABLE):
-            result.items = [Suggestion(f"{base}@{p} ", f"@{p}") for p in people
-                            if p.lower().startswith(current.raw.lstrip("@").lower())]
+        result = _values(text, leaf, current, people)
+        if " " in current.raw:
+            result.items += _option_names(text, leaf, parsed, current.raw.split()[-1])
         return result
+    word = "" if ended or not parsed.loose else parsed.loose.split()[-1]
+    return Suggestions("options", f"/{leaf.path}: {leaf.description}",
+                       _option_names(text, leaf, parsed, word))
+
+
+def _values(text: str, leaf: Leaf, current: Given, people: Iterable[str]) -> Suggestions:
+    option = leaf.option(current.name) or {}
+    result = Suggestions("values", f"{current.name}: {option.get('description', '')}".strip())
+    base = text[: current.start]
+    typed = current.raw.lower()
+    if option.get("autocomplete"):
+        result.autocomplete = current
+    elif option.get("choices"):
+        result.items = [
+            Suggestion(f"{base}{c['value']} ", str(c["name"]))
+            for c in option["choices"]
+            if str(c["name"]).lower().startswith(typed) or str(c["value"]).lower().startswith(typed)
+        ][:SUGGESTION_LIMIT]
+    elif option.get("type") == OPTION_BOOLEAN:
+        result.items = [Suggestion(f"{base}{v} ", v) for v in ("True", "False")
+                        if v.lower().startswith(typed)]
+    elif option.get("type") in (OPTION_USER, OPTION_MENTIONABLE):
+        result.items = [Suggestion(f"{base}@{p} ", f"@{p}") for p in people
+                        if p.lower().startswith(typed.lstrip("@"))]
+    return result
+
+
+def _option_names(text: str, leaf: Leaf, parsed: Parsed, word: str) -> list[Suggestion]:
+    """The options not given yet whose names begin with ``word`` (the end of ``text``),
+    required ones first."""
     given = {g.name for g in parsed.given}
-    word = "" if text.endswith((" ", "\t")) else parsed.loose.split(" ")[-1] if parsed.loose else ""
     base = text[: len(text) - len(word)]
     if base and not base.endswith((" ", "\t")):
         base += " "
-    remaining = [o for o in leaf.options if o["name"] not in given
-                 and str(o["name"]).startswith(word)]
+    remaining = [o for o in leaf.options
+                 if o["name"] not in given and str(o["name"]).startswith(word)]
     remaining.sort(key=lambda o: not o.get("required", False))
-    items = [
+    return [
         Suggestion(f"{base}{o['name']}:", str(o["name"]),
                    ("required · " if o.get("required") else "") + str(o.get("description", "")))
         for o in remaining
     ]
-    return Suggestions("options", f"/{leaf.path}: {leaf.description}", items)
 
 
 def options_for(
