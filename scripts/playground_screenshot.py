@@ -45,8 +45,7 @@ def main() -> int:
                     args=CHROMIUM_ARGS, headless=True, viewport=VIEWPORT,
                 )
                 bo = PlaygroundPage(context, playground.url, "Bo", "general")
-                bo.page.locator("#input").fill("Anna, try the computers first!")
-                bo.page.locator("#input").press("Enter")
+                bo.say("Anna, try the computers first!")
                 anna = PlaygroundPage(context, playground.url, "Anna", "general")
                 anna.type_command("/dubb start computers:2")
                 anna.table("Dubb").get_by_role("button", name="Start", exact=True).click()

@@ -88,4 +88,5 @@ async def run(options: PlaygroundOptions) -> int:
         bot_status = await bot.stop()
         if bot_status not in (None, 0):
             status = 1
+    print("kortbord playground: stopped", flush=True)
     return status

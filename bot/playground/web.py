@@ -7,6 +7,7 @@ A user is named by ``as`` (their id); the playground is a local game, so there i
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -33,6 +34,8 @@ HISTORY = 100
 KEEPALIVE_SECONDS = 15.0
 """An event stream with nothing new sends a comment this often, so proxies keep it open."""
 INTERACTION_FAILED = "This interaction failed"
+OPEN_MODALS = 100
+"""Forms opened but not submitted that are kept (the oldest are forgotten, as a closed one)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -80,6 +83,8 @@ class Playground:
 
     def keep_modal(self, user: User, result: InteractionResult) -> None:
         self._modals[result.id] = (user.id, result)
+        while len(self._modals) > OPEN_MODALS:
+            del self._modals[next(iter(self._modals))]
 
     def take_modal(self, user: User, interaction_id: int) -> InteractionResult:
         kept = self._modals.get(interaction_id)
@@ -139,11 +144,20 @@ async def events(request: web.Request) -> web.StreamResponse:
     playground = _playground(request)
     user = playground.user(request.query.get("as"))
     channel = playground.channel(request.query.get("channel"))
-    driver, fake = playground.driver, playground.fake
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
     })
     await response.prepare(request)
+    # the page was closed or moved to another channel (its next stream is another one)
+    with contextlib.suppress(ConnectionResetError):
+        await _stream(response, playground, user, channel)
+    return response
+
+
+async def _stream(
+    response: web.StreamResponse, playground: Playground, user: User, channel: Channel
+) -> None:
+    driver, fake = playground.driver, playground.fake
     seen = len(fake.log)
     shown = driver.visible_to(user, channel)[-HISTORY:]
     await _send(response, "reset", {"messages": [message_view(m) for m in shown]})

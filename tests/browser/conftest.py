@@ -42,6 +42,7 @@ class Playground:
     folder: Path
     process: subprocess.Popen[str]
     output: list[str]
+    reader: threading.Thread
 
     def bot_log(self) -> str:
         path = self.folder / "bot.log"
@@ -69,7 +70,8 @@ def start_playground(folder: Path, *extra: str) -> Playground:
             lines.put(line)
         lines.put(None)
 
-    threading.Thread(target=read, daemon=True).start()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     while True:
         try:
             line = lines.get(timeout=START_TIMEOUT)
@@ -81,17 +83,20 @@ def start_playground(folder: Path, *extra: str) -> Playground:
                                  + "".join(output))
         found = _ADDRESS.search(line)
         if found:
-            return Playground(found.group(1), folder, process, output)
+            return Playground(found.group(1), folder, process, output, reader)
 
 
 def stop_playground(playground: Playground) -> int:
     playground.process.send_signal(signal.SIGINT)
     try:
-        return playground.process.wait(STOP_TIMEOUT)
+        status = playground.process.wait(STOP_TIMEOUT)
     except subprocess.TimeoutExpired:
         playground.process.kill()
         playground.process.wait()
         raise AssertionError("the playground ignored Ctrl-C") from None
+    # its output ends with the process: the reader has all of it once it reaches the end
+    playground.reader.join(STOP_TIMEOUT)
+    return status
 
 
 @pytest.fixture
@@ -101,7 +106,9 @@ def playground(tmp_path: Path) -> Iterator[Playground]:
     status = stop_playground(running)
     log = running.bot_log()
     errors = [line for line in log.splitlines() if _LOGGED_ERROR.search(line)]
-    assert status == 0, "".join(running.output)
+    output = "".join(running.output)
+    assert status == 0, output
+    assert "Traceback" not in output and "stopped" in output, output
     assert errors == [], log
     assert "shutting down" in log
 

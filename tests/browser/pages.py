@@ -60,6 +60,13 @@ class PlaygroundPage:
         expect(box).to_have_value("")
         expect(self.page.locator("#composer-error")).to_be_hidden()
 
+    def say(self, text: str) -> None:
+        """Write a plain message."""
+        box = self.page.locator("#input")
+        box.fill(text)
+        box.press("Enter")
+        expect(box).to_have_value("")
+
     def choose_suggestion(self, typed: str, label: str) -> None:
         """Type ``typed`` and pick ``label`` from the pop-up."""
         box = self.page.locator("#input")

@@ -54,6 +54,15 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
     anna = PlaygroundPage(browser, playground.url, "Anna", "general")
     bo = PlaygroundPage(browser, playground.url, "Bo", "general")
 
+    # what people write is shown as Discord shows it: markdown, and never as HTML
+    bo.say('**Good luck** <img src=x onerror="window.pwned=1"> `<b>x</b>`')
+    said = anna.messages().filter(has_text="Good luck").last
+    expect(said.locator("strong")).to_have_text("Good luck")
+    expect(said.locator(".content")).to_contain_text('<img src=x onerror="window.pwned=1">')
+    expect(said.locator("code")).to_have_text("<b>x</b>")
+    assert said.locator("img, b").count() == 0
+    assert anna.page.evaluate("window.pwned") is None
+
     anna.choose_suggestion("/dubb st", "/dubb start")
     expect(anna.page.locator("#input")).to_have_value("/dubb start ")
     anna.page.locator("#input").press_sequentially("computers:2")

@@ -17,6 +17,7 @@
     me: null,          // user id
     channel: null,     // channel id
     messages: new Map(),
+    jumpTo: null,      // a message to show once its channel is drawn
     dismissed: new Set(),
     source: null,
     suggestions: { mode: null, items: [], active: -1, moved: false },
@@ -55,13 +56,32 @@
     return node;
   }
 
+  function context() {
+    return { users: names.users, channels: names.channels, me: state.me, jump };
+  }
+
   function markdown(text) {
-    return KMarkdown.render(text, { users: names.users, channels: names.channels, me: state.me });
+    return KMarkdown.render(text, context());
   }
 
   function inlineMarkdown(text, parent) {
-    KMarkdown.inline(text, parent, { users: names.users, channels: names.channels, me: state.me });
+    KMarkdown.inline(text, parent, context());
     return parent;
+  }
+
+  // a message link: open its channel and show the message
+  function jump(channelId, messageId) {
+    state.jumpTo = messageId || null;
+    if (channelId === state.channel) showJump();
+    else openChannel(channelId);
+  }
+
+  function showJump() {
+    const node = state.jumpTo && document.querySelector(`.message[data-id="${state.jumpTo}"]`);
+    state.jumpTo = null;
+    if (!node) return;
+    node.scrollIntoView({ block: "center" });
+    node.classList.add("flash");
   }
 
   function timeOf(iso) {
@@ -177,6 +197,7 @@
       state.messages.clear();
       for (const message of JSON.parse(event.data).messages) state.messages.set(message.id, message);
       drawAll();
+      showJump();
     });
     source.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);

@@ -61,6 +61,29 @@ const KMarkdown = (() => {
     }
   }, 1000);
 
+  const MESSAGE_LINK =
+    /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/\d+\/(\d+)(?:\/(\d+))?$/;
+
+  // a link to a channel or message of this server opens it here, as Discord's client does
+  function link(url, text, ctx) {
+    const inside = url.match(MESSAGE_LINK);
+    const channel = inside && ctx.channels.get(inside[1]);
+    if (channel && ctx.jump) {
+      const node = el("a", "mention", `#${channel}` + (inside[2] ? " › message" : ""));
+      node.href = `?channel=${encodeURIComponent(channel)}`;
+      node.addEventListener("click", (event) => {
+        event.preventDefault();
+        ctx.jump(inside[1], inside[2]);
+      });
+      return node;
+    }
+    const node = el("a", null, text);
+    node.href = url;
+    node.target = "_blank";
+    node.rel = "noopener noreferrer";
+    return node;
+  }
+
   function inline(text, parent, ctx) {
     let last = 0;
     for (const m of text.matchAll(INLINE)) {
@@ -99,19 +122,8 @@ const KMarkdown = (() => {
         img.src = `/emojis/${m[16]}`;
         img.addEventListener("error", () => img.replaceWith(`:${m[15]}:`));
         parent.append(img);
-      } else if (m[17] !== undefined) {
-        const link = el("a", null, m[17]);
-        link.href = m[18];
-        link.target = "_blank";
-        link.rel = "noopener noreferrer";
-        parent.append(link);
-      } else if (m[19] !== undefined) {
-        const link = el("a", null, m[19]);
-        link.href = m[19];
-        link.target = "_blank";
-        link.rel = "noopener noreferrer";
-        parent.append(link);
-      }
+      } else if (m[17] !== undefined) parent.append(link(m[18], m[17], ctx));
+      else if (m[19] !== undefined) parent.append(link(m[19], m[19], ctx));
     }
     if (last < text.length) parent.append(text.slice(last));
   }
