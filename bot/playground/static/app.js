@@ -306,7 +306,12 @@
     if (message.content) {
       const content = el("div", "content");
       content.append(markdown(message.content));
-      if (message.edited) content.append(el("span", "edited", "(edited)"));
+      if (message.edited) {
+        // at the end of the last line, as Discord shows it
+        const last = content.lastElementChild;
+        (last && last.matches(".line, .heading, blockquote") ? last : content)
+          .append(el("span", "edited", "(edited)"));
+      }
       body.append(content);
     }
     for (const embed of message.embeds) body.append(embedNode(embed));
