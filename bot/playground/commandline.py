@@ -70,7 +70,6 @@ class Parsed:
     """Without a leaf: the command typed so far (no slash)."""
     loose: str = ""
     """Text after the command that is no ``name:value`` (a partial option name)."""
-    loose_start: int = 0
 
 
 @dataclass(frozen=True)
@@ -135,8 +134,7 @@ def parse(text: str, commands: list[Leaf]) -> Parsed:
     rest = text[rest_start:]
     names = sorted((o["name"] for o in leaf.options), key=len, reverse=True)
     if not names:
-        loose = rest.strip()
-        return Parsed(leaf, loose=loose, loose_start=rest_start + rest.find(loose) if loose else 0)
+        return Parsed(leaf, loose=rest.strip())
     pattern = re.compile(r"(?:(?<=\s)|^)(" + "|".join(map(re.escape, names)) + r"):")
     marks = list(pattern.finditer(rest))
     head = rest[: marks[0].start()] if marks else rest
@@ -147,9 +145,7 @@ def parse(text: str, commands: list[Leaf]) -> Parsed:
         value = raw.strip()
         start = rest_start + mark.end() + (len(raw) - len(raw.lstrip()))
         given.append(Given(mark.group(1), value, start))
-    loose = head.strip()
-    loose_start = rest_start + (head.find(loose) if loose else 0)
-    return Parsed(leaf, tuple(given), loose=loose, loose_start=loose_start)
+    return Parsed(leaf, tuple(given), loose=head.strip())
 
 
 def suggest(text: str, commands: list[Leaf], people: Iterable[str] = ()) -> Suggestions:
