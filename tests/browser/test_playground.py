@@ -100,15 +100,16 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
 
 
 def _tonk_turn(anna: PlaygroundPage, turns_done: int) -> bool:
-    """Anna's turn from her panel: draw from the stock and discard the first card the menu
-    offers; from her second turn on, drop instead. False when it was not her turn after all."""
+    """Anna's turn from her panel: draw from the stock, then discard — the first time by typing
+    /tonk discard and picking the bot's first suggestion, later from the panel's menu; from her
+    third turn on, drop instead. False when it was not her turn after all."""
     table = anna.table("Tonk")
     table_version = version_of(table)
     panel = anna.open_panel(table)
     drop = panel.get_by_role("button", name=re.compile(r"^Drop \("))
     draw = panel.get_by_role("button", name="Draw from stock", exact=True)
     version = version_of(panel)
-    if turns_done >= 1 and drop.count():
+    if turns_done >= 2 and drop.count():
         drop.click()
         wait_changed(anna.panels().last, version)
         return True
@@ -117,6 +118,15 @@ def _tonk_turn(anna: PlaygroundPage, turns_done: int) -> bool:
         return False
     draw.click()
     wait_changed(anna.panels().last, version)
+    if turns_done == 0:
+        table_version = version_of(anna.table("Tonk"))
+        anna.choose_suggestion("/tonk discard card:", "")
+        expect(anna.page.locator("#input")).to_have_value(re.compile(r"^/tonk discard card:\S+"))
+        before = anna.panels().count()
+        anna.page.locator("#input").press("Enter")
+        expect(anna.panels()).to_have_count(before + 1)
+        wait_changed(anna.table("Tonk"), table_version)
+        return True
     panel = anna.panels().last
     discard = panel.locator("select", has=anna.page.locator("option", has_text="Discard"))
     expect(discard).to_have_count(1)
@@ -130,6 +140,8 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
     playground: Playground, browser: BrowserContext
 ) -> None:
     anna = PlaygroundPage(browser, playground.url, "Anna", "general")
+    bo = PlaygroundPage(browser, playground.url, "Bo", "general")
+    bo.page.set_viewport_size({"width": 390, "height": 844})  # a phone
     anna.open_channel("card-table")
 
     anna.type_command("/tonk start computers:1")
@@ -153,9 +165,18 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
     assert set(rows) == {"Anna", "🤖 Astrid"}, rows
     assert sum(int(v) for v in rows.values()) == 0 and rows["Anna"] != "+0", rows
 
+    # Bo, on his phone in #general, sees that something happened in #card-table
+    expect(bo.page.locator("#sidebar")).not_to_be_in_viewport()
+    bo.page.locator("#menu").click()
+    expect(bo.page.locator("#channels .channel.unread")).to_have_text(re.compile("card-table"))
+    bo.open_channel("card-table")
+    expect(bo.page.locator("#sidebar")).not_to_be_in_viewport()
+    expect(bo.table("Tonk")).to_be_visible()
+    expect(bo.panels()).to_have_count(0)
+
     anna.type_command("/tonk ledger player:Anna")
     entries = anna.page.locator("#messages article.message").filter(
         has=anna.page.locator(".embed-title", has_text="Tonk ledger — Anna")).last
     expect(entries).to_contain_text("Astrid")
     expect(entries).to_contain_text(rows["Anna"])
-    assert anna.errors == []
+    assert anna.errors == [] and bo.errors == []
