@@ -11,7 +11,6 @@ Emoji show only with an emoji font installed (Debian: fonts-noto-color-emoji).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -49,8 +48,7 @@ def main() -> int:
                 anna = PlaygroundPage(context, playground.url, "Anna", "general")
                 anna.type_command("/dubb start computers:2")
                 anna.table("Dubb").get_by_role("button", name="Start", exact=True).click()
-                turn = anna.table("Dubb").filter(has_text=re.compile("@Anna to move"))
-                expect(turn).to_be_visible()
+                expect(anna.my_turn("Dubb")).to_be_visible()
                 panel = anna.open_panel(anna.table("Dubb"))
                 expect(panel.locator("select").first).to_be_visible()
                 anna.page.mouse.move(0, 0)

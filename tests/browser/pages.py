@@ -42,6 +42,10 @@ class PlaygroundPage:
         return self.page.locator("#messages article.message:not(.ephemeral)").filter(
             has=title).last
 
+    def my_turn(self, game: str) -> Locator:
+        """The game's newest table while it names this user (whose turn it is)."""
+        return self.table(game).filter(has=self.page.locator(".content .mention.me"))
+
     def panels(self) -> Locator:
         """This user's private messages (Discord's "Only you can see this")."""
         return self.page.locator("#messages article.message.ephemeral")

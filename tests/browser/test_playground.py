@@ -23,6 +23,10 @@ def _hand_line(panel: Locator) -> str:
     return found.group(0)
 
 
+def _dubb_over(page: PlaygroundPage) -> Locator:
+    return page.table("Dubb").filter(has=page.page.locator(".embed-title", has_text="game over"))
+
+
 def _dubb_turn(anna: PlaygroundPage) -> str | None:
     """Anna opens her hand from the table and makes the first play in the menu, or draws, or
     passes. Returns the hand she saw, or None when it was not her turn after all."""
@@ -74,9 +78,8 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
 
     hands: list[str] = []
     while True:
-        turn_or_end = anna.table("Dubb").filter(has_text=re.compile(r"@Anna to move|game over"))
-        expect(turn_or_end).to_be_visible()
-        if "game over" in anna.table("Dubb").locator(".embed-title").inner_text():
+        expect(anna.my_turn("Dubb").or_(_dubb_over(anna))).to_be_visible()
+        if _dubb_over(anna).count():
             break
         hand = _dubb_turn(anna)
         if hand is not None:
@@ -151,9 +154,10 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
 
     turns = 0
     while True:
-        turn_or_end = anna.table("Tonk").filter(has_text=re.compile(r"@Anna to move|is over"))
-        expect(turn_or_end).to_be_visible()
-        if anna.table("Tonk").get_by_role("button", name="Deal next hand").count():
+        between_hands = anna.table("Tonk").filter(
+            has=anna.page.get_by_role("button", name="Deal next hand"))
+        expect(anna.my_turn("Tonk").or_(between_hands)).to_be_visible()
+        if between_hands.count():
             break
         turns += _tonk_turn(anna, turns)
 
