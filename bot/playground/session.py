@@ -33,7 +33,13 @@ class PlaygroundOptions:
     computer_pause: float = 0.8
 
 
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
 def page_address(host: str, port: int) -> str:
+    """The address to open; on every address, this machine's (others use its network name)."""
+    if host in WILDCARDS:
+        return f"http://127.0.0.1:{port}/ (or this machine's address on your network)"
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 
