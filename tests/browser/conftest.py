@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import BrowserContext, Playwright, expect, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -31,6 +31,10 @@ CHROMIUM_ARGS = [
 ]
 START_TIMEOUT = 90.0
 STOP_TIMEOUT = 30.0
+WAIT_MS = 30_000
+"""How long a wait for the page may take before the test fails (a guard: waits end as soon as
+the page shows what they wait for). Playwright's 5 s default is short for a table that waits
+out Discord's rate limits on a busy machine."""
 _ADDRESS = re.compile(r"open (http://\S+/)")
 _LOGGED_ERROR = re.compile(r"\b(ERROR|CRITICAL)\b|^Traceback")
 _ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
@@ -128,5 +132,7 @@ def browser(playwright: Playwright, tmp_path: Path) -> Iterator[BrowserContext]:
         str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
         headless=True, viewport={"width": 1280, "height": 900},
     )
+    context.set_default_timeout(WAIT_MS)
+    expect.set_options(timeout=WAIT_MS)
     yield context
     context.close()
