@@ -166,16 +166,19 @@ class Driver:
         everyone_permissions: int | None = None,
         shard_of: tuple[int, int] | None = None,
         preferred_locale: str = DEFAULT_LOCALE,
+        guild_id: int | None = None,
     ) -> Guild:
         """A server with @everyone, a Moderator role (Manage Messages) and the bot's role;
-        ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n."""
+        ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n;
+        ``guild_id`` fixes its id."""
         options: dict[str, int] = {}
         if bot_permissions is not None:
             options["bot_permissions"] = bot_permissions
         if everyone_permissions is not None:
             options["everyone_permissions"] = everyone_permissions
         return self.fake.add_guild(
-            name, shard_of=shard_of, preferred_locale=preferred_locale, **options
+            name, shard_of=shard_of, preferred_locale=preferred_locale, guild_id=guild_id,
+            **options,
         )
 
     def add_channel(
@@ -185,8 +188,11 @@ class Driver:
         *,
         thread: bool = False,
         parent: Channel | None = None,
+        channel_id: int | None = None,
     ) -> Channel:
-        return self.fake.add_channel(guild, name, thread=thread, parent=parent)
+        return self.fake.add_channel(
+            guild, name, thread=thread, parent=parent, channel_id=channel_id
+        )
 
     def add_user(
         self,
@@ -196,10 +202,11 @@ class Driver:
         admin: bool = False,
         guilds: Iterable[Guild] | None = None,
         locale: str = DEFAULT_LOCALE,
+        user_id: int | None = None,
     ) -> User:
         """A user who joins ``guilds`` (default: every guild there is now), with their client
-        set to ``locale``."""
-        user = self.fake.add_user(name, locale=locale)
+        set to ``locale``; ``user_id`` fixes their id."""
+        user = self.fake.add_user(name, locale=locale, user_id=user_id)
         for guild in list(guilds) if guilds is not None else list(self.fake.guilds.values()):
             self.fake.add_member(guild, user, manage_messages=manage_messages, admin=admin)
         return user

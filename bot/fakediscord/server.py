@@ -427,8 +427,13 @@ class FakeDiscord:
         self._usernames.add(candidate)
         return candidate
 
-    def add_user(self, name: str, *, locale: str = DEFAULT_LOCALE) -> User:
-        user = User(self.ids.next(), self._username(name), name, locale=check_locale(locale))
+    def add_user(
+        self, name: str, *, locale: str = DEFAULT_LOCALE, user_id: int | None = None
+    ) -> User:
+        """``user_id`` gives the user a fixed id (a world rebuilt the same on every start)."""
+        user = User(
+            user_id or self.ids.next(), self._username(name), name, locale=check_locale(locale)
+        )
         self.users[user.id] = user
         return user
 
@@ -441,9 +446,12 @@ class FakeDiscord:
         everyone_permissions: int = EVERYONE_DEFAULT,
         shard_of: tuple[int, int] | None = None,
         preferred_locale: str = DEFAULT_LOCALE,
+        guild_id: int | None = None,
     ) -> Guild:
-        """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard."""
-        guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
+        """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard;
+        ``guild_id`` fixes it."""
+        if guild_id is None:
+            guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
         owner = owner or self.application.owner
         guild = Guild(
             id=guild_id,
@@ -522,18 +530,22 @@ class FakeDiscord:
         thread: bool = False,
         parent: Channel | None = None,
         private: bool = False,
+        channel_id: int | None = None,
     ) -> Channel:
+        """``channel_id`` gives the channel a fixed id (a world rebuilt the same on every
+        start)."""
         if thread:
             parent = parent or next(iter(guild.text_channels()), None)
             if parent is None:
                 raise ValueError("a thread needs a text channel to live in")
             kind = CHANNEL_PRIVATE_THREAD if private else CHANNEL_PUBLIC_THREAD
             channel = Channel(
-                self.ids.next(), guild.id, name, kind, parent_id=parent.id, owner_id=guild.owner_id
+                channel_id or self.ids.next(), guild.id, name, kind, parent_id=parent.id,
+                owner_id=guild.owner_id,
             )
         else:
             channel = Channel(
-                self.ids.next(),
+                channel_id or self.ids.next(),
                 guild.id,
                 name,
                 CHANNEL_GUILD_TEXT,
