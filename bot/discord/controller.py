@@ -442,7 +442,7 @@ class TableController:
         await interaction.response.send_message("The table is below.", ephemeral=True)
         render = await self.render(snapshot)
         await self.publisher.post_new(replace(await self.showing(snapshot, render), ping=None),
-                                      replaces=snapshot.message_id)
+                                      repost=True)
 
     # -- hands and moves -----------------------------------------------------------------------
 

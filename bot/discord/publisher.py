@@ -119,9 +119,9 @@ class TablePublisher:
                 self._drain(state), name=f"kortbord-table-{showing.table_id}"
             )
 
-    async def post_new(self, showing: Showing, *, replaces: int | None = None) -> int:
-        """Post the table as a new message at the bottom of the channel and return its id.
-        The message ``replaces`` (a re-post) is deleted; an earlier game's table stays, so the
+    async def post_new(self, showing: Showing, *, repost: bool = False) -> int:
+        """Post the table as a new message at the bottom of the channel and return its id. A
+        ``repost`` deletes the table's current message; an earlier game's table stays, so the
         channel's history keeps its result."""
         state = self._state(showing, posting=True)
         async with state.lock:
@@ -129,11 +129,9 @@ class TablePublisher:
                 state.pending = None
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.render.to_move else None
-            message_id = await self._send(state, showing, mention=showing.ping,
-                                          pinged=showing.ping or still)
-        if replaces is not None and replaces != message_id:
-            await self._delete(showing.channel_id, replaces)
-        return message_id
+            return await self._send(state, showing, mention=showing.ping,
+                                    pinged=showing.ping or still,
+                                    replaces=state.message_id if repost else None)
 
     async def close(self) -> None:
         """Let the writes in flight finish (a table half moved down would leave its old message
