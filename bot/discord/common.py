@@ -1,4 +1,5 @@
-"""Rendering every game shares: the lobby, names, places, colours, routed buttons."""
+"""What every game's Discord face shares: names made safe to show, the lobby, countdowns,
+routed buttons, and Discord's size limits applied to anything the bot builds."""
 
 from __future__ import annotations
 
@@ -8,11 +9,26 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.routing import Route, RoutedButton
+from bot.i18n import tr, trn
 
 LOBBY_COLOUR = discord.Colour.blurple()
 PLAYING_COLOUR = discord.Colour.green()
 FINISHED_COLOUR = discord.Colour.dark_grey()
 MAX_EVENT_LINES = 6
+
+NAME_LIMIT = 32
+"""Discord's longest display name; anything longer is cut, so every line keeps its size."""
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_NAME_LIMIT = 256
+FIELD_LIMIT = 1024
+FOOTER_LIMIT = 2048
+FIELDS_MAX = 25
+EMBED_TOTAL = 6000
+CONTENT_LIMIT = 2000
+LABEL_LIMIT = 80
+OPTION_LIMIT = 100
+"""Discord's limits on what a message carries (embeds, content, labels, select options)."""
 
 
 @dataclass(frozen=True)
@@ -20,25 +36,6 @@ class LobbySeat:
     player_id: int
     name: str
     is_computer: bool = False
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def mention(player_id: int) -> str:
-    """A mention for humans (shown as a name, notifies only in new messages), a name for
-    computer players (negative ids)."""
-    return f"<@{player_id}>" if player_id > 0 else "a computer player"
-
-
-def name_of(names: Mapping[int, str], player_id: int) -> str:
-    return names.get(player_id, "someone")
-
-
-NAME_LIMIT = 32
-"""Discord's longest display name; anything longer is cut, so every line keeps its size."""
 
 
 def shown_name(name: str) -> str:
@@ -60,25 +57,72 @@ def labelled(names: Iterable[tuple[int, str]]) -> dict[int, str]:
     return {player_id: label(player_id, name) for player_id, name in names}
 
 
-def turn_time_text(seconds: int) -> str:
+def name_of(names: Mapping[int, str], player_id: int | None, lang: str) -> str:
+    if player_id is not None and player_id in names:
+        return names[player_id]
+    return tr(lang, "someone")
+
+
+def turn_time_text(seconds: int, lang: str) -> str:
     if seconds <= 0:
-        return "no turn timer"
+        return tr(lang, "no turn timer")
     if seconds % 60 == 0:
-        minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''} per turn"
-    return f"{seconds} s per turn"
+        return trn(lang, "{n} minute per turn", "{n} minutes per turn", seconds // 60)
+    return trn(lang, "{n} second per turn", "{n} seconds per turn", seconds)
 
 
 def countdown(deadline: float | None) -> str | None:
-    """A live countdown (Discord shows "in 1 minute", "2 minutes ago"), or None without one."""
+    """A live countdown (each reader's Discord shows "in 1 minute" in their own language), or
+    None without one."""
     return None if deadline is None else f"<t:{int(deadline)}:R>"
 
 
-def join_names(names: Iterable[str]) -> str:
-    items = list(names)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: whole lines while they fit, then an ellipsis."""
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if size + len(line) + 1 > limit - 2:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if not kept:
+        return text[: limit - 1] + "…"
+    return "\n".join(kept) + "\n…"
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """``embed`` within every one of Discord's limits, whatever names and game it shows: fields
+    and description cut line by line, at most 25 fields, and the whole under 6,000 characters
+    (the latest fields are kept; the earliest description lines go first)."""
+    if embed.title:
+        embed.title = cut(embed.title, TITLE_LIMIT)
+    if embed.description:
+        embed.description = cut(embed.description, DESCRIPTION_LIMIT)
+    fields = embed.fields[:FIELDS_MAX]
+    embed.clear_fields()
+    for f in fields:
+        embed.add_field(name=cut(f.name or "\u200b", FIELD_NAME_LIMIT) or "\u200b",
+                        value=cut(f.value or "\u200b", FIELD_LIMIT) or "\u200b", inline=f.inline)
+    if embed.footer.text:
+        embed.set_footer(text=cut(embed.footer.text, FOOTER_LIMIT))
+    while len(embed) > EMBED_TOTAL:
+        over = len(embed) - EMBED_TOTAL
+        longest = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""),
+                      default=None)
+        if longest is not None and len(embed.fields[longest].value or "") > over + 2:
+            field = embed.fields[longest]
+            embed.set_field_at(longest, name=field.name, inline=field.inline,
+                               value=cut(field.value or "", len(field.value or "") - over - 2))
+        elif embed.description and len(embed.description) > over + 2:
+            embed.description = cut(embed.description, len(embed.description) - over - 2)
+        elif embed.fields:
+            embed.remove_field(len(embed.fields) - 1)
+        else:
+            embed.description = None
+    return embed
 
 
 def lobby_embed(
@@ -90,31 +134,32 @@ def lobby_embed(
     min_players: int,
     max_players: int,
     expires_at: float | None,
+    lang: str,
     turn_seconds: int = 0,
 ) -> discord.Embed:
     seated = list(seats)
     lines = []
     for seat in seated:
-        tag = " (host)" if seat.player_id == host_id else ""
-        lines.append(f"• {label(seat.player_id, seat.name)}{tag}")
-    embed = discord.Embed(title=f"{title} — waiting for players", colour=LOBBY_COLOUR)
-    embed.add_field(name="Options", value=f"{options_line} · {turn_time_text(turn_seconds)}",
-                    inline=False)
+        host = tr(lang, " (host)") if seat.player_id == host_id else ""
+        lines.append(f"• {label(seat.player_id, seat.name)}{host}")
+    embed = discord.Embed(title=tr(lang, "{game} — waiting for players", game=title),
+                          colour=LOBBY_COLOUR)
+    embed.add_field(name=tr(lang, "Options"),
+                    value=f"{options_line} · {turn_time_text(turn_seconds, lang)}", inline=False)
     embed.add_field(
-        name=f"Players ({len(seated)}/{max_players})",
-        value="\n".join(lines) or "nobody yet",
+        name=tr(lang, "Players ({seated}/{most})", seated=len(seated), most=max_players),
+        value="\n".join(lines) or tr(lang, "nobody yet"),
         inline=False,
     )
     needed = max(0, min_players - len(seated))
-    footer = (
-        f"Press Join to sit down. {needed} more needed to start."
-        if needed
-        else "The host can press Start."
-    )
+    footer = (trn(lang, "Press Join to sit down. {n} more player is needed to start.",
+                  "Press Join to sit down. {n} more players are needed to start.", needed)
+              if needed else tr(lang, "The host can press Start."))
     embed.set_footer(text=footer)
     if expires_at is not None:
-        embed.description = f"This lobby closes <t:{int(expires_at)}:R> if it hasn't started."
-    return embed
+        embed.description = tr(lang, "This lobby closes {when} if the game hasn't started.",
+                               when=f"<t:{int(expires_at)}:R>")
+    return fit(embed)
 
 
 def button(
@@ -130,20 +175,23 @@ def button(
     row: int | None = None,
 ) -> RoutedButton:
     return RoutedButton(
-        Route(game, table_id, action, counter, arg), label, style, disabled=disabled, row=row
+        Route(game, table_id, action, counter, arg), label[:LABEL_LIMIT], style,
+        disabled=disabled, row=row,
     )
 
 
-def lobby_view(game: str, table_id: int) -> discord.ui.View:
+def lobby_view(game: str, table_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(button(game, table_id, "join", "Join", discord.ButtonStyle.primary))
-    view.add_item(button(game, table_id, "leave", "Leave"))
-    view.add_item(button(game, table_id, "start", "Start", discord.ButtonStyle.success))
-    view.add_item(button(game, table_id, "cancel", "Cancel", discord.ButtonStyle.danger))
+    view.add_item(button(game, table_id, "join", tr(lang, "Join"), discord.ButtonStyle.primary))
+    view.add_item(button(game, table_id, "leave", tr(lang, "Leave")))
+    view.add_item(button(game, table_id, "start", tr(lang, "Start"),
+                         discord.ButtonStyle.success))
+    view.add_item(button(game, table_id, "cancel", tr(lang, "Cancel"),
+                         discord.ButtonStyle.danger))
     # issue 8: the host seats computer players (anyone else is told only the host can)
-    view.add_item(button(game, table_id, "add_computer", "Add computer player"))
+    view.add_item(button(game, table_id, "add_computer", tr(lang, "Add computer player")))
     return view
 
 
 def closed_embed(title: str, text: str) -> discord.Embed:
-    return discord.Embed(title=title, description=text, colour=FINISHED_COLOUR)
+    return fit(discord.Embed(title=title, description=text, colour=FINISHED_COLOUR))

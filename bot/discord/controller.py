@@ -1,19 +1,25 @@
-"""The flow every game shares on Discord: lobby, table message, hand panel, moves, errors.
+"""The flow every game shares on Discord: lobby, table message, hand panel, moves, errors, play
+again, history and replays.
 
 A game's command group hands an interaction and (for moves) an engine move to its
 ``TableController``; the controller calls the table service, answers the interaction (always,
 within the deadline) and publishes the new table. What differs per game — how a table, a hand
 panel and events look, its own components and commands — is the game's ``GameFace``, which
 ``GameSpec.face`` names and ``load_face`` loads.
+
+Languages: what only the user sees (answers, panels, replays) is in the user's Discord language;
+the public table is in the table's language, fixed when its lobby opened (the server's setting,
+else the server's preferred locale).
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import discord
@@ -21,8 +27,12 @@ from discord.ext import commands
 
 from bot.discord import checks
 from bot.discord.common import (
+    FINISHED_COLOUR,
     LobbySeat,
+    button,
     closed_embed,
+    cut,
+    fit,
     labelled,
     lobby_embed,
     lobby_view,
@@ -30,9 +40,10 @@ from bot.discord.common import (
 )
 from bot.discord.errors import UserFacingError
 from bot.discord.publisher import Showing, TablePublisher, TableRender
-from bot.discord.routing import Handler, Route, Router
+from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import GameSpec, Seat
-from bot.storage import SeatInfo
+from bot.i18n import DEFAULT, N_, lang_of, tr
+from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import computer_label, free_computer
 from bot.table.errors import NoTableError, StaleMoveError
@@ -45,51 +56,47 @@ from bot.table.service import (
     ApplyResult,
     TableSnapshot,
 )
-from bot.table.settings import SettingsService
+from bot.table.settings import GameDefaults, SettingsService
 
 _log = logging.getLogger(__name__)
 
 RECENT_LINES = 6
+HISTORY_PAGE = 5
+PANEL_FRESH_SECONDS = 14 * 60
+"""A panel is refreshed when the turn comes back to its player while Discord still lets the
+bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
 
-STALE_PANEL_NOTICE = "⚠️ The table moved on since this was shown — here is where things stand now."
-
-
-def closed_text(note: Mapping[str, Any] | None) -> str:
-    """How a closed table says why it closed (the note is stored, so it reads the same after a
-    restart)."""
-    why = (note or {}).get("why")
-    if why == STOPPED:
-        what = "lobby" if note and note.get("lobby") else "game"
-        return f"The {what} was stopped by {shown_name(str(note and note.get('by')))}."
-    if why == IDLE:
-        return (f"The lobby closed: the game did not start within "
-                f"{LOBBY_TTL_SECONDS // 60} minutes.")
-    if why == ABANDONED:
-        return "Nobody but computer players was left at the table, so the game ended."
-    if why == EMPTY:
-        return "The lobby closed: nobody is left."
-    return "The table closed."
-
-
+STALE_PANEL_NOTICE = N_("⚠️ The table moved on since this was shown. Here is where things "
+                        "stand now.")
 
 OnChange = Callable[[TableSnapshot], None]
 """Told about every table the controller shows (timers re-arm, computers look for their turn)."""
 
 
-class GameFace(Protocol):
-    """How one game shows itself on Discord. Faces only read views; they change nothing."""
+@dataclass(frozen=True)
+class Panel:
+    """A private hand panel: its text and its components."""
 
-    def options_line(self, options: Any, players: int) -> str:
+    content: str
+    view: discord.ui.View
+
+
+class GameFace(Protocol):
+    """How one game shows itself on Discord, in a given language. Faces only read views; they
+    change nothing."""
+
+    def options_line(self, options: Any, players: int, lang: str) -> str:
         """The table's options in a few words, for the lobby (``players`` seated so far)."""
         ...
 
     def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
-                     names: Mapping[int, str]) -> TableRender:
-        """The public table of a game in play (or over); ``recent`` are its latest lines."""
+                     names: Mapping[int, str], lang: str) -> TableRender:
+        """The public table of a game in play or over; ``recent`` are its latest lines. A
+        replay draws past states with it too (the controller replaces the components)."""
         ...
 
-    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
-                 ) -> list[str]:
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 lang: str) -> list[str]:
         """Events in their public form as lines of plain words."""
         ...
 
@@ -98,17 +105,24 @@ class GameFace(Protocol):
         start afresh, since an earlier round's cards are dealt again."""
         ...
 
-    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
-                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str, *, notice: str | None, arg: str | None) -> Panel:
         """The private panel: the player's cards and exactly their legal moves."""
         ...
 
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+    def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         """What only the mover learns from their move (the card they drew), or ``None``."""
         ...
 
-    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         """What a player who left a game in play is told, or ``None`` for the plain text."""
+        ...
+
+    def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
+                money: Mapping[int, int] | None, lang: str) -> str:
+        """One line on how a table that is over went (history, closed tables): the loser, or
+        the hands played and each player's net at the table (``money``, for games played for
+        stakes)."""
         ...
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
@@ -127,20 +141,43 @@ def load_face(spec: GameSpec) -> GameFace:
     return face
 
 
+def closed_text(note: Mapping[str, Any] | None, lang: str) -> str:
+    """How a closed table says why it closed (the note is stored, so it reads the same after a
+    restart)."""
+    why = (note or {}).get("why")
+    if why == STOPPED:
+        by = shown_name(str((note or {}).get("by")))
+        if (note or {}).get("lobby"):
+            return tr(lang, "The lobby was closed by {name}.", name=by)
+        return tr(lang, "The game was stopped by {name}.", name=by)
+    if why == IDLE:
+        return tr(lang, "The lobby closed: the game did not start within {minutes} minutes.",
+                  minutes=LOBBY_TTL_SECONDS // 60)
+    if why == ABANDONED:
+        return tr(lang, "Nobody but computer players was left at the table, so the game ended.")
+    if why == EMPTY:
+        return tr(lang, "The lobby closed: nobody is left.")
+    return tr(lang, "The table closed.")
+
+
+def user_lang(interaction: discord.Interaction) -> str:
+    return lang_of(interaction.locale)
+
+
 def on_ephemeral(interaction: discord.Interaction) -> bool:
     """Whether a component sits on a private hand panel (answered by editing it in place)."""
     message = interaction.message
     return message is not None and message.flags.ephemeral
 
 
-async def _answer_panel(interaction: discord.Interaction, content: str, view: discord.ui.View, *,
-                        edit: bool) -> None:
+async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
     """Show a hand panel: in place when the interaction came from the user's own private panel,
     else as a new private message — never on a public message, whatever the component."""
+    content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
-        await interaction.response.edit_message(content=content, embed=None, view=view)
+        await interaction.response.edit_message(content=content, embed=None, view=panel.view)
     else:
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await interaction.response.send_message(content, view=panel.view, ephemeral=True)
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -152,25 +189,39 @@ def display_name(interaction: discord.Interaction) -> str:
     return interaction.user.display_name
 
 
+@dataclass
+class _OpenPanel:
+    """The interaction that last showed a player their panel (Discord lets the bot edit its
+    answer for 15 minutes) and the language it was shown in."""
+
+    interaction: discord.Interaction
+    lang: str
+    shown_at: float
+
+
 class TableController:
     """One game's tables on Discord: ``game`` is its spec, ``face`` how it looks."""
 
     def __init__(self, service: TableService, publisher: TablePublisher, game: GameSpec,
                  face: GameFace, settings: SettingsService, *,
-                 on_change: OnChange | None = None) -> None:
+                 on_change: OnChange | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self.publisher = publisher
         self.settings = settings
         self.game = game
         self.face = face
         self.on_change = on_change
+        self._clock = clock
         self._recent: dict[int, deque[str]] = {}
+        self._panels: dict[tuple[int, int], _OpenPanel] = {}
 
     # -- routing -------------------------------------------------------------------------------
 
     def register_routes(self, router: Router) -> None:
-        """Route the components every game has (the lobby's buttons, Your hand) to this table
-        controller, and the game's own ones to its face."""
+        """Route the components every game has (the lobby's buttons, Your hand, Play again,
+        replays and history pages) to this table controller, and the game's own ones to its
+        face."""
 
         async def join(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.join(i, route)
@@ -190,9 +241,27 @@ class TableController:
         async def hand(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.show_hand(i, route, edit=on_ephemeral(i))
 
+        async def again(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.play_again(i, route.table_id)
+
+        async def replay(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.replay(i, route.table_id, route.counter or 0, edit=on_ephemeral(i))
+
+        async def replay_pick(i: discord.Interaction, route: Route, values: list[str]) -> None:
+            try:
+                table_id = int(values[0])
+            except (ValueError, IndexError):
+                raise UserFacingError("That choice is not a table. Nothing was changed.") \
+                    from None
+            await self.replay(i, table_id, 0, edit=False)
+
+        async def history(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.history(i, before=route.counter or None, edit=True)
+
         common: dict[str, Handler] = {
             "join": join, "leave": leave, "start": start, "cancel": cancel,
-            "add_computer": add_computer, "hand": hand,
+            "add_computer": add_computer, "hand": hand, "again": again, "replay": replay,
+            "replay_pick": replay_pick, "history": history,
         }
         for action, handler in {**common, **self.face.routes(self)}.items():
             router.register(self.game.kind, action, handler)
@@ -215,9 +284,10 @@ class TableController:
         snapshot = await self.service.get(interaction.channel_id)
         if snapshot is None or snapshot.kind != self.game.kind:
             if route is not None:
-                raise UserFacingError("That game is over — this button no longer does anything.")
-            raise UserFacingError(f"There is no {self.game.name} game in this channel. "
-                                  f"Start one with `/{self.game.kind} start`.")
+                raise UserFacingError("That game is over, so this button does nothing now.")
+            raise UserFacingError("There is no {game} game in this channel. Start one with "
+                                  "`/{command} start`.", game=self.game.name,
+                                  command=self.game.kind)
         if route is not None and route.table_id != snapshot.table_id:
             raise UserFacingError("That button belongs to an earlier game in this channel.")
         return snapshot
@@ -229,21 +299,30 @@ class TableController:
             return labelled((s.player_id, s.name) for s in snapshot.seats)
         return labelled(snapshot.engine.names.items())
 
+    @staticmethod
+    def table_lang(snapshot: TableSnapshot) -> str:
+        return lang_of(snapshot.locale or DEFAULT)
+
     async def recent_lines(self, snapshot: TableSnapshot) -> list[str]:
         lines = self._recent.get(snapshot.table_id)
         if lines is None:
             # after a restart the latest lines come back from the move log: those of the
             # round in play (an earlier round's cards were dealt again)
             records = await self.service.moves(snapshot.table_id)
-            public = [[self.game.events.public(e) for e in r.events] for r in records]
-            start = max((i for i, events in enumerate(public)
-                         if any(self.face.starts_round(e) for e in events)), default=0)
-            lines = deque(maxlen=RECENT_LINES)
-            names = self.names(snapshot)
-            for events in public[max(start, len(public) - RECENT_LINES * 2):]:
-                lines.extend(self.face.describe(events, names))
+            lines = deque(self._lines_of(snapshot, records), maxlen=RECENT_LINES)
             self._recent[snapshot.table_id] = lines
         return list(lines)
+
+    def _lines_of(self, snapshot: TableSnapshot, records: Sequence[MoveRecord]) -> list[str]:
+        public = [[self.game.events.public(e) for e in r.events] for r in records]
+        start = max((i for i, events in enumerate(public)
+                     if any(self.face.starts_round(e) for e in events)), default=0)
+        names = self.names(snapshot)
+        lang = self.table_lang(snapshot)
+        lines: list[str] = []
+        for events in public[max(start, len(public) - RECENT_LINES * 2):]:
+            lines += self.face.describe(events, names, lang)
+        return lines[-RECENT_LINES:]
 
     def _remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
         lines = self._recent.get(snapshot.table_id)
@@ -255,26 +334,41 @@ class TableController:
         public = [codec.public(codec.to_dict(e)) for e in events]
         if any(self.face.starts_round(e) for e in public):
             lines.clear()
-        lines.extend(self.face.describe(public, self.names(snapshot)))
+        lines.extend(self.face.describe(public, self.names(snapshot), self.table_lang(snapshot)))
 
     def lobby_render(self, snapshot: TableSnapshot) -> TableRender:
+        lang = self.table_lang(snapshot)
         embed = lobby_embed(
             title=self.game.name,
-            options_line=self.face.options_line(snapshot.options, len(snapshot.seats)),
+            options_line=self.face.options_line(snapshot.options, len(snapshot.seats), lang),
             seats=[LobbySeat(s.player_id, s.name, s.is_computer) for s in snapshot.seats],
             host_id=snapshot.host_id,
             min_players=self.game.min_players,
             max_players=self.game.max_players,
             expires_at=snapshot.lobby_expires_at,
+            lang=lang,
             turn_seconds=snapshot.turn_seconds,
         )
-        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id))
+        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang))
 
     async def render(self, snapshot: TableSnapshot) -> TableRender:
         if snapshot.is_lobby:
             return self.lobby_render(snapshot)
         recent = await self.recent_lines(snapshot)
-        return self.face.table_render(snapshot, recent, self.names(snapshot))
+        lang = self.table_lang(snapshot)
+        render = self.face.table_render(snapshot, recent, self.names(snapshot), lang)
+        if snapshot.status == "finished":
+            render = replace(render, view=self._over_view(snapshot.table_id, lang),
+                             to_move=None)
+        return replace(render, embed=fit(render.embed))
+
+    def _over_view(self, table_id: int, lang: str) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(button(self.game.kind, table_id, "again", tr(lang, "Play again"),
+                             discord.ButtonStyle.success))
+        view.add_item(button(self.game.kind, table_id, "replay", tr(lang, "Replay"),
+                             counter=0))
+        return view
 
     async def showing(self, snapshot: TableSnapshot, render: TableRender) -> Showing:
         """``render`` of ``snapshot`` for the publisher, pinging the person to move unless they
@@ -286,8 +380,8 @@ class TableController:
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
             render=render, ping=ping, pinged=snapshot.pinged,
-            behind=snapshot.shown_version != snapshot.version,
             final=snapshot.status not in ("lobby", "playing"),
+            behind=snapshot.shown_version != snapshot.version,
         )
 
     async def publish(self, snapshot: TableSnapshot) -> None:
@@ -300,9 +394,33 @@ class TableController:
             return
         render = await self.render(snapshot)
         self.publisher.publish(await self.showing(snapshot, render))
+        if render.to_move is not None:
+            await self._refresh_panel(snapshot, render.to_move)
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
+
+    async def _refresh_panel(self, snapshot: TableSnapshot, player: int) -> None:
+        """The turn came to ``player``: their open hand panel shows it at once, ready for their
+        move (one click instead of two)."""
+        key = (snapshot.table_id, player)
+        panel = self._panels.get(key)
+        if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
+            self._panels.pop(key, None)
+            return
+        fresh = self.face.hand_panel(snapshot, player, self.names(snapshot), panel.lang,
+                                     notice=tr(panel.lang, "🔔 Your turn."), arg=None)
+        try:
+            await panel.interaction.edit_original_response(content=cut(fresh.content, 2000),
+                                                           view=fresh.view)
+        except discord.HTTPException as exc:
+            # the panel was dismissed, or Discord no longer lets the bot edit it
+            _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
+            self._panels.pop(key, None)
+
+    def _keep_panel(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+        self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
+            interaction, user_lang(interaction), self._clock())
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
@@ -311,14 +429,31 @@ class TableController:
 
     async def close_table(self, snapshot: TableSnapshot) -> None:
         """Show a table that was stopped or closed itself (its ``closed_note`` says how), with
-        its latest lines."""
-        embed = closed_embed(f"{self.game.name} — closed", closed_text(snapshot.closed_note))
-        lines = await self.recent_lines(snapshot) if snapshot.engine is not None else []
-        if lines:
-            embed.add_field(name="Latest", value="\n".join(lines), inline=False)
+        its latest lines, and — if it had started — how it went and Play again."""
+        lang = self.table_lang(snapshot)
+        embed = closed_embed(tr(lang, "{game} — closed", game=self.game.name),
+                             closed_text(snapshot.closed_note, lang))
+        view = None
+        if snapshot.engine is not None:
+            lines = await self.recent_lines(snapshot)
+            if lines:
+                embed.add_field(name=tr(lang, "Latest"), value="\n".join(lines), inline=False)
+            money = await self._money(snapshot)
+            embed.add_field(name=tr(lang, "How it went"),
+                            value=self.face.summary(snapshot, self.names(snapshot), money, lang),
+                            inline=False)
+            view = self._over_view(snapshot.table_id, lang)
         self._drop_table(snapshot.table_id)
-        self.publisher.publish(await self.showing(snapshot, TableRender(embed=embed, view=None)))
+        render = TableRender(embed=fit(embed), view=view)
+        self.publisher.publish(await self.showing(snapshot, render))
         self._changed(snapshot)
+
+    async def _money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
+        if not self.game.stakes:
+            return None
+        balances = await self.service.balances(snapshot.guild_id, self.game.kind,
+                                               snapshot.table_id)
+        return {b.player_id: b.net for b in balances}
 
     async def redraw(self, snapshot: TableSnapshot) -> None:
         """Show a table as it stands, live or long over (a start-up catching up)."""
@@ -328,7 +463,7 @@ class TableController:
         await self.recent_lines(snapshot)
         try:
             closed = await self.service.cancel(snapshot.channel_id, snapshot.host_id, True,
-                                               note={"why": "abandoned"})
+                                               note={"why": ABANDONED})
         except NoTableError:
             return
         await self.close_table(closed)
@@ -336,6 +471,8 @@ class TableController:
     def _drop_table(self, table_id: int) -> None:
         """Forget what is kept in memory for a table that has closed."""
         self._recent.pop(table_id, None)
+        for key in [k for k in self._panels if k[0] == table_id]:
+            del self._panels[key]
 
     def _changed(self, snapshot: TableSnapshot) -> None:
         if self.on_change is not None:
@@ -343,20 +480,48 @@ class TableController:
 
     # -- lobby ---------------------------------------------------------------------------------
 
+    async def defaults(self, guild_id: int) -> GameDefaults:
+        """This game's defaults as the server set them (turn time, options)."""
+        return (await self.settings.server(guild_id)).games.get(self.game.kind, GameDefaults())
+
+    async def _table_lang(self, interaction: discord.Interaction) -> str:
+        """The language a new table's public messages use: the server's setting, else the
+        server's preferred locale, else English."""
+        assert interaction.guild_id is not None
+        chosen = (await self.settings.server(interaction.guild_id)).language
+        return lang_of(chosen or interaction.guild_locale or DEFAULT)
+
+    async def _check_channel(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None and interaction.channel is not None
+        allowed = (await self.settings.server(interaction.guild_id)).channels
+        if allowed is None:
+            return
+        channel = interaction.channel
+        parent = getattr(channel, "parent_id", None)
+        if channel.id not in allowed and parent not in allowed:
+            where = ", ".join(f"<#{c}>" for c in allowed) or "—"
+            raise UserFacingError("Games are played in {channels} on this server.",
+                                  channels=where)
+
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
-                         turn_seconds: int = 0, computers: int = 0) -> None:
+                         turn_seconds: int | None = None, computers: int = 0) -> None:
         """Open a lobby with the user as host, ``computers`` computer players seated and a
-        turn time of ``turn_seconds`` (0: no timer). The user is answered as soon as the lobby
-        exists, before it is posted."""
+        turn time of ``turn_seconds`` (0: no timer; ``None``: the server's default for this
+        game, else the game's). The user is answered as soon as the lobby exists, before it is
+        posted."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
+        await self._check_channel(interaction)
+        if turn_seconds is None:
+            turn_seconds = (await self.defaults(interaction.guild_id)).turn_seconds
+        if turn_seconds is None:
+            turn_seconds = self.game.default_turn_seconds
         checks.turn_seconds(turn_seconds)
         most = self.game.max_players - 1
         if not 0 <= computers <= most:
-            raise UserFacingError(
-                f"A {self.game.name} table seats {self.game.max_players}: from 0 to {most} "
-                "computer players besides you."
-            )
+            raise UserFacingError("A {game} table seats {seats}: from 0 to {most} computer "
+                                  "players besides you.", game=self.game.name,
+                                  seats=self.game.max_players, most=most)
         seated: list[SeatInfo] = []
         for _ in range(computers):
             player_id, name = free_computer(seated)
@@ -364,13 +529,43 @@ class TableController:
         snapshot = await self.service.open_lobby(
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
             display_name(interaction), options, turn_seconds=turn_seconds,
-            computers=[Seat(s.player_id, s.name) for s in seated],
+            guests=[Seat(s.player_id, s.name) for s in seated],
+            locale=await self._table_lang(interaction),
         )
+        await self._opened(interaction, snapshot)
+
+    async def _opened(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
         await interaction.response.send_message(
-            f"{self.game.name} lobby opened below — others can press **Join**.", ephemeral=True
-        )
+            tr(user_lang(interaction), "{game} lobby opened below. Others can press **Join**.",
+               game=self.game.name), ephemeral=True)
         await self.publisher.post_new(await self.showing(snapshot, self.lobby_render(snapshot)))
         self._changed(snapshot)
+
+    async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
+        """A new lobby in the same channel with the same options and the same people and
+        computers seated (those now at another table excepted); whoever pressed is the host."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        record = await self.service.store.table(table_id)
+        if (record is None or record.guild_id != interaction.guild_id or record.is_live
+                or record.seed is None):
+            raise UserFacingError("That game is over, so this button does nothing now.")
+        await self._check_channel(interaction)
+        me = interaction.user.id
+        guests: list[Seat] = []
+        for seat in record.seats:
+            if seat.player_id == me:
+                continue
+            if not seat.is_computer and await self.service.table_of_player(
+                    interaction.guild_id, seat.player_id) is not None:
+                continue
+            guests.append(Seat(seat.player_id, seat.name))
+        snapshot = await self.service.open_lobby(
+            interaction.guild_id, interaction.channel_id, self.game.kind, me,
+            display_name(interaction), record.options, turn_seconds=record.turn_seconds,
+            guests=guests[: self.game.max_players - 1], locale=record.locale,
+        )
+        await self._opened(interaction, snapshot)
 
     async def add_computer(self, interaction: discord.Interaction,
                            route: Route | None = None) -> None:
@@ -382,15 +577,17 @@ class TableController:
         result = await self.service.add_computer(
             snapshot.channel_id, interaction.user.id, player_id, name
         )
-        await self._after_change(interaction, result,
-                                 f"{computer_label(name)} sat down at the table.")
+        await self._after_change(interaction, result, tr(
+            user_lang(interaction), "{name} sat down at the table.",
+            name=computer_label(name)))
 
     async def join(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
         result = await self.service.join(
             snapshot.channel_id, interaction.user.id, display_name(interaction)
         )
-        await self._after_change(interaction, result, "You joined the table.")
+        await self._after_change(interaction, result,
+                                 tr(user_lang(interaction), "You joined the table."))
 
     async def leave(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
@@ -398,15 +595,18 @@ class TableController:
         if result.snapshot.status == "cancelled":
             await self._closed(interaction, result.snapshot)
             return
-        text = None if snapshot.is_lobby else self.face.left_text(result.events, snapshot)
+        lang = user_lang(interaction)
+        text = None if snapshot.is_lobby else self.face.left_text(result.events, snapshot, lang)
         if text is None:
-            text = "You left the table." if snapshot.is_lobby else "You left the game."
+            text = (tr(lang, "You left the table.") if snapshot.is_lobby
+                    else tr(lang, "You left the game."))
         await self._after_change(interaction, result, text)
 
     async def start(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
         result = await self.service.start(snapshot.channel_id, interaction.user.id)
-        await self._after_change(interaction, result, "The game has started.")
+        await self._after_change(interaction, result,
+                                 tr(user_lang(interaction), "The game has started."))
 
     async def cancel(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         # read without loading the game: stopping must work even when the stored game doesn't
@@ -415,7 +615,8 @@ class TableController:
             raise UserFacingError("Games are played in server channels.")
         record = await self.service.live_record(interaction.channel_id)
         if record is None or record.kind != self.game.kind:
-            raise UserFacingError(f"There is no {self.game.name} game in this channel.")
+            raise UserFacingError("There is no {game} game in this channel.",
+                                  game=self.game.name)
         if route is not None and route.table_id != record.id:
             raise UserFacingError("That button belongs to an earlier game in this channel.")
         closed = await self.service.cancel(
@@ -426,8 +627,8 @@ class TableController:
         await self._closed(interaction, closed)
 
     async def _closed(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        await interaction.response.send_message(closed_text(snapshot.closed_note),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
         await self.close_table(snapshot)
 
     async def _after_change(
@@ -439,7 +640,8 @@ class TableController:
 
     async def repost(self, interaction: discord.Interaction) -> None:
         snapshot = await self.table_for(interaction)
-        await interaction.response.send_message("The table is below.", ephemeral=True)
+        await interaction.response.send_message(tr(user_lang(interaction),
+                                                   "The table is below."), ephemeral=True)
         render = await self.render(snapshot)
         await self.publisher.post_new(replace(await self.showing(snapshot, render), ping=None),
                                       repost=True)
@@ -452,15 +654,16 @@ class TableController:
     ) -> None:
         snapshot = await self.table_for(interaction, route)
         if snapshot.is_lobby:
-            raise UserFacingError("The game hasn't started yet — your cards come when it does.")
+            raise UserFacingError("The game hasn't started yet: your cards come when it does.")
         if snapshot.seat_of(interaction.user.id) is None and not self._ever_seated(
             snapshot, interaction.user.id
         ):
             raise UserFacingError("You're not playing at this table.")
-        content, view = self.face.hand_panel(
-            snapshot, interaction.user.id, self.names(snapshot), notice=notice, arg=arg
-        )
-        await _answer_panel(interaction, content, view, edit=edit)
+        panel = self.face.hand_panel(snapshot, interaction.user.id, self.names(snapshot),
+                                     user_lang(interaction), notice=notice, arg=arg)
+        await _answer_panel(interaction, panel, edit=edit)
+        if snapshot.seat_of(interaction.user.id) is not None:
+            self._keep_panel(interaction, snapshot)
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)
@@ -474,7 +677,7 @@ class TableController:
         from_panel: bool = False,
     ) -> None:
         """Apply ``move`` for the user and answer: in place on the hand panel it came from, or
-        with a fresh ephemeral panel (table buttons, slash commands)."""
+        with a fresh private panel (table buttons, slash commands)."""
         snapshot = await self.table_for(interaction, route)
         if snapshot.is_lobby:
             raise UserFacingError("The game hasn't started yet.")
@@ -482,20 +685,114 @@ class TableController:
         if snapshot.seat_of(player) is None:
             raise UserFacingError("You're not playing at this table.")
         counter = route.counter if route is not None else None
+        lang = user_lang(interaction)
         try:
             result = await self.service.apply(snapshot.channel_id, player, move, counter)
         except StaleMoveError:
             if from_panel:
-                await self.show_hand(interaction, route, notice=STALE_PANEL_NOTICE, edit=True)
+                await self.show_hand(interaction, route, edit=True,
+                                     notice=tr(lang, STALE_PANEL_NOTICE))
                 return
-            raise UserFacingError(
-                "That button is from an earlier turn — the table has moved on. Nothing was changed."
-            ) from None
+            raise
         # the engine is live and shared: read everything for this move before the next await
-        notice = self.face.move_notice(result.events, player) or "Done."
+        notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
         self._remember(result.snapshot, result.events)
-        content, view = self.face.hand_panel(result.snapshot, player,
-                                             self.names(result.snapshot), notice=notice,
-                                             arg=None)
-        await _answer_panel(interaction, content, view, edit=from_panel)
+        panel = self.face.hand_panel(result.snapshot, player, self.names(result.snapshot), lang,
+                                     notice=notice, arg=None)
+        await _answer_panel(interaction, panel, edit=from_panel)
+        self._keep_panel(interaction, result.snapshot)
         await self.publish(result.snapshot)
+
+    # -- history and replays -------------------------------------------------------------------
+
+    async def history(self, interaction: discord.Interaction, *, before: int | None = None,
+                      edit: bool = False) -> None:
+        """This server's finished and stopped tables of this game, newest first, paged; a menu
+        replays one. Private to whoever asked."""
+        if interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        lang = user_lang(interaction)
+        records = await self.service.store.finished_tables(
+            interaction.guild_id, self.game.kind, before_id=before, limit=HISTORY_PAGE + 1)
+        more = len(records) > HISTORY_PAGE
+        records = records[:HISTORY_PAGE]
+        embed = discord.Embed(title=tr(lang, "{game} — recent games on this server",
+                                       game=self.game.name), colour=FINISHED_COLOUR)
+        view = discord.ui.View(timeout=None)
+        options: list[discord.SelectOption] = []
+        lines = []
+        for record in records:
+            snapshot = await self.service.closed(record)
+            who = ", ".join(label for _, label in sorted(self.names(snapshot).items()))
+            how = (self.face.summary(snapshot, self.names(snapshot),
+                                     await self._money(snapshot), lang)
+                   if snapshot.engine is not None else closed_text(record.closed_note, lang))
+            lines.append(f"**#{record.id}** · <t:{int(record.updated_at)}:R> · {who}\n{how}")
+            if snapshot.engine is not None:
+                options.append(discord.SelectOption(
+                    label=tr(lang, "Replay #{table}", table=record.id), value=str(record.id)))
+        embed.description = "\n\n".join(lines) or tr(lang, "No {game} games have ended here "
+                                                     "yet.", game=self.game.name)
+        if options:
+            view.add_item(RoutedSelect(Route(self.game.kind, 0, "replay_pick"), options,
+                                       tr(lang, "Replay a game…"), row=0))
+        if more:
+            view.add_item(button(self.game.kind, 0, "history", tr(lang, "Older ▶"),
+                                 counter=records[-1].id, row=1))
+        embed = fit(embed)
+        if edit and on_ephemeral(interaction):
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def replay(self, interaction: discord.Interaction, table_id: int, step: int, *,
+                     edit: bool) -> None:
+        """A finished game move by move, as the table showed it then — public information only
+        (a Tonk hand's cards once that hand was over) — with ◀ ▶, privately to whoever asked."""
+        lang = user_lang(interaction)
+        record = await self.service.store.table(table_id)
+        if (record is None or record.guild_id != interaction.guild_id or record.is_live
+                or record.seed is None or record.kind != self.game.kind):
+            raise UserFacingError("There is no finished game to replay there.")
+        records = await self.service.moves(table_id)
+        last = len(records) - 1
+        step = min(max(step, 0), last)
+        snapshot = self._replayed(record, records, step)
+        names = self.names(snapshot)
+        lines = self.face.describe([self.game.events.public(e) for e in records[step].events],
+                                   names, lang)
+        render = self.face.table_render(snapshot, lines[-RECENT_LINES:], names, lang)
+        content = tr(lang, "Replay of {game} #{table}: move {step} of {last}.",
+                     game=self.game.name, table=table_id, step=step, last=last)
+        view = discord.ui.View(timeout=None)
+        for label_text, to, off in (("⏮", 0, step == 0), ("◀", step - 1, step == 0),
+                                    ("▶", step + 1, step == last),
+                                    ("⏭", last, step == last)):
+            view.add_item(button(self.game.kind, table_id, "replay", label_text,
+                                 counter=max(to, 0), arg=label_text.encode().hex(),
+                                 disabled=off))
+        embed = fit(render.embed)
+        if edit:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+        else:
+            await interaction.response.send_message(content, embed=embed, view=view,
+                                                    ephemeral=True)
+
+    def _replayed(self, record: TableRecord, records: Sequence[MoveRecord],
+                  step: int) -> TableSnapshot:
+        start = records[0].move
+        seats = [Seat(int(s["player_id"]), str(s["name"])) for s in start["seats"]]
+        options = self.game.validate_options(start["options"])
+        engine = self.game.new_engine(seats, options, int(start["seed"]))
+        for move in records[1:step + 1]:
+            engine.apply(move.player_id, self.game.moves.from_dict(move.move))
+        return TableSnapshot(
+            table_id=record.id, guild_id=record.guild_id, channel_id=record.channel_id,
+            kind=record.kind, status="finished" if engine.is_over else "playing",
+            host_id=record.host_id, options=options,
+            seats=tuple(SeatInfo(player_id=s.player_id, name=s.name,
+                                 is_computer=s.player_id < 0) for s in engine.seats),
+            message_id=None, counter=step, engine=engine, turn_seconds=0, turn_deadline=None,
+            lobby_expires_at=None, locale=record.locale,
+        )
+

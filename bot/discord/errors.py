@@ -1,9 +1,10 @@
-"""One place that turns an exception into an answer the user sees.
+"""One place that turns an exception into an answer the user sees, in the user's language.
 
-Errors the user caused (not your turn, illegal play, bad card text) are ``UserFacingError``s or
-rule errors: they get a short ephemeral explanation. Anything else is the bot's fault: it is
-logged with context and the user still gets an answer, so Discord never shows "This
-interaction failed".
+Errors the user caused (not your turn, illegal play, bad card text, an option out of range) are
+``UserFacingError``s, table errors or rule errors: they get a short private answer in one style —
+what went wrong, and what they can do — and never quote more than a short, escaped excerpt of
+what they typed. Anything else is the bot's fault: it is logged with context and the user still
+gets an answer, so Discord never shows "This interaction failed".
 """
 
 from __future__ import annotations
@@ -15,19 +16,22 @@ from discord import app_commands
 
 from bot.cards import CardTextError
 from bot.games.base import RuleError
+from bot.i18n import L, lang_of, tr
 from bot.table.errors import TableError
 
 _log = logging.getLogger("kortbord.errors")
-
-BOT_FAULT_TEXT = "Sorry — something went wrong on my side. Nothing was changed; please try again."
-
 
 EXCERPT_LIMIT = 24
 """The most of a user's own input an answer ever quotes back."""
 
 
 class UserFacingError(Exception):
-    """A mistake of the user's: the message is shown to them (ephemerally) as it is."""
+    """A mistake of the user's: ``UserFacingError("…{x}…", x=…)`` is shown to them privately,
+    in their language."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.message = L(message, **values)
+        super().__init__(self.message.render("en"))
 
 
 def quoted(text: str) -> str:
@@ -39,42 +43,44 @@ def quoted(text: str) -> str:
     return f"“{discord.utils.escape_mentions(discord.utils.escape_markdown(text))}”"
 
 
-def card_text_message(error: CardTextError) -> str:
+def card_text_message(error: CardTextError, lang: str) -> str:
     if error.kind == "not_a_card":
-        return (f"{quoted(error.text)} is not a card — write cards like 7h, 10s, Qd, A♠ "
-                "or joker.")
+        return tr(lang, "{text} is not a card. Write cards like 7h, 10s, Qd, A♠ or joker.",
+                  text=quoted(error.text))
     if error.kind == "not_held":
-        return f"You don't hold {quoted(error.text)}."
-    return "No cards given — write cards like 7h 7s, 10 10 or joker."
+        return tr(lang, "You don't hold {cards}. Check your hand with the Your hand button.",
+                  cards=quoted(error.text))
+    return tr(lang, "No cards given. Write cards like 7h 7s, 10 10 or joker.")
 
 
-def user_message_for(error: BaseException) -> str | None:
+def user_message_for(error: BaseException, lang: str) -> str | None:
     """The friendly text for an error the user caused, or None if the bot is at fault."""
     if isinstance(error, app_commands.TransformerError):
         # a client sent an option value that cannot be what the command declared
-        return "One of the options has a value I can't use. Nothing was changed."
+        return tr(lang, "One of the options has a value I can't use. Nothing was changed.")
     if isinstance(error, app_commands.CommandInvokeError):
         original = error.__cause__ or getattr(error, "original", None)
         if original is not None and original is not error:
-            return user_message_for(original)
-    if isinstance(error, UserFacingError):
-        return str(error)
-    if isinstance(error, TableError):
-        return error.message
+            return user_message_for(original, lang)
+    if isinstance(error, UserFacingError | TableError):
+        return error.message.render(lang)
     if isinstance(error, RuleError):
-        return f"Not allowed: {error.message} ({error.ruling})"
+        why = tr(lang, error.template, **error.values)
+        return tr(lang, "That move isn't allowed: {why}. Nothing was changed.", why=why)
     if isinstance(error, CardTextError):
-        return card_text_message(error)
+        return card_text_message(error, lang)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down — try again in {error.retry_after:.0f} s."
+        return tr(lang, "Slow down: try again in {seconds} s.",
+                  seconds=int(error.retry_after) + 1)
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-        return str(error) or "You can't do that here."
+        return tr(lang, "You don't have the permission to do that here.")
     return None
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer ``interaction`` ephemerally with what went wrong, whatever state it is in."""
-    text = user_message_for(error)
+    """Answer ``interaction`` privately with what went wrong, whatever state it is in."""
+    lang = lang_of(interaction.locale)
+    text = user_message_for(error, lang)
     if text is None:
         _log.error(
             "interaction failed: user=%s guild=%s channel=%s command=%s custom_id=%s",
@@ -85,7 +91,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             (interaction.data or {}).get("custom_id"),
             exc_info=error,
         )
-        text = BOT_FAULT_TEXT
+        text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; please "
+                        "try again.")
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

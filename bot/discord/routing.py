@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.errors import answer_error
+from bot.i18n import N_, lang_of, tr
 
 _log = logging.getLogger(__name__)
 
@@ -79,13 +80,11 @@ class Router:
         handler = self._handlers.get((route.game, route.action))
         try:
             if not _own_message(interaction):
-                await interaction.response.send_message(GONE_TEXT, ephemeral=True)
+                await interaction.response.send_message(_gone(interaction), ephemeral=True)
                 return
             if handler is None:
                 _log.warning("no handler for component %s", route.custom_id())
-                await interaction.response.send_message(
-                    "This button no longer does anything.", ephemeral=True
-                )
+                await interaction.response.send_message(_gone(interaction), ephemeral=True)
                 return
             await handler(interaction, route, values)
         except Exception as exc:  # every failure still gets an answer (never "interaction failed")
@@ -169,7 +168,11 @@ class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_PR
         await _router_of(interaction).dispatch(interaction, self.route, list(self.item.values))
 
 
-GONE_TEXT = "That button isn't here any more — nothing was changed."
+GONE_TEXT = N_("That button isn't here any more. Nothing was changed.")
+
+
+def _gone(interaction: discord.Interaction) -> str:
+    return tr(lang_of(interaction.locale), GONE_TEXT)
 
 
 def _on_message(interaction: discord.Interaction, custom_id: str, component_type: int) -> bool:
@@ -199,6 +202,6 @@ async def answer_unmatched(interaction: discord.Interaction) -> None:
     if isinstance(component_type, int) and _on_message(interaction, custom_id, component_type):
         return
     try:
-        await interaction.response.send_message(GONE_TEXT, ephemeral=True)
+        await interaction.response.send_message(_gone(interaction), ephemeral=True)
     except discord.HTTPException:
         _log.warning("could not answer a component that is not on its message")

@@ -18,12 +18,16 @@ from pydantic import BaseModel
 
 
 class RuleError(ValueError):
-    """A move the rules do not allow. ``ruling`` names the rule (``"D5"``, ``"T5"``)."""
+    """A move the rules do not allow. ``ruling`` names the rule (``"D5"``, ``"T5"``), for logs
+    and the full rules; players are told ``template`` in their language (it is a gettext message,
+    its ``{placeholders}`` filled from ``values``), never the ruling's number."""
 
-    def __init__(self, ruling: str, message: str) -> None:
-        super().__init__(f"{ruling}: {message}")
+    def __init__(self, ruling: str, template: str, /, **values: object) -> None:
         self.ruling = ruling
-        self.message = message
+        self.template = template
+        self.values = values
+        self.message = template.format(**values) if values else template
+        super().__init__(f"{ruling}: {self.message}")
 
 
 @dataclass(frozen=True, slots=True)

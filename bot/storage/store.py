@@ -180,12 +180,12 @@ class Store:
         lobby_expires_at: float | None,
         now: float,
         locale: str | None = None,
-        computers: Sequence[SeatInfo] = (),
+        guests: Sequence[SeatInfo] = (),
     ) -> TableRecord:
-        """A new table in the lobby with its host seated (and ``computers`` beside them).
+        """A new table in the lobby with its host seated (and ``guests`` beside them).
         Raises ``ChannelTakenError`` if the channel has a live table and ``SeatTakenError`` if
         the host sits at one in this server."""
-        seats = (host, *computers)
+        seats = (host, *guests)
 
         async def body(db: Tx) -> TableRecord:
             for _ in range(RACE_RETRIES):

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.games.base import Engine, GameSpec, Seat
+from bot.i18n import L
 from bot.storage import (
     Balance,
     ChannelTakenError,
@@ -86,7 +87,8 @@ def _options_error(exc: ValidationError) -> InvalidOptionsError:
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "options"
         parts.append(f"{where}: {err['msg']}")
-    return InvalidOptionsError("Invalid table options: " + "; ".join(parts) + ".")
+    _log.info("refused table options: %s", "; ".join(parts))
+    return InvalidOptionsError(L("Those table options don't go together. Nothing was changed."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,22 +254,21 @@ class TableService:
         options: BaseModel | Mapping[str, Any] | None = None,
         *,
         turn_seconds: int = 0,
-        computers: Sequence[Seat] = (),
+        guests: Sequence[Seat] = (),
         locale: str | None = None,
     ) -> TableSnapshot:
-        """A new lobby with the host seated, and ``computers`` (negative ids) beside them, in
-        one write. Raises ``ChannelBusyError`` (with the existing table's message) or
-        ``AlreadySeatedError``, or ``InvalidOptionsError``."""
+        """A new lobby with the host seated and ``guests`` beside them (computer players have
+        negative ids; people a play-again seats again), in one write. Raises
+        ``ChannelBusyError`` (with the existing table's message), ``AlreadySeatedError`` or
+        ``InvalidOptionsError``."""
         game = self.game(kind)
         try:
             opts = game.validate_options(options)
         except ValidationError as exc:
             raise _options_error(exc) from None
         if turn_seconds < 0:
-            raise InvalidOptionsError("The turn time cannot be negative.")
-        if any(c.player_id >= 0 for c in computers):
-            raise ValueError("computer players have negative ids")
-        if 1 + len(computers) > game.max_players:
+            raise InvalidOptionsError(L("A turn time cannot be negative."))
+        if 1 + len(guests) > game.max_players:
             raise TableFullError(game.max_players)
         async with self._lock(channel_id):
             existing = await self._load(channel_id)
@@ -282,8 +283,8 @@ class TableService:
                     options=opts.model_dump(mode="json"), turn_seconds=turn_seconds,
                     lobby_expires_at=None if self._lobby_ttl is None else now + self._lobby_ttl,
                     now=now, locale=locale,
-                    computers=[SeatInfo(player_id=c.player_id, name=c.name, is_computer=True)
-                               for c in computers],
+                    guests=[SeatInfo(player_id=g.player_id, name=g.name,
+                                     is_computer=g.player_id < 0) for g in guests],
                 )
             except ChannelTakenError as exc:
                 raise self._busy(exc.existing) from None
@@ -320,7 +321,7 @@ class TableService:
         async with self._lock(channel_id):
             live = await self._require(channel_id)
             if by_id != live.record.host_id:
-                raise NotHostError("add computer players")
+                raise NotHostError()
             return await self._join(live, SeatInfo(player_id=computer_id, name=name,
                                                    is_computer=True))
 
@@ -437,7 +438,7 @@ class TableService:
             if record.status != "lobby":
                 raise GameStartedError()
             if by_id != record.host_id:
-                raise NotHostError("start the game")
+                raise NotHostError()
             game = self.game(record.kind)
             if len(record.seats) < game.min_players:
                 raise NotEnoughPlayersError(game.min_players)

@@ -1,0 +1,36 @@
+"""Slash commands in the players' own language: discord.py's ``app_commands.Translator`` fed
+from the same catalogs as every other message.
+
+Commands, options and choices are declared in English with ``cmd("…")`` (which marks the text for
+extraction); when the bot syncs, Discord receives their names and descriptions in every language
+the bot speaks, and shows each user the ones of their client's language. The interaction still
+carries the English names, so the code never depends on the reader's language.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import DISCORD_LOCALES, tr
+
+
+def cmd(text: str) -> app_commands.locale_str:
+    """A command, option or choice name or description, to be translated when syncing."""
+    return app_commands.locale_str(text)
+
+
+class CatalogTranslator(app_commands.Translator):
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext) -> str | None:
+        lang = DISCORD_LOCALES.get(locale.value)
+        if lang is None:
+            return None
+        text = tr(lang, string.message)
+        if text == string.message:
+            return None
+        if context.location in (Where.command_name, Where.group_name, Where.parameter_name):
+            # Discord's names are lowercase words joined by "-" or "_"
+            text = text.lower().replace(" ", "-")
+        return text

@@ -1,0 +1,157 @@
+"""Every word the bot says goes through here: gettext catalogs (one ``.po`` file per language,
+read with Babel) and Babel's grammar for numbers, lists and plurals.
+
+Messages are written in English in the code, marked by the function that translates them:
+``tr(lang, "Your hand")``, ``trn(lang, "{n} card", "{n} cards", n)``, ``trc(lang, "command",
+"start")`` for a message that needs a context, and ``L("...")`` for a message made before its
+reader is known (an error raised deep down, shown later in the reader's language).
+``pybabel extract`` finds them by those names (``babel.cfg``); ``tests/unit/test_i18n.py`` checks
+that every catalog translates every message with the same placeholders.
+
+Adding a language is one catalog file, ``bot/i18n/locales/<code>.po``, and one line in
+``LANGUAGES``.
+
+The pseudo-language ``qps`` (tests only) wraps every translated message in ``⟦…⟧``, so a test can
+render whole games and see that no text reaches a user without passing through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LANGUAGES: Mapping[str, str] = {"en": "English", "sv": "Svenska", "da": "Dansk"}
+"""The languages the bot speaks, by code, with their own names."""
+DEFAULT = "en"
+PSEUDO = "qps"
+"""A test-only language: English text wrapped in ``⟦…⟧``."""
+
+DISCORD_LOCALES: Mapping[str, str] = {"sv-SE": "sv", "da": "da"}
+"""Discord's locale codes of the languages besides English (Discord names English en-US and
+en-GB; every locale without a catalog falls back to English)."""
+
+_CATALOGS = Path(__file__).parent / "locales"
+
+
+def lang_of(locale: object) -> str:
+    """The bot's language for a Discord locale (``interaction.locale``, ``guild_locale``, or a
+    stored code): its own code when the bot speaks it, else English."""
+    text = str(getattr(locale, "value", locale or ""))
+    if text in LANGUAGES or text == PSEUDO:
+        return text
+    return DISCORD_LOCALES.get(text, DEFAULT)
+
+
+@cache
+def _catalog(lang: str) -> Catalog | None:
+    path = _CATALOGS / f"{lang}.po"
+    if lang in (DEFAULT, PSEUDO) or not path.exists():
+        return None
+    with path.open("rb") as file:
+        return read_po(file, locale=lang)
+
+
+def _lookup(lang: str, message: str, plural: str | None = None, n: int = 1,
+            context: str | None = None) -> str:
+    source = message if plural is None or n == 1 else plural
+    if lang == PSEUDO:
+        return f"⟦{source}⟧"
+    catalog = _catalog(lang)
+    if catalog is None:
+        return source
+    entry = catalog.get(message if plural is None else (message, plural), context=context)
+    if entry is None or not entry.string or entry.fuzzy:
+        return source
+    if isinstance(entry.string, tuple):
+        form = entry.string[catalog.plural_expr(n)] if entry.string else ""
+        return form or source
+    return str(entry.string)
+
+
+def tr(lang: str, message: str, /, **values: Any) -> str:
+    """``message`` in ``lang``, with ``{placeholders}`` filled from ``values``."""
+    text = _lookup(lang, message)
+    return text.format(**values) if values else text
+
+
+def trn(lang: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """The singular or plural form for ``n`` (``{n}`` is filled in, as a number of ``lang``)."""
+    return _lookup(lang, singular, plural, n).format(n=number(lang, n), **values)
+
+
+def trc(lang: str, context: str, message: str, /, **values: Any) -> str:
+    """``message`` in a ``context`` (gettext's msgctxt): the same English word may need two
+    translations, a command's name and a button's label, say."""
+    text = _lookup(lang, message, context=context)
+    return text.format(**values) if values else text
+
+
+@dataclass(frozen=True)
+class L:
+    """A message made before its reader is known: ``L("…", name=…)``; ``render(lang)`` says it
+    in the reader's language (values that are ``L`` themselves are rendered too)."""
+
+    message: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "values", values)
+
+    def render(self, lang: str) -> str:
+        values = {k: v.render(lang) if isinstance(v, L) else v for k, v in self.values.items()}
+        return tr(lang, self.message, **values)
+
+
+def N_(message: str) -> str:
+    """Marks a message kept in a constant for extraction; translate it with ``tr`` where it is
+    shown."""
+    return message
+
+
+def number(lang: str, n: int) -> str:
+    """A whole number as the language writes it (1,000 · 1 000 · 1.000)."""
+    return format_decimal(n, locale=_babel(lang))
+
+
+def signed(lang: str, n: int) -> str:
+    """A result with its sign: +8, -4, 0."""
+    if n > 0:
+        return "+" + number(lang, n)
+    if n < 0:
+        return "-" + number(lang, -n)
+    return number(lang, 0)
+
+
+def join(lang: str, items: Iterable[str]) -> str:
+    """"Anna, Bo and Cem" · "Anna, Bo och Cem" · "Anna, Bo og Cem"."""
+    parts = list(items)
+    if lang == PSEUDO:
+        return "⟦" + ", ".join(parts) + "⟧"
+    return format_list(parts, locale=_babel(lang)) if parts else ""
+
+
+def ordinal(lang: str, n: int) -> str:
+    """A place: 1st 2nd 3rd 4th · 1:a 2:a 3:e 4:e · 1. 2. 3."""
+    if lang == "sv":
+        return f"{n}:{'a' if n % 10 in (1, 2) and n % 100 not in (11, 12) else 'e'}"
+    if lang == "da":
+        return f"{n}."
+    if lang == PSEUDO:
+        return f"⟦{n}⟧"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@cache
+def _babel(lang: str) -> Locale:
+    return Locale.parse(lang if lang in LANGUAGES else DEFAULT)

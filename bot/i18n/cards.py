@@ -1,0 +1,57 @@
+"""Cards in running text, as players of each language name them (knekt, dam, kung, ess ·
+knægt, dame, konge, es). On cards themselves and in compact views the figures stay
+(``Q♦``, ``10♠``, ``🃏``) in every language: that is what players type back."""
+
+from __future__ import annotations
+
+from bot import cards
+from bot.i18n import trc, trn
+
+_SINGULAR = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+    10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}
+
+
+def rank_word(lang: str, rank: int) -> str:
+    """One card of ``rank`` in running text: "a king" is "king" here (``kung``, ``konge``)."""
+    if rank == cards.JOKER_RANK:
+        return trc(lang, "rank", "joker")
+    return trc(lang, "rank", _SINGULAR[rank])
+
+
+def rank_count(lang: str, rank: int, n: int) -> str:
+    """``n`` cards of ``rank``: "1 king", "2 kings", "2 kungar", "2 konger"."""
+    match rank:
+        case 2:
+            return trn(lang, "{n} two", "{n} twos", n)
+        case 3:
+            return trn(lang, "{n} three", "{n} threes", n)
+        case 4:
+            return trn(lang, "{n} four", "{n} fours", n)
+        case 5:
+            return trn(lang, "{n} five", "{n} fives", n)
+        case 6:
+            return trn(lang, "{n} six", "{n} sixes", n)
+        case 7:
+            return trn(lang, "{n} seven", "{n} sevens", n)
+        case 8:
+            return trn(lang, "{n} eight", "{n} eights", n)
+        case 9:
+            return trn(lang, "{n} nine", "{n} nines", n)
+        case 10:
+            return trn(lang, "{n} ten", "{n} tens", n)
+        case 11:
+            return trn(lang, "{n} jack", "{n} jacks", n)
+        case 12:
+            return trn(lang, "{n} queen", "{n} queens", n)
+        case 13:
+            return trn(lang, "{n} king", "{n} kings", n)
+        case 14:
+            return trn(lang, "{n} ace", "{n} aces", n)
+    return trn(lang, "{n} joker", "{n} jokers", n)
+
+
+def card_count(lang: str, n: int) -> str:
+    """"1 card", "2 cards", "2 kort"."""
+    return trn(lang, "{n} card", "{n} cards", n)
