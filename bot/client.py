@@ -15,6 +15,7 @@ from bot.discord.controller import TableController, load_face
 from bot.discord.errors import answer_error
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
+from bot.discord.translator import CatalogTranslator
 from bot.games.registry import GAMES, Registry
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
@@ -95,6 +96,9 @@ class KortbordBot(commands.Bot):
         self.add_dynamic_items(RoutedButton, RoutedSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # Discord shows commands in each user's language: the names and descriptions of every
+        # language go with the sync
+        await self.tree.set_translator(CatalogTranslator())
         await self._sync_commands()
         self._refresh_task = asyncio.create_task(self._refresh_tables(), name="kortbord-refresh")
         # deadlines that passed while the bot was down are due now and fire once

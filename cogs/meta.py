@@ -1,40 +1,55 @@
-"""``/kortbord``: ping and help — the bot's own health check and the entry to the games."""
+"""``/kortbord``: the bot's own commands — help, ping, a person's pings and card pictures, and a
+server's settings."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import KortbordBot
+from bot.discord.checks import MAX_TURN_SECONDS
+from bot.discord.common import turn_time_text
+from bot.discord.controller import user_lang
 from bot.discord.errors import UserFacingError
+from bot.discord.translator import cmd, slash
 from bot.games.base import GameSpec
+from bot.i18n import LANGUAGES, join, lang_of, tr
+from bot.table.settings import GameDefaults, ServerSettings
+
+AUTOCOMPLETE_LIMIT = 25
 
 
-def help_text(games: Iterable[GameSpec]) -> str:
+def help_text(games: Iterable[GameSpec], lang: str) -> str:
     """What the bot plays, one line a game from the registry."""
-    lines = [f"• **{g.name}** — {g.summary} Start with `/{g.kind} start`." for g in games]
-    return ("**kortbord** plays card games in this channel:\n" + "\n".join(lines)
-            + "\nYour cards are only ever shown to you: press **Your hand** on the table.")
+    lines = [tr(lang, "• **{game}**: {summary} Start with `{command}`.", game=g.name,
+                summary=tr(lang, g.summary), command=slash(lang, g.kind, "start"))
+             for g in games]
+    return "\n".join([
+        tr(lang, "**kortbord** plays card games in this channel:"), *lines,
+        tr(lang, "Your cards are only ever shown to you: press **Your hand** on the table."),
+        tr(lang, "`{pings}` turns your turn pings on or off; `{cards}` chooses pictures or "
+                 "text for your cards.", pings=slash(lang, "kortbord", "pings"),
+           cards=slash(lang, "kortbord", "cards")),
+    ])
 
 
-def _pong_text(count: int) -> str:
-    return f"Pong! ({count})"
+def _pong_text(lang: str, count: int) -> str:
+    return tr(lang, "Pong! ({count})", count=count)
 
 
 class PingAgainButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"kortbord:ping:(?P<n>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"kortbord:ping:(?P<n>\d{1,6})"
 ):
     """Carries its count in the custom id, so it keeps working after a restart."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, lang: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Ping again",
+                label=tr(lang, "Ping again"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"kortbord:ping:{count}",
             )
@@ -45,46 +60,208 @@ class PingAgainButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> PingAgainButton:
-        return cls(int(match["n"]))
+        return cls(int(match["n"]), user_lang(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        lang = user_lang(interaction)
         count = self.count + 1
-        await interaction.response.edit_message(content=_pong_text(count), view=_ping_view(count))
+        await interaction.response.edit_message(content=_pong_text(lang, count),
+                                                view=_ping_view(count, lang))
 
 
-def _ping_view(count: int) -> discord.ui.View:
+def _ping_view(count: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(PingAgainButton(count))
+    view.add_item(PingAgainButton(count, lang))
     return view
 
 
+def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str) -> str:
+    """A server's settings as its managers read them."""
+    language = (LANGUAGES[settings.language] if settings.language in LANGUAGES
+                else tr(lang, "the server's own (Discord's community setting)"))
+    channels = (tr(lang, "every channel") if settings.channels is None
+                else join(lang, (f"<#{c}>" for c in settings.channels)) or tr(lang, "none"))
+    lines = [
+        tr(lang, "**Server settings**"),
+        tr(lang, "• Language of tables: {language}", language=language),
+        tr(lang, "• Turn pings: {state}", state=tr(lang, "on") if settings.pings
+           else tr(lang, "off")),
+        tr(lang, "• Cards on tables: {shown}", shown=tr(lang, "pictures")
+           if settings.cards == "pictures" else tr(lang, "text")),
+        tr(lang, "• Games may be played in: {channels}", channels=channels),
+    ]
+    for game in games:
+        defaults = settings.games.get(game.kind, GameDefaults())
+        seconds = (game.default_turn_seconds if defaults.turn_seconds is None
+                   else defaults.turn_seconds)
+        lines.append(tr(lang, "• {game}: {turn_time}", game=game.name,
+                        turn_time=turn_time_text(seconds, lang)))
+    return "\n".join(lines)
+
+
 class Meta(commands.Cog):
-    kortbord = app_commands.Group(name="kortbord", description="About the kortbord card-game bot")
+    kortbord = app_commands.Group(name=cmd("kortbord"),
+                                  description=cmd("About the kortbord card-game bot"))
 
     def __init__(self, bot: KortbordBot) -> None:
         self.bot = bot
 
-    @kortbord.command(name="ping", description="Check that the bot is awake (only you see it)")
+    @kortbord.command(name=cmd("ping"),
+                      description=cmd("Check that the bot is awake (only you see it)"))
     async def ping(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(_pong_text(1), view=_ping_view(1), ephemeral=True)
+        lang = user_lang(interaction)
+        await interaction.response.send_message(_pong_text(lang, 1), view=_ping_view(1, lang),
+                                                ephemeral=True)
 
-    @kortbord.command(name="pings",
-                      description="Whether you are pinged when it is your turn (only you see it)")
-    @app_commands.describe(choice="on: a ping each turn; off: no ping, the table still shows "
-                                  "whose turn it is")
-    async def pings(self, interaction: discord.Interaction,
-                    choice: Literal["on", "off"]) -> None:
+    @kortbord.command(name=cmd("pings"),
+                      description=cmd("Whether you are pinged when it is your turn"))
+    @app_commands.rename(choice=cmd("choice"))
+    @app_commands.describe(choice=cmd("on: a ping each turn; off: no ping, the table still "
+                                      "shows whose turn it is"))
+    @app_commands.choices(choice=[app_commands.Choice(name=cmd("on"), value="on"),
+                                  app_commands.Choice(name=cmd("off"), value="off")])
+    async def pings(self, interaction: discord.Interaction, choice: str) -> None:
         if choice not in ("on", "off"):
-            raise UserFacingError("Choose on or off.")
+            raise UserFacingError("Choose on or off. Nothing was changed.")
         await self.bot.preferences.update_person(interaction.user.id, pings=choice == "on")
-        text = ("You'll be pinged when it's your turn." if choice == "on" else
-                "You won't be pinged any more; the table still shows when it's your turn.")
+        lang = user_lang(interaction)
+        text = (tr(lang, "You'll be pinged when it's your turn.") if choice == "on" else
+                tr(lang, "You won't be pinged any more; the table still shows when it's your "
+                         "turn."))
         await interaction.response.send_message(text, ephemeral=True)
 
-    @kortbord.command(name="help", description="What the bot does and how to start a game")
+    @kortbord.command(name=cmd("cards"),
+                      description=cmd("Show your cards as pictures or as text"))
+    @app_commands.rename(shown=cmd("shown"))
+    @app_commands.describe(shown=cmd("pictures: card faces; text: cards as 7♥ Q♠"))
+    @app_commands.choices(shown=[app_commands.Choice(name=cmd("pictures"), value="pictures"),
+                                 app_commands.Choice(name=cmd("text"), value="text")])
+    async def cards(self, interaction: discord.Interaction, shown: str) -> None:
+        if shown not in ("pictures", "text"):
+            raise UserFacingError("Choose pictures or text. Nothing was changed.")
+        await self.bot.preferences.update_person(interaction.user.id, cards=shown)
+        lang = user_lang(interaction)
+        text = (tr(lang, "Your hand will be shown as pictures.") if shown == "pictures" else
+                tr(lang, "Your hand will be shown as text."))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @kortbord.command(name=cmd("help"),
+                      description=cmd("What the bot does and how to start a game"))
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(help_text(self.bot.games.values()),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            help_text(self.bot.games.values(), user_lang(interaction)), ephemeral=True)
+
+    @kortbord.command(name=cmd("settings"),
+                      description=cmd("This server's settings (Manage Server to change them)"))
+    @app_commands.rename(language=cmd("language"), pings=cmd("pings"), cards=cmd("cards"),
+                         games_here=cmd("games_here"), game=cmd("game"),
+                         turn_time=cmd("turn_time"))
+    @app_commands.describe(
+        language=cmd("The language of the server's tables"),
+        pings=cmd("Whether players are pinged on their turn, unless they chose themselves"),
+        cards=cmd("Cards on the server's tables as pictures or text"),
+        games_here=cmd("Whether games may be started in this channel"),
+        game=cmd("The game whose default turn time to set"),
+        turn_time=cmd("The game's default seconds per turn (0: no timer)"),
+    )
+    @app_commands.choices(
+        language=[app_commands.Choice(name=cmd("the server's own"), value="auto"),
+                  *(app_commands.Choice(name=name, value=code)
+                    for code, name in LANGUAGES.items())],
+        cards=[app_commands.Choice(name=cmd("pictures"), value="pictures"),
+               app_commands.Choice(name=cmd("text"), value="text")],
+        games_here=[app_commands.Choice(name=cmd("allow"), value="allow"),
+                    app_commands.Choice(name=cmd("don't allow"), value="deny"),
+                    app_commands.Choice(name=cmd("every channel"), value="all")],
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(
+        self, interaction: discord.Interaction, language: str | None = None,
+        pings: bool | None = None, cards: str | None = None, games_here: str | None = None,
+        game: str | None = None,
+        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
+    ) -> None:
+        if interaction.guild_id is None:
+            raise UserFacingError("Server settings are made in a server.")
+        lang = user_lang(interaction)
+        service = self.bot.preferences
+        current = await service.server(interaction.guild_id)
+        changes = _changes(current, interaction, self.bot.games, language=language,
+                           pings=pings, cards=cards, games_here=games_here, game=game,
+                           turn_time=turn_time)
+        if changes:
+            if not interaction.permissions.manage_guild:
+                raise UserFacingError("Only members with the Manage Server permission can "
+                                      "change the server's settings. Nothing was changed.")
+            current = await service.update_server(interaction.guild_id, **changes)
+        await interaction.response.send_message(
+            settings_text(current, self.bot.games.values(), lang), ephemeral=True)
+
+    @settings.autocomplete("game")
+    async def settings_game(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        needle = current[:32].lower()
+        return [app_commands.Choice(name=g.name, value=g.kind)
+                for g in self.bot.games.values()
+                if needle in g.name.lower()][:AUTOCOMPLETE_LIMIT]
+
+
+def _changes(current: ServerSettings, interaction: discord.Interaction, games: Iterable[GameSpec],
+             *, language: str | None, pings: bool | None, cards: str | None,
+             games_here: str | None, game: str | None, turn_time: int | None) -> dict[str, object]:
+    """The settings a ``/kortbord settings`` call asks for, checked (``UserFacingError`` for a
+    value the bot did not offer)."""
+    changes: dict[str, object] = {}
+    if language is not None:
+        if language != "auto" and language not in LANGUAGES:
+            raise UserFacingError("That language is not one the bot speaks. Nothing was "
+                                  "changed.")
+        changes["language"] = None if language == "auto" else lang_of(language)
+    if pings is not None:
+        changes["pings"] = pings
+    if cards is not None:
+        if cards not in ("pictures", "text"):
+            raise UserFacingError("Choose pictures or text. Nothing was changed.")
+        changes["cards"] = cards
+    if games_here is not None:
+        changes["channels"] = _channels(current, interaction, games_here)
+    if turn_time is not None or game is not None:
+        by_kind = {g.kind: g for g in games}
+        if game not in by_kind:
+            raise UserFacingError("Choose one of the bot's games for a turn time. Nothing was "
+                                  "changed.")
+        if turn_time is None:
+            raise UserFacingError("Give a turn_time for the game. Nothing was changed.")
+        if turn_time != 0 and not 10 <= turn_time <= MAX_TURN_SECONDS:
+            raise UserFacingError("A turn time is 0 (no timer) or {low} to {high} seconds. "
+                                  "Nothing was changed.", low=10, high=MAX_TURN_SECONDS)
+        defaults = current.games.get(game, GameDefaults())
+        games_now = {k: v.model_dump() for k, v in current.games.items()}
+        games_now[game] = {**defaults.model_dump(), "turn_seconds": turn_time}
+        changes["games"] = games_now
+    return changes
+
+
+def _channels(current: ServerSettings, interaction: discord.Interaction,
+              games_here: str) -> list[int] | None:
+    channel = interaction.channel_id
+    assert channel is not None
+    # a thread counts as its channel: allowing a channel allows its threads
+    channel = getattr(interaction.channel, "parent_id", None) or channel
+    allowed = list(current.channels or ())
+    match games_here:
+        case "all":
+            return None
+        case "allow":
+            return allowed if channel in allowed else [*allowed, channel]
+        case "deny":
+            if current.channels is None:
+                # from "everywhere" to "everywhere but here" needs the list of channels
+                guild = interaction.guild
+                everywhere = [c.id for c in guild.text_channels] if guild is not None else []
+                return [c for c in everywhere if c != channel]
+            return [c for c in allowed if c != channel]
+    raise UserFacingError("Choose allow, don't allow or every channel. Nothing was changed.")
 
 
 async def setup(bot: KortbordBot) -> None:

@@ -484,7 +484,7 @@ class TableController:
         """This game's defaults as the server set them (turn time, options)."""
         return (await self.settings.server(guild_id)).games.get(self.game.kind, GameDefaults())
 
-    async def _table_lang(self, interaction: discord.Interaction) -> str:
+    async def channel_lang(self, interaction: discord.Interaction) -> str:
         """The language a new table's public messages use: the server's setting, else the
         server's preferred locale, else English."""
         assert interaction.guild_id is not None
@@ -530,7 +530,7 @@ class TableController:
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
             display_name(interaction), options, turn_seconds=turn_seconds,
             guests=[Seat(s.player_id, s.name) for s in seated],
-            locale=await self._table_lang(interaction),
+            locale=await self.channel_lang(interaction),
         )
         await self._opened(interaction, snapshot)
 

@@ -43,6 +43,13 @@ def quoted(text: str) -> str:
     return f"“{discord.utils.escape_mentions(discord.utils.escape_markdown(text))}”"
 
 
+def shown_value(value: object) -> object:
+    """A value for a message, with markdown and mentions in text escaped."""
+    if isinstance(value, str):
+        return discord.utils.escape_mentions(discord.utils.escape_markdown(value))
+    return value
+
+
 def card_text_message(error: CardTextError, lang: str) -> str:
     if error.kind == "not_a_card":
         return tr(lang, "{text} is not a card. Write cards like 7h, 10s, Qd, A♠ or joker.",
@@ -65,8 +72,10 @@ def user_message_for(error: BaseException, lang: str) -> str | None:
     if isinstance(error, UserFacingError | TableError):
         return error.message.render(lang)
     if isinstance(error, RuleError):
-        why = tr(lang, error.template, **error.values)
-        return tr(lang, "That move isn't allowed: {why}. Nothing was changed.", why=why)
+        # the engine's values (a player's name, say) are shown as typed, never as markdown
+        values = {k: shown_value(v) for k, v in error.values.items()}
+        why = L(error.template, **values).render(lang)
+        return tr(lang, "That isn't allowed: {why}. Nothing was changed.", why=why)
     if isinstance(error, CardTextError):
         return card_text_message(error, lang)
     if isinstance(error, app_commands.CommandOnCooldown):

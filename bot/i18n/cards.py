@@ -20,6 +20,19 @@ def rank_word(lang: str, rank: int) -> str:
     return trc(lang, "rank", _SINGULAR[rank])
 
 
+_PLURAL = {
+    2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights",
+    9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings", 14: "aces",
+}
+
+
+def rank_plural(lang: str, rank: int) -> str:
+    """Cards of ``rank`` in general: "kings" (``kungar``, ``konger``), for "Play kings"."""
+    if rank == cards.JOKER_RANK:
+        return trc(lang, "ranks", "jokers")
+    return trc(lang, "ranks", _PLURAL[rank])
+
+
 def rank_count(lang: str, rank: int, n: int) -> str:
     """``n`` cards of ``rank``: "1 king", "2 kings", "2 kungar", "2 konger"."""
     match rank:

@@ -53,7 +53,8 @@ async def test_bad_card_text_and_illegal_plays_are_explained(
     mixed = await driver.slash(mover, world.channel, "dubb play", {"cards": "2 3"})
     assert mixed.ephemeral and ("same rank" in mixed.content or "don't hold" in mixed.content)
     drawing_first = await driver.slash(mover, world.channel, "dubb draw")
-    assert drawing_first.ephemeral and "D4" in drawing_first.content
+    assert drawing_first.ephemeral and "lowest rank" in drawing_first.content
+    assert "D4" not in drawing_first.content
 
     assert await _state(bot, world.channel.id) == before
 

@@ -12,6 +12,7 @@ from tests.e2e.dubb_table import (
     cards_seen,
     open_table,
     table_id_of,
+    table_message,
     title,
     to_move,
 )
@@ -35,13 +36,25 @@ async def test_a_three_player_game_with_buttons_only(
     description = final.embeds[0]["description"]
     loser_line = next(line for line in description.splitlines() if "loses" in line)
     assert sum(name in loser_line for name in ("Anna", "Bo", "Cem")) == 1
-    assert final.buttons() == []
-    # one ping per turn at most, and none left over once the game is over
+    # issue 13: a finished game offers Play again and a Replay, nothing else
+    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay"]
+    # one ping per turn at most
     assert len(driver.pings()) <= turns + 1
-    await driver.wait_for(
-        lambda: not any("your turn" in m.content for m in driver.channel_messages(world.channel)),
-        what="the last ping to be removed",
-    )
+
+    # Play again: two clicks (Play again, then Start) and the same three sit at a new game
+    old_table = table_id_of(final)
+    again = await driver.click(world.bo, final, "Play again")
+    assert again.ephemeral, again.content
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: title(m) == "Dubb — waiting for players")
+    assert table_id_of(lobby) != old_table
+    seated = lobby.embeds[0]["fields"][1]["value"]
+    assert all(p.global_name in seated for p in (world.anna, world.bo, world.cem)), seated
+    assert "(host)" in next(line for line in seated.splitlines() if "Bo" in line)
+    started = await driver.click(world.bo, lobby, "Start")
+    assert started.ephemeral and "started" in started.content, started.content
+    await driver.wait_for(lambda: title(table_message(driver, world.channel)) == "Dubb — in play",
+                          what="the new game")
 
 
 async def test_a_three_player_game_with_slash_commands_only(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.fakediscord import Driver
@@ -47,7 +49,8 @@ async def test_cards_each_is_checked_against_d2(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
     impossible = await driver.slash(world.anna, world.channel, "dubb start", {"cards_each": 9})
-    assert impossible.ephemeral and "D2" in impossible.content
+    assert impossible.ephemeral and "can't be dealt" in impossible.content
+    assert "D2" not in impossible.content  # issue 13: rules in words, not codes
     assert driver.channel_messages(world.channel) == []
 
     limited = await driver.slash(
@@ -60,7 +63,7 @@ async def test_cards_each_is_checked_against_d2(
     await driver.click(world.bo, lobby, "Join")
     await driver.click(world.cem, lobby, "Join")
     wrong_for_three = await driver.click(world.anna, lobby, "Start")
-    assert wrong_for_three.ephemeral and "D2" in wrong_for_three.content
+    assert wrong_for_three.ephemeral and "7 or 8 cards" in wrong_for_three.content
     assert title(lobby) == "Dubb — waiting for players"
 
 
@@ -99,18 +102,22 @@ async def test_the_host_stops_a_running_game_and_table_reposts(
     assert refused.ephemeral and "Only the host" in refused.content
     stopped = await driver.slash(world.anna, world.channel, "dubb stop")
     assert stopped.ephemeral and "stopped" in stopped.content
-    await driver.wait_for(lambda: new.buttons() == [], what="the table to close")
+    await driver.wait_for(lambda: title(new) == "Dubb — closed", what="the table to close")
+    # a stopped game can still be played again and replayed, and nothing else
+    assert [b["label"] for b in new.buttons()] == ["Play again", "Replay"]
     nothing = await driver.slash(world.anna, world.channel, "dubb hand")
     assert nothing.ephemeral and "no Dubb game" in nothing.content
 
 
-async def test_rules_are_private_and_name_the_rulings(
+async def test_rules_are_private_and_say_the_rules_in_words(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
     rules = await driver.slash(world.cem, world.channel, "dubb rules")
     assert rules.ephemeral
-    for ruling in ("D4", "D5", "D6", "D7", "D8", "D10", "D11"):
-        assert ruling in rules.content
+    for words in ("lowest rank", "dub", "Aces", "pending", "last player", "docs/rules/dubb.md"):
+        assert words in rules.content
+    # issue 13: no ruling codes in what players read (they are in the full rules)
+    assert not re.search(r"\bD\d+\b", rules.content), rules.content
 
 
 async def test_stop_works_even_when_the_stored_game_no_longer_loads(

@@ -111,11 +111,15 @@ async def test_leaving_mid_game_counts_as_a_loss_and_the_rest_play_on(
     description = table.table.embeds[0]["description"]
     assert "💀 **Bo loses**" in description
 
+    # issue 13: one game is no record, so nobody is ranked yet; each person's record is there
     stats = await driver.slash(world.cem, world.channel, "dubb stats")
     assert not stats.ephemeral
     text = stats.message.text if stats.message else ""
-    assert "Bo** — lost 1 of 1" in text
-    assert "Anna** — lost 0 of 1" in text and "Cem** — lost 0 of 1" in text
+    assert "Nobody has played enough games yet." in text and "lost 0 of 1 game" in text
+    bo = await driver.slash(world.cem, world.channel, "dubb stats",
+                            {"player": world.bo, "private": True})
+    assert bo.ephemeral and bo.message is not None
+    assert "lost 1 of 1 game (100%)" in bo.message.text
 
 
 async def test_a_table_a_move_behind_is_redrawn_at_start_up(

@@ -146,7 +146,7 @@ async def test_names_are_shown_as_typed_never_as_markdown_or_mentions(
     closed = await driver.wait_for(
         lambda: (m := dubb_table.table_message(driver, world.channel))
         and "closed" in dubb_table.title(m) and m, what="the closed table")
-    assert r"stopped by \[nitro](https://x.example)" in closed.text
+    assert r"closed by \[nitro](https://x.example)" in closed.text
     assert not any(p.user_id != masked.id and p.message_id == closed.id
                    for p in driver.pings(channel=world.channel))
 

@@ -1,4 +1,6 @@
-"""High card on Discord: the table, the panel, events in words, the ``/highcard`` group."""
+"""High card on Discord: the table, the panel, events in words, the ``/highcard`` group.
+
+A test game: it speaks English only, whatever ``lang`` asks for."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from discord.ext import commands
 
 from bot import cards
 from bot.discord.common import button, name_of
-from bot.discord.controller import TableController
+from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.table.service import TableSnapshot
@@ -25,15 +27,15 @@ def _engine(snapshot: TableSnapshot) -> HighCardGame:
 
 
 class HighCardFace:
-    def options_line(self, options: Any, players: int) -> str:
+    def options_line(self, options: Any, players: int, lang: str) -> str:
         return "one card each"
 
     def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
-                     names: Mapping[int, str]) -> TableRender:
+                     names: Mapping[int, str], lang: str) -> TableRender:
         view = _engine(snapshot).public_view()
         embed = discord.Embed(title=f"High card — {'over' if view.over else 'in play'}")
         embed.add_field(name="Players", value="\n".join(
-            f"{name_of(names, s.player_id)}: "
+            f"{name_of(names, s.player_id, lang)}: "
             f"{cards.display(view.shown[s.player_id]) if s.player_id in view.shown else '🂠'}"
             for s in view.seats), inline=False)
         if recent:
@@ -46,38 +48,43 @@ class HighCardFace:
         return TableRender(embed=embed, view=buttons, to_move=view.to_move,
                            content=f"<@{view.to_move}> to move.")
 
-    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
-                 ) -> list[str]:
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 lang: str) -> list[str]:
         lines = []
         for e in events:
             if e["type"] == "shown":
-                lines.append(f"{name_of(names, e['player'])} showed {cards.display(e['card'])}")
+                lines.append(f"{name_of(names, e['player'], lang)} showed {cards.display(e['card'])}")
             elif e["type"] == "left":
-                lines.append(f"{name_of(names, e['player'])} left")
+                lines.append(f"{name_of(names, e['player'], lang)} left")
             elif e["type"] == "game_over":
                 lines.append("A draw" if e["winner"] is None
-                             else f"{name_of(names, e['winner'])} wins")
+                             else f"{name_of(names, e['winner'], lang)} wins")
         return lines
 
     def starts_round(self, event: Mapping[str, Any]) -> bool:
         return False
 
-    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
-                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str, *, notice: str | None, arg: str | None) -> Panel:
         private = _engine(snapshot).private_view(player_id)
         panel = discord.ui.View(timeout=None)
         if private.legal_moves:
             panel.add_item(button("highcard", snapshot.table_id, "show", "Show",
                                   counter=snapshot.counter))
         text = f"Your card: {cards.display(private.hand[0])}"
-        return (f"{notice}\n{text}" if notice else text), panel
+        return Panel(f"{notice}\n{text}" if notice else text, panel)
 
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
+    def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         return next((f"You showed {cards.display(e.card)}." for e in events
                      if isinstance(e, Shown) and e.player == player_id), None)
 
-    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         return None
+
+    def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
+                money: Mapping[int, int] | None, lang: str) -> str:
+        winner = _engine(snapshot).public_view().winner
+        return "A draw" if winner is None else f"{name_of(names, winner, lang)} won"
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return {"show": controller.move_button(Show())}

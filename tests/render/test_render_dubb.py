@@ -20,7 +20,7 @@ H, S, D, C = cards.HEARTS, cards.SPADES, cards.DIAMONDS, cards.CLUBS
 
 
 def _public_lines(game: DubbGame, player: int, move: Play) -> list[str]:
-    return describe([public_form(event_to_dict(e)) for e in game.apply(player, move)], NAMES)
+    return describe([public_form(event_to_dict(e)) for e in game.apply(player, move)], NAMES, "en")
 
 
 def test_a_dubbing_reads_as_one_line_naming_who_picks_up_how_many() -> None:
@@ -33,7 +33,7 @@ def test_a_dubbing_reads_as_one_line_naming_who_picks_up_how_many() -> None:
         to_move=3,
     )
     lines = _public_lines(game, 3, play_of(7, 2))
-    assert lines == ["Cem played 7♥ 7♦ — Anna and Bo are dubbed and pick up 2 each"]
+    assert lines == ["Cem played 7♥ 7♦: Anna and Bo are dubbed and pick up 2 cards each"]
 
 
 def test_drawn_cards_never_reach_the_public_lines() -> None:
@@ -45,8 +45,8 @@ def test_drawn_cards_never_reach_the_public_lines() -> None:
     )
     events = game.apply(1, next(m for m in game.legal_moves(1) if not isinstance(m, Play)))
     public = [public_form(event_to_dict(e)) for e in events]
-    assert describe(public, NAMES) == ["Anna drew a card"]
-    table = table_render(game.public_view(), [], NAMES, table_id=1, counter=1)
+    assert describe(public, NAMES, "en") == ["Anna drew 1 card"]
+    table = table_render(game.public_view(), [], NAMES, "en", table_id=1, counter=1)
     assert "5♥" not in str(table.embed.to_dict())
 
 
@@ -66,8 +66,8 @@ def test_public_table_shows_only_public_cards_through_a_whole_game() -> None:
                 seen_public.update(cards.display(c) for c in data["cards"])
             elif data["type"] == "draw_play":
                 seen_public.add(cards.display(data["card"]))
-        recent = (recent + describe([public_form(event_to_dict(e)) for e in events], NAMES))[-6:]
-        text = str(table_render(game.public_view(), recent, NAMES,
+        recent = (recent + describe([public_form(event_to_dict(e)) for e in events], NAMES, "en"))[-6:]
+        text = str(table_render(game.public_view(), recent, NAMES, "en",
                                 table_id=1, counter=0).embed.to_dict())
         for hand_card in (c for p in NAMES for c in game.hand(p)):
             shown = cards.display(hand_card)
@@ -79,7 +79,7 @@ def test_hand_panel_offers_exactly_the_legal_plays() -> None:
     game = DubbGame.new(SEATS, DubbOptions(), seed=3)
     player = game.to_move
     assert player is not None
-    _, view = hand_panel(game.public_view(), game.private_view(player), NAMES, table_id=5,
+    _, view = hand_panel(game.public_view(), game.private_view(player), NAMES, "en", table_id=5,
                          counter=0)
     offered = {
         parse_play_value(o.value)
@@ -106,10 +106,10 @@ def test_a_huge_hand_switches_to_choosing_a_rank_first() -> None:
     )
     public, private = game.public_view(), game.private_view(1)
     assert len([m for m in private.legal_moves if isinstance(m, Play)]) > 75
-    _, view = hand_panel(public, private, NAMES, table_id=5, counter=0)
+    _, view = hand_panel(public, private, NAMES, "en", table_id=5, counter=0)
     selects = [i for i in view.children if hasattr(i.item, "options")]
     assert len(selects) == 1 and selects[0].item.custom_id.startswith("ks:dubb:5:rank:0")
-    _, view = hand_panel(public, private, NAMES, table_id=5, counter=0, rank_filter=7)
+    _, view = hand_panel(public, private, NAMES, "en", table_id=5, counter=0, rank_filter=7)
     offered = [
         parse_play_value(o.value)
         for i in view.children

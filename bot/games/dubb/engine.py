@@ -458,7 +458,7 @@ class DubbGame:
             return events
         if s != self._to_move:
             name = self._seats[self._to_move].name
-            raise RuleError("D5", f"it is not your turn — {name} is to move")
+            raise RuleError("D5", "it is not your turn: {name} is to move", name=name)
         if kind is Timeout:
             self._timeout(s, events)
             return events
@@ -476,7 +476,7 @@ class DubbGame:
         elif kind is DrawPlay:
             self._check_draw_play(s)
         else:
-            raise RuleError("D5", f"not a Dubb move: {move!r}")
+            raise RuleError("D5", "that is not a move in this game")
         self._strikes[s] = 0
         self._do_turn(s, move, False, events, cards)
         return events
@@ -533,7 +533,8 @@ class DubbGame:
         if not self._draw:
             raise RuleError("D5", "the draw pile is empty — play or pass")
         if len(self._hands[s]) >= self._limit:
-            raise RuleError("D5", f"you hold {HAND_LIMIT} cards, the hand limit — play or pass")
+            raise RuleError("D5", "you hold {limit} cards, the hand limit: play or pass",
+                            limit=HAND_LIMIT)
 
     def _check_pass(self, s: int) -> None:
         if self._first_move:
@@ -557,7 +558,7 @@ class DubbGame:
         if naturals < 0 or jokers < 0 or naturals + jokers < 1:
             raise RuleError("D5", "a play needs at least one card")
         if not 2 <= rank <= ACE:
-            raise RuleError("D3", f"there is no rank {rank}")
+            raise RuleError("D3", "there is no such rank")
         pile = self._pile
         hand = self._hands[s]
         if self._first_move:
@@ -565,25 +566,24 @@ class DubbGame:
             if jokers:
                 raise RuleError("D9", "the first play goes on an empty pile, so no jokers")
             if rank != low:
-                raise RuleError(
-                    "D4", f"the first move must be a play of your lowest rank ({rank_name(low)})"
-                )
+                raise RuleError("D4", "the first move must be a play of your lowest rank, {rank}",
+                                rank=rank_name(low))
         if jokers and not pile:
             raise RuleError("D9", "jokers cannot be played on an empty pile")
         if pile:
             top = pile[-1][1]
             if naturals == 0 and rank != top:
-                raise RuleError(
-                    "D9", f"jokers played alone take the top card's rank ({rank_name(top)})"
-                )
+                raise RuleError("D9", "jokers played alone take the top card's rank, {rank}",
+                                rank=rank_name(top))
             if rank < top:
-                raise RuleError("D5", f"you must play {rank_name(top)} or higher")
+                raise RuleError("D5", "you must play {rank} or higher", rank=rank_name(top))
         if move.cards is None:
             counts = self._counts[s]
             if counts[rank] < naturals:
-                raise RuleError("D5", f"you don't hold {naturals}× {rank_name(rank)}")
+                raise RuleError("D5", "you don't hold {count}× {rank}", count=naturals,
+                                rank=rank_name(rank))
             if counts[JOKER_RANK] < jokers:
-                raise RuleError("D5", f"you don't hold {jokers} joker{'s' if jokers > 1 else ''}")
+                raise RuleError("D5", "you don't hold that many jokers")
             return self._pick(s, move)
         cards = list(move.cards)
         if len(set(cards)) != len(cards):

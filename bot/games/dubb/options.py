@@ -54,21 +54,18 @@ class DubbOptions(BaseModel):
             return self.cards_each
         if self.hand_limit and players <= 3:
             raise RuleError(
-                "D2",
-                f"with the hand limit on, {players} players get exactly {HAND_LIMIT} cards each "
-                f"(not {self.cards_each}), so that no hand starts over the limit",
-            )
+                "D2", "with the hand limit on, {players} players get exactly {limit} cards each, "
+                "so that no hand starts over the limit", players=players, limit=HAND_LIMIT)
         if low == high:
-            allowed = f"exactly {low}"
-        elif high == low + 1:
-            allowed = f"{low} or {high}"
-        else:
-            allowed = f"{low} to {high}"
-        raise RuleError(
-            "D2",
-            f"with {players} players each player gets {allowed} cards (not {self.cards_each}), "
-            "so that 20–25 cards are dealt in total",
-        )
+            raise RuleError("D2", "with {players} players each player gets exactly {low} cards, "
+                            "so that 20 to 25 cards are dealt in total", players=players, low=low)
+        if high == low + 1:
+            raise RuleError("D2", "with {players} players each player gets {low} or {high} cards, "
+                            "so that 20 to 25 cards are dealt in total", players=players, low=low,
+                            high=high)
+        raise RuleError("D2", "with {players} players each player gets {low} to {high} cards, "
+                        "so that 20 to 25 cards are dealt in total", players=players, low=low,
+                        high=high)
 
     def summary(self) -> str:
         """A one-line description for lobbies and tables."""
@@ -86,9 +83,8 @@ class DubbOptions(BaseModel):
 def check_player_count(players: int) -> None:
     """D1: Dubb is for 2 to 6 players."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(
-            "D1", f"Dubb is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
-        )
+        raise RuleError("D1", "Dubb is for {low} to {high} players", low=MIN_PLAYERS,
+                        high=MAX_PLAYERS)
 
 
 def _deal_range(players: int, hand_limit: bool) -> tuple[int, int, int]:

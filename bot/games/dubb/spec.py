@@ -9,11 +9,12 @@ from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
 from bot.games.dubb.sim import main as simulate
+from bot.i18n import N_
 
 SPEC = GameSpec(
     kind="dubb",
     name="Dubb",
-    summary="get rid of your cards; the last player holding cards loses.",
+    summary=N_("Get rid of your cards; the last player holding cards loses."),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=DubbOptions,

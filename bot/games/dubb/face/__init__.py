@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
 from discord.ext import commands
 
-from bot.discord.controller import TableController
+from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.dubb.engine import DubbGame
@@ -25,38 +24,43 @@ def _engine(snapshot: TableSnapshot) -> DubbGame:
 
 
 class DubbFace:
-    def options_line(self, options: Any, players: int) -> str:
-        return render.options_line(options, players)
+    def options_line(self, options: Any, players: int, lang: str) -> str:
+        return render.options_line(options, lang, players)
 
     def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
-                     names: Mapping[int, str]) -> TableRender:
+                     names: Mapping[int, str], lang: str) -> TableRender:
         return render.table_render(
-            _engine(snapshot).public_view(), recent, names, table_id=snapshot.table_id,
+            _engine(snapshot).public_view(), recent, names, lang, table_id=snapshot.table_id,
             counter=snapshot.counter, deadline=snapshot.turn_deadline,
         )
 
-    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
-                 ) -> list[str]:
-        return render.describe(events, names)
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 lang: str) -> list[str]:
+        return render.describe(events, names, lang)
 
     def starts_round(self, event: Mapping[str, Any]) -> bool:
         return False
 
-    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
-                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str, *, notice: str | None, arg: str | None) -> Panel:
         engine = _engine(snapshot)
-        return render.hand_panel(
-            engine.public_view(), engine.private_view(player_id), names,
+        content, view = render.hand_panel(
+            engine.public_view(), engine.private_view(player_id), names, lang,
             table_id=snapshot.table_id, counter=snapshot.counter,
-            rank_filter=int(arg) if arg else None, notice=notice,
+            rank_filter=int(arg) if arg and arg.isdigit() else None, notice=notice,
             deadline=snapshot.turn_deadline,
         )
+        return Panel(content, view)
 
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
-        return render.move_notice(events, player_id)
+    def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
+        return render.move_notice(events, player_id, lang)
 
-    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         return None
+
+    def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
+                money: Mapping[int, int] | None, lang: str) -> str:
+        return render.summary(_engine(snapshot).public_view(), names, lang)
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return routes(controller)

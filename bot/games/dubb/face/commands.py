@@ -14,13 +14,16 @@ from discord.ext import commands
 
 from bot.discord import checks
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
-from bot.discord.controller import TableController
+from bot.discord.common import label
+from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Handler, Route
+from bot.discord.translator import cmd
 from bot.games.dubb import DubbOptions, Play, play_of
 from bot.games.dubb.face.render import parse_play_value, play_label, play_text, rules_text
-from bot.games.dubb.face.stats import dubb_stats_embed
+from bot.games.dubb.face.stats import dubb_stats_embed, player_embed
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS
+from bot.i18n import L
 
 AUTOCOMPLETE_LIMIT = 25
 DEFAULT_TURN_SECONDS = 90
@@ -32,14 +35,18 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
     async def rules(i: discord.Interaction, route: Route, _: list[str]) -> None:
         snapshot = await controller.table_for(i, route)
-        await i.response.send_message(rules_text(snapshot.options), ephemeral=True)
+        await i.response.send_message(rules_text(snapshot.options, user_lang(i)),
+                                      ephemeral=True)
 
     async def play(i: discord.Interaction, route: Route, values: list[str]) -> None:
-        rank, naturals, jokers = parse_play_value(values[0])
+        try:
+            rank, naturals, jokers = parse_play_value(values[0])
+        except (ValueError, IndexError):
+            raise UserFacingError("That choice is not a play. Nothing was changed.") from None
         await controller.move(i, play_of(rank, naturals, jokers), route=route, from_panel=True)
 
     async def rank(i: discord.Interaction, route: Route, values: list[str]) -> None:
-        await controller.show_hand(i, route, arg=values[0], edit=True)
+        await controller.show_hand(i, route, arg=values[0] if values else None, edit=True)
 
     return {
         "rules": rules,
@@ -53,8 +60,8 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 class Dubb(commands.Cog):
     dubb = app_commands.Group(
-        name="dubb",
-        description="Dubb: get rid of your cards — the last player holding cards loses",
+        name=cmd("dubb"),
+        description=cmd("Dubb: get rid of your cards; the last player holding cards loses"),
         guild_only=True,
     )
 
@@ -63,20 +70,22 @@ class Dubb(commands.Cog):
 
     # -- slash commands ------------------------------------------------------------------------
 
-    @dubb.command(name="start", description="Open a Dubb lobby in this channel")
+    @dubb.command(name=cmd("start"), description=cmd("Open a Dubb lobby in this channel"))
+    @app_commands.rename(decks=cmd("decks"), jokers=cmd("jokers"), hand_limit=cmd("hand_limit"),
+                         last_player_draw=cmd("last_player_draw"), cards_each=cmd("cards_each"),
+                         computers=cmd("computers"), turn_time=cmd("turn_time"))
     @app_commands.describe(
-        decks="How many 52-card packs (D1)",
-        jokers="Play with jokers, 2 per pack (D9)",
-        hand_limit="At most 7 cards in hand (D2, D5, D8)",
-        last_player_draw="The last player with cards may draw and play at once (D12)",
-        cards_each="Cards dealt to each player (D2; default depends on the player count)",
-        computers="How many computer players to seat (you can add more in the lobby)",
-        turn_time=f"Seconds per turn before a safe move is made for you (default "
-                  f"{DEFAULT_TURN_SECONDS}; 0 = no timer)",
+        decks=cmd("How many 52-card packs"),
+        jokers=cmd("Play with jokers, 2 per pack"),
+        hand_limit=cmd("At most 7 cards in hand"),
+        last_player_draw=cmd("The last player with cards may draw and play at once"),
+        cards_each=cmd("Cards dealt to each player (the default depends on the player count)"),
+        computers=cmd("How many computer players to seat (you can add more in the lobby)"),
+        turn_time=cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
     )
     @app_commands.choices(
-        decks=[app_commands.Choice(name="1 pack", value=1),
-               app_commands.Choice(name="2 packs", value=2)]
+        decks=[app_commands.Choice(name=cmd("1 pack"), value=1),
+               app_commands.Choice(name=cmd("2 packs"), value=2)]
     )
     async def start(
         self,
@@ -87,11 +96,11 @@ class Dubb(commands.Cog):
         last_player_draw: bool = False,
         cards_each: app_commands.Range[int, 1, 25] | None = None,
         computers: app_commands.Range[int, 0, 5] = 0,
-        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
+        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
     ) -> None:
-        checks.one_of(decks, (1, 2), "The number of packs")
+        checks.one_of(decks, (1, 2), L("The number of packs"))
         if cards_each is not None:
-            checks.in_range(cards_each, 1, 25, "Cards each")
+            checks.in_range(cards_each, 1, 25, L("Cards each"))
         options = DubbOptions(
             decks=1 if decks == 1 else 2, jokers=jokers, hand_limit=hand_limit,
             last_player_draw_play=last_player_draw, cards_each=cards_each,
@@ -99,31 +108,39 @@ class Dubb(commands.Cog):
         if cards_each is not None and not any(
             cards_each in options.allowed_cards_each(n) for n in range(2, 7)
         ):
+            if hand_limit:
+                raise UserFacingError(
+                    "{count} cards each can't be dealt: 20 to 25 cards are dealt in all, so 2 "
+                    "players get 10 to 12, 3 get 7 or 8, 4 get 5 or 6, 5 get 4 or 5, and 6 get "
+                    "4, and the hand limit allows at most 7.", count=cards_each)
             raise UserFacingError(
-                f"{cards_each} cards each can't be dealt (D2): 20–25 cards are dealt in total — "
-                "2 players get 10–12, 3 get 7–8, 4 get 5–6, 5 get 4–5, 6 get 4"
-                + (", and the hand limit allows at most 7." if hand_limit else ".")
-            )
+                "{count} cards each can't be dealt: 20 to 25 cards are dealt in all, so 2 "
+                "players get 10 to 12, 3 get 7 or 8, 4 get 5 or 6, 5 get 4 or 5, and 6 get 4.",
+                count=cards_each)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                     computers=computers)
+                                         computers=computers)
 
-    @dubb.command(name="join", description="Sit down at this channel's Dubb lobby")
+    @dubb.command(name=cmd("join"), description=cmd("Sit down at this channel's Dubb lobby"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
 
-    @dubb.command(name="leave", description="Leave the lobby, or leave the game (counts as a loss)")
+    @dubb.command(name=cmd("leave"),
+                  description=cmd("Leave the lobby, or leave the game (counts as a loss)"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.controller.leave(interaction)
 
-    @dubb.command(name="hand", description="Show your hand and your moves (only you see it)")
+    @dubb.command(name=cmd("hand"),
+                  description=cmd("Show your hand and your moves (only you see it)"))
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.controller.show_hand(interaction)
 
-    @dubb.command(name="play", description="Play cards of one rank, e.g. 7h 7s, 7 7 or joker")
-    @app_commands.describe(cards="The cards to play — pick one of your legal plays")
+    @dubb.command(name=cmd("play"),
+                  description=cmd("Play cards of one rank, e.g. 7h 7s, 7 7 or joker"))
+    @app_commands.rename(cards=cmd("cards"))
+    @app_commands.describe(cards=cmd("The cards to play: pick one of your legal plays"))
     async def play(self, interaction: discord.Interaction,
                    cards: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
-        checks.text(cards, "card text")
+        checks.text(cards)
         snapshot = await self.controller.table_for(interaction)
         if snapshot.engine is None:
             raise UserFacingError("The game hasn't started yet.")
@@ -145,49 +162,71 @@ class Dubb(commands.Cog):
         player = interaction.user.id
         if snapshot.seat_of(player) is None:
             return []
+        lang = user_lang(interaction)
         private = snapshot.engine.private_view(player)
-        needle = current.strip().lower()
+        needle = current[:TEXT_LIMIT].strip().lower()
         choices = []
         for move in private.legal_moves:
             if not isinstance(move, Play):
                 continue
             value = play_text(move, private.hand)
-            name = f"{play_label(move)} — {value}"
+            name = f"{play_label(move, lang)} — {value}"
             if needle and needle not in name.lower():
                 continue
-            choices.append(app_commands.Choice(name=name, value=value))
+            choices.append(app_commands.Choice(name=name[:100], value=value))
         return choices[:AUTOCOMPLETE_LIMIT]
 
-    @dubb.command(name="draw", description="Draw a card from the draw pile")
+    @dubb.command(name=cmd("draw"), description=cmd("Draw a card from the draw pile"))
     async def draw(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, DRAW)
 
-    @dubb.command(name="pass", description="Pass your turn (only when you cannot draw)")
+    @dubb.command(name=cmd("pass"), description=cmd("Pass your turn (only when you can't draw)"))
     async def pass_(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, PASS)
 
-    @dubb.command(name="table", description="Post the table again at the bottom of the channel")
+    @dubb.command(name=cmd("table"),
+                  description=cmd("Post the table again at the bottom of the channel"))
     async def table(self, interaction: discord.Interaction) -> None:
         await self.controller.repost(interaction)
 
-    @dubb.command(name="rules", description="A short summary of the rules (only you see it)")
+    @dubb.command(name=cmd("rules"),
+                  description=cmd("A short summary of the rules (only you see it)"))
     async def rules(self, interaction: discord.Interaction) -> None:
         options: Any = None
         if interaction.channel_id is not None:
             snapshot = await self.controller.service.get(interaction.channel_id)
             if snapshot is not None and snapshot.kind == self.controller.game.kind:
                 options = snapshot.options
-        await interaction.response.send_message(rules_text(options), ephemeral=True)
+        await interaction.response.send_message(rules_text(options, user_lang(interaction)),
+                                                ephemeral=True)
 
-    @dubb.command(name="stop", description="Stop this channel's Dubb game (host or moderators)")
+    @dubb.command(name=cmd("stop"),
+                  description=cmd("Stop this channel's Dubb game (host or moderators)"))
     async def stop(self, interaction: discord.Interaction) -> None:
         await self.controller.cancel(interaction)
 
-    @dubb.command(name="stats", description="This server's Dubb statistics")
-    async def stats(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
-        rows = await self.controller.service.stats(interaction.guild_id,
-                                                      self.controller.game.kind)
-        await interaction.response.send_message(
-            embed=dubb_stats_embed(rows, interaction.user.id)
-        )
+    @dubb.command(name=cmd("history"),
+                  description=cmd("This server's recent Dubb games, with replays (only you "
+                                  "see it)"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        await self.controller.history(interaction)
+
+    @dubb.command(name=cmd("stats"), description=cmd("This server's Dubb statistics"))
+    @app_commands.rename(player=cmd("player"), private=cmd("private"))
+    @app_commands.describe(player=cmd("One person's record"),
+                           private=cmd("Show the answer only to you"))
+    async def stats(self, interaction: discord.Interaction,
+                    player: discord.User | None = None, private: bool = False) -> None:
+        if interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        kind = self.controller.game.kind
+        rows = await self.controller.service.stats(interaction.guild_id, kind)
+        # statistics are shown to the channel in its table language only when public
+        lang = (user_lang(interaction) if private
+                else await self.controller.channel_lang(interaction))
+        if player is None:
+            embed = dubb_stats_embed(rows, interaction.user.id, lang)
+        else:
+            row = next((r for r in rows if r.player_id == player.id), None)
+            embed = player_embed(row, label(player.id, player.display_name), lang)
+        await interaction.response.send_message(embed=embed, ephemeral=private)

@@ -1,4 +1,5 @@
-"""Dubb on Discord: the public table, the private hand panel, and events in plain words.
+"""Dubb on Discord: the public table, the private hand panel, and events in plain words, in a
+given language.
 
 The public table reads only ``DubbPublicView`` (D14) and events in their public form
 (``public_form``), so no hand card can reach it.
@@ -14,20 +15,10 @@ from typing import Any
 import discord
 
 from bot import cards
-from bot.discord.common import (
-    FINISHED_COLOUR,
-    PLAYING_COLOUR,
-    button,
-    countdown,
-    join_names,
-    label,
-    name_of,
-    ordinal,
-)
+from bot.discord.common import FINISHED_COLOUR, PLAYING_COLOUR, button, countdown, label, name_of
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
 from bot.games.dubb import (
-    MOVE_CAP,
     DrawPlay,
     DrawPlayed,
     Drew,
@@ -42,93 +33,126 @@ from bot.games.dubb import (
     PlayView,
 )
 from bot.games.dubb.moves import Draw
+from bot.i18n import join, ordinal, tr, trn
+from bot.i18n.cards import card_count, rank_plural
 
 GAME = "dubb"
 TITLE = "Dubb"
 SELECT_LIMIT = 25
 MAX_PLAY_SELECTS = 3  # rows left for plays beside the buttons row and the rank filter
+CAP_WARNING = 200
+"""The move counter shows once a game is this close to the D13 cap: before that it is noise."""
 
 
-def options_line(options: DubbOptions, players: int | None = None) -> str:
-    line = options.summary()
-    if players is not None and options.cards_each is None:
+def options_line(options: DubbOptions, lang: str, players: int | None = None) -> str:
+    """The table's options in a few words: "1 pack, no jokers, 7 cards each"."""
+    parts = [trn(lang, "{n} pack", "{n} packs", options.decks),
+             tr(lang, "jokers") if options.jokers else tr(lang, "no jokers")]
+    if options.hand_limit:
+        parts.append(tr(lang, "hand limit {limit}", limit=7))
+    if options.last_player_draw_play:
+        parts.append(tr(lang, "last player may draw and play"))
+    each = options.cards_each
+    if each is None and players is not None:
         # with too few players seated yet there is no deal size to show (D2)
         with contextlib.suppress(ValueError):
-            line += f", {options.effective_cards_each(players)} cards each"
-    return line
+            each = options.effective_cards_each(players)
+    if each is not None:
+        parts.append(trn(lang, "{n} card each", "{n} cards each", each))
+    return ", ".join(parts)
 
 
-def pile_text(view: DubbPublicView, names: Mapping[int, str]) -> str:
+def _play_text(play: PlayView, names: Mapping[int, str], lang: str) -> str:
+    return tr(lang, "{cards} ({name})", cards=cards.display_many(play.cards),
+              name=name_of(names, play.player, lang))
+
+
+def pile_text(view: DubbPublicView, names: Mapping[int, str], lang: str) -> str:
     if view.top is None:
-        return "empty — any rank may be played (no jokers, D9)"
-    streak = " ← ".join(_play_text(p, names) for p in reversed(view.streak))
+        if view.result is not None:
+            return tr(lang, "empty")
+        return tr(lang, "Empty: any rank may be played, but no jokers.")
+    streak = " ← ".join(_play_text(p, names, lang) for p in reversed(view.streak))
     below = view.pile_size - sum(len(p.cards) for p in view.streak)
-    text = f"**{streak}**"
+    lines = [f"**{streak}**"]
     if below > 0:
-        text += f"\n…on {below} more card{'s' if below != 1 else ''}"
-    rank = cards.rank_name(view.top_rank)
-    text += f"\nNext play: **{rank}** or higher — playing {rank} dubs the streak."
-    return text
+        lines.append(trn(lang, "…on {n} more card", "…on {n} more cards", below))
+    if view.result is None:
+        rank = cards.rank_name(view.top_rank)
+        lines.append(tr(lang, "Next play: **{rank}** or higher. Another {rank} dubs the streak.",
+                        rank=rank))
+    return "\n".join(lines)
 
 
-def _play_text(play: PlayView, names: Mapping[int, str]) -> str:
-    return f"{cards.display_many(play.cards)} ({name_of(names, play.player)})"
-
-
-def _player_line(view: DubbPublicView, index: int, deadline: float | None) -> str:
+def _player_line(view: DubbPublicView, index: int, deadline: float | None, lang: str) -> str:
     p = view.players[index]
     name = label(p.player_id, p.name)
-    count = f"{p.hand_size} card{'s' if p.hand_size != 1 else ''}"
+    count = card_count(lang, p.hand_size)
+    result = view.result
+    if result is not None and p.player_id == result.loser:
+        if p.status == "left":
+            return tr(lang, "💀 **{name}** loses: left the game", name=name)
+        return tr(lang, "💀 **{name}** loses, with {cards}", name=name, cards=count)
     if p.status == "to_move":
         timer = countdown(deadline) if p.player_id > 0 else None
-        return f"▶ **{name}** — {count} · to move" + (f" · ⏱ time runs out {timer}"
-                                                      if timer else "")
+        if timer:
+            return tr(lang, "▶ **{name}**: {cards}, to move; time runs out {when}", name=name,
+                      cards=count, when=timer)
+        return tr(lang, "▶ **{name}**: {cards}, to move", name=name, cards=count)
     if p.status == "pending":
-        return f"⏳ {name} — pending (no cards, can still be dubbed)"
+        return tr(lang, "⏳ {name}: no cards, pending (can still be dubbed)", name=name)
     if p.status == "out":
-        return f"✅ {name} — out, {ordinal(p.place or 0)} place"
+        return tr(lang, "✅ {name}: out, {place} place", name=name,
+                  place=ordinal(lang, p.place or 0))
     if p.status == "left":
-        return f"🚪 {name} — left the game"
-    return f"• {name} — {count}"
+        return tr(lang, "🚪 {name}: left the game", name=name)
+    return tr(lang, "• {name}: {cards}", name=name, cards=count)
 
 
 def table_render(
-    view: DubbPublicView, recent: Sequence[str], names: Mapping[int, str], *, table_id: int,
-    counter: int, deadline: float | None = None,
+    view: DubbPublicView, recent: Sequence[str], names: Mapping[int, str], lang: str, *,
+    table_id: int, counter: int, deadline: float | None = None,
 ) -> TableRender:
     """``names``: everyone as the table names them; ``deadline``: when the turn timer of the
     player to move runs out (issue 8)."""
     over = view.result is not None
     embed = discord.Embed(
-        title=f"{TITLE} — {'game over' if over else 'in play'}",
+        title=(tr(lang, "{game} — game over", game=TITLE) if over
+               else tr(lang, "{game} — in play", game=TITLE)),
         colour=FINISHED_COLOUR if over else PLAYING_COLOUR,
     )
     if view.result is not None:
-        embed.description = _ranking_text(view, names)
-    embed.add_field(name="Play pile", value=pile_text(view, names), inline=False)
-    embed.add_field(name="Draw pile", value=f"{view.draw_pile_size} cards", inline=True)
-    embed.add_field(name="Move", value=f"{view.move_count} of at most {MOVE_CAP}", inline=True)
+        embed.description = _result_text(view, names, lang)
+    embed.add_field(name=tr(lang, "Play pile"), value=pile_text(view, names, lang), inline=False)
+    embed.add_field(name=tr(lang, "Draw pile"), value=card_count(lang, view.draw_pile_size),
+                    inline=True)
+    if view.move_count >= view.move_cap - CAP_WARNING:
+        embed.add_field(name=tr(lang, "Moves"),
+                        value=tr(lang, "{count} of at most {cap}: then the most cards loses",
+                                 count=view.move_count, cap=view.move_cap), inline=True)
     embed.add_field(
-        name="Players (in turn order)",
-        value="\n".join(_player_line(view, i, deadline) for i in range(len(view.players))),
+        name=tr(lang, "Players (in turn order)"),
+        value="\n".join(_player_line(view, i, deadline, lang) for i in range(len(view.players))),
         inline=False,
     )
     if recent:
-        embed.add_field(name="Latest", value="\n".join(recent), inline=False)
-    embed.set_footer(text=f"Options: {options_line(view.options)}")
+        embed.add_field(name=tr(lang, "Latest"), value="\n".join(recent), inline=False)
+    embed.set_footer(text=tr(lang, "Options: {options}", options=options_line(view.options,
+                                                                            lang)))
     if over:
         return TableRender(embed=embed, view=None)
     table_view = discord.ui.View(timeout=None)
     table_view.add_item(
-        button(GAME, table_id, "hand", "Your hand", discord.ButtonStyle.primary)
+        button(GAME, table_id, "hand", tr(lang, "Your hand"), discord.ButtonStyle.primary)
     )
-    table_view.add_item(button(GAME, table_id, "draw", "Draw", counter=counter))
-    table_view.add_item(button(GAME, table_id, "pass", "Pass", counter=counter))
-    table_view.add_item(button(GAME, table_id, "rules", "Rules"))
+    table_view.add_item(button(GAME, table_id, "draw", tr(lang, "Draw"), counter=counter))
+    table_view.add_item(button(GAME, table_id, "pass", tr(lang, "Pass"), counter=counter))
+    table_view.add_item(button(GAME, table_id, "rules", tr(lang, "Rules")))
     turn = None
     if view.to_move is not None:
-        turn = (f"<@{view.to_move}> to move." if view.to_move > 0
-                else f"{name_of(names, view.to_move)} to move.")
+        who = (f"<@{view.to_move}>" if view.to_move > 0
+               else name_of(names, view.to_move, lang))
+        turn = tr(lang, "{name} to move.", name=who)
     return TableRender(
         embed=embed,
         view=table_view,
@@ -137,37 +161,54 @@ def table_render(
     )
 
 
-def _ranking_text(view: DubbPublicView, names: Mapping[int, str]) -> str:
+def _result_text(view: DubbPublicView, names: Mapping[int, str], lang: str) -> str:
     result = view.result
     assert result is not None
     lines = []
     for place, player in enumerate(result.ranking, start=1):
         if player == result.loser:
-            lines.append(f"💀 **{name_of(names, player)} loses**")
+            lines.append(tr(lang, "💀 **{name} loses**", name=name_of(names, player, lang)))
         else:
-            lines.append(f"{ordinal(place)}. {name_of(names, player)}")
-    why = {
-        "normal": "",
-        "cap": f"\nThe game reached the {MOVE_CAP}-move cap (D13): most cards loses.",
-        "left": "\nToo few players were left after someone left.",
-    }[result.reason]
-    return "\n".join(lines) + why
+            lines.append(tr(lang, "{place} {name}", place=ordinal(lang, place),
+                            name=name_of(names, player, lang)))
+    loser = next((p for p in view.players if p.player_id == result.loser), None)
+    if result.reason == "cap":
+        lines.append(tr(lang, "The game reached {cap} moves, so the player holding the most "
+                              "cards loses.", cap=view.move_cap))
+    elif result.reason == "left":
+        lines.append(tr(lang, "Leaving counts as a loss: the first to leave loses."))
+    elif loser is not None and loser.hand_size == 0:
+        lines.append(tr(lang, "{name} has no cards but still loses: their last cards were on "
+                              "top when everyone else was out.",
+                        name=name_of(names, loser.player_id, lang)))
+    return "\n".join(lines)
+
+
+def summary(view: DubbPublicView, names: Mapping[int, str], lang: str) -> str:
+    """How a game went, in one line: who lost, and who went out first."""
+    result = view.result
+    if result is None:
+        return tr(lang, "Stopped before anyone lost.")
+    loser = name_of(names, result.loser, lang)
+    if len(result.ranking) > 1 and result.ranking[0] != result.loser:
+        return tr(lang, "💀 {loser} lost; {winner} went out first.", loser=loser,
+                  winner=name_of(names, result.ranking[0], lang))
+    return tr(lang, "💀 {loser} lost.", loser=loser)
 
 
 # -- the private hand panel ---------------------------------------------------------------------
 
 
-def play_label(play: Play) -> str:
+def play_label(play: Play, lang: str) -> str:
+    """A play as a menu shows it: "2× K", "1× 7 + 1 joker", "2 jokers (as K)"."""
     rank = cards.rank_name(play.rank)
-    parts = []
-    if play.naturals:
-        parts.append(f"{play.naturals}× {rank}")
-    if play.jokers:
-        parts.append(f"{play.jokers} joker{'s' if play.jokers != 1 else ''}")
-    text = " + ".join(parts)
     if not play.naturals:
-        text += f" (as {rank})"
-    return text
+        return tr(lang, "{jokers} (as {rank})",
+                  jokers=trn(lang, "{n} joker", "{n} jokers", play.jokers), rank=rank)
+    if play.jokers:
+        return tr(lang, "{count}× {rank} + {jokers}", count=play.naturals, rank=rank,
+                  jokers=trn(lang, "{n} joker", "{n} jokers", play.jokers))
+    return f"{play.naturals}× {rank}"
 
 
 def play_value(play: Play) -> str:
@@ -187,9 +228,9 @@ def play_text(play: Play, hand: Sequence[int]) -> str:
     return " ".join(chosen)
 
 
-def hand_text(hand: Sequence[int]) -> str:
+def hand_text(hand: Sequence[int], lang: str) -> str:
     if not hand:
-        return "no cards"
+        return tr(lang, "no cards")
     groups = [
         " ".join(cards.display(c) for c in group)
         for _, group in groupby(cards.sorted_hand(hand), key=cards.rank)
@@ -201,6 +242,7 @@ def hand_panel(
     public: DubbPublicView,
     private: DubbPrivateView,
     names: Mapping[int, str],
+    lang: str,
     *,
     table_id: int,
     counter: int,
@@ -208,45 +250,48 @@ def hand_panel(
     notice: str | None = None,
     deadline: float | None = None,
 ) -> tuple[str, discord.ui.View]:
-    """The ephemeral panel: the hand, the pile, and exactly the legal moves as components."""
+    """The private panel: the hand, the pile, and exactly the legal moves as components."""
     lines = []
     if notice:
         lines.append(notice)
-    lines.append(f"**Your hand ({len(private.hand)}):** {hand_text(private.hand)}")
-    lines.append(f"**Play pile:** {_pile_line(public, names)}")
+    lines.append(tr(lang, "**Your hand ({count}):** {cards}", count=len(private.hand),
+                    cards=hand_text(private.hand, lang)))
+    lines.append(tr(lang, "**Play pile:** {pile}", pile=_pile_line(public, names, lang)))
     if public.result is not None:
-        lines.append("The game is over.")
+        lines.append(tr(lang, "The game is over."))
     elif public.to_move == private.player_id:
         if public.first_move:
-            lines.append("You start: play your lowest rank (D4).")
+            lines.append(tr(lang, "You start: play all you like of your lowest rank."))
         else:
-            lines.append("**Your turn.** Choose a play, or draw/pass.")
+            lines.append(tr(lang, "**Your turn.** Choose a play, or draw or pass."))
         timer = countdown(deadline)
         if timer is not None:
-            lines.append(f"⏱ Your time runs out {timer} — then a safe move is made for you; "
-                         "three in a row and you are out of the game.")
+            lines.append(tr(lang, "⏱ Your time runs out {when}: then a safe move is made for "
+                                  "you, and after three in a row you are out of the game.",
+                            when=timer))
     elif public.to_move is not None:
-        lines.append(f"Waiting for {name_of(names, public.to_move)}.")
+        lines.append(tr(lang, "Waiting for {name}.", name=name_of(names, public.to_move, lang)))
     view = discord.ui.View(timeout=None)
     plays = [m for m in private.legal_moves if isinstance(m, Play)]
-    _add_play_selects(view, plays, table_id, counter, rank_filter)
+    _add_play_selects(view, plays, table_id, counter, rank_filter, lang)
     row = 4
     if any(isinstance(m, Draw) for m in private.legal_moves):
-        view.add_item(button(GAME, table_id, "draw", "Draw", counter=counter, row=row))
+        view.add_item(button(GAME, table_id, "draw", tr(lang, "Draw"), counter=counter,
+                             row=row))
     if any(isinstance(m, DrawPlay) for m in private.legal_moves):
-        view.add_item(
-            button(GAME, table_id, "draw_play", "Draw & play", counter=counter, row=row)
-        )
+        view.add_item(button(GAME, table_id, "draw_play", tr(lang, "Draw and play"),
+                             counter=counter, row=row))
     if any(isinstance(m, Pass) for m in private.legal_moves):
-        view.add_item(button(GAME, table_id, "pass", "Pass", counter=counter, row=row))
-    view.add_item(button(GAME, table_id, "hand", "Refresh", row=row))
+        view.add_item(button(GAME, table_id, "pass", tr(lang, "Pass"), counter=counter, row=row))
+    view.add_item(button(GAME, table_id, "hand", tr(lang, "Refresh"), row=row))
     return "\n".join(lines), view
 
 
-def _pile_line(public: DubbPublicView, names: Mapping[int, str]) -> str:
+def _pile_line(public: DubbPublicView, names: Mapping[int, str], lang: str) -> str:
     if public.top is None:
-        return "empty"
-    return f"{_play_text(public.top, names)} — {cards.rank_name(public.top_rank)} or higher"
+        return tr(lang, "empty")
+    return tr(lang, "{play}: {rank} or higher", play=_play_text(public.top, names, lang),
+              rank=cards.rank_name(public.top_rank))
 
 
 def _add_play_selects(
@@ -255,165 +300,196 @@ def _add_play_selects(
     table_id: int,
     counter: int,
     rank_filter: int | None,
+    lang: str,
 ) -> None:
     if not plays:
         return
     if len(plays) <= SELECT_LIMIT * MAX_PLAY_SELECTS and rank_filter is None:
         chunks = [plays[i : i + SELECT_LIMIT] for i in range(0, len(plays), SELECT_LIMIT)]
         for n, chunk in enumerate(chunks):
-            view.add_item(_play_select(chunk, table_id, counter, n, len(chunks)))
+            view.add_item(_play_select(chunk, table_id, counter, n, len(chunks), lang))
         return
     # too many plays for the menus (two packs, a big hand): choose a rank first
     ranks = sorted({p.rank for p in plays})
     rank_options = [
-        discord.SelectOption(
-            label=f"Play {cards.rank_name(r)}s", value=str(r), default=r == rank_filter
-        )
+        discord.SelectOption(label=tr(lang, "Play {ranks}", ranks=rank_plural(lang, r)),
+                             value=str(r), default=r == rank_filter)
         for r in ranks[:SELECT_LIMIT]
     ]
     view.add_item(
-        RoutedSelect(
-            Route(GAME, table_id, "rank", counter), rank_options, "Choose a rank to play", row=0
-        )
+        RoutedSelect(Route(GAME, table_id, "rank", counter), rank_options,
+                     tr(lang, "Choose a rank to play"), row=0)
     )
     if rank_filter is not None:
         chosen = [p for p in plays if p.rank == rank_filter]
         chunks = [chosen[i : i + SELECT_LIMIT] for i in range(0, len(chosen), SELECT_LIMIT)]
         for n, chunk in enumerate(chunks[: MAX_PLAY_SELECTS]):
-            view.add_item(_play_select(chunk, table_id, counter, n + 1, len(chunks), row=n + 1))
+            view.add_item(_play_select(chunk, table_id, counter, n + 1, len(chunks), lang,
+                                       row=n + 1))
 
 
 def _play_select(
-    plays: Iterable[Play], table_id: int, counter: int, n: int, total: int, row: int | None = None
+    plays: Iterable[Play], table_id: int, counter: int, n: int, total: int, lang: str,
+    row: int | None = None,
 ) -> RoutedSelect:
-    options = [discord.SelectOption(label=play_label(p), value=play_value(p)) for p in plays]
-    placeholder = "Play cards…" if total == 1 else f"Play cards… ({n + 1}/{total})"
-    return RoutedSelect(
-        Route(GAME, table_id, "play", counter, str(n)), options, placeholder, row=n if row is None
-        else row,
-    )
+    options = [discord.SelectOption(label=play_label(p, lang), value=play_value(p))
+               for p in plays]
+    placeholder = (tr(lang, "Play cards…") if total == 1
+                   else tr(lang, "Play cards… ({part} of {parts})", part=n + 1, parts=total))
+    return RoutedSelect(Route(GAME, table_id, "play", counter, str(n)), options, placeholder,
+                        row=n if row is None else row)
 
 
 # -- events in plain words ----------------------------------------------------------------------
 
 
-def describe(events: Iterable[dict[str, Any]], names: Mapping[int, str]) -> list[str]:
+def describe(events: Iterable[Mapping[str, Any]], names: Mapping[int, str],
+             lang: str) -> list[str]:
     """One line per thing that happened, from events in their public form."""
     lines: list[str] = []
     for event in events:
-        line = _describe(event, names)
+        line = _describe(event, names, lang)
         if line is None:
             continue
         if event["type"] == "dubbed" and lines:
-            lines[-1] += " — " + line
+            lines[-1] = tr(lang, "{play}: {dub}", play=lines[-1], dub=line)
         else:
             lines.append(line)
     return lines
 
 
-def _describe(e: dict[str, Any], names: Mapping[int, str]) -> str | None:
-    who = name_of(names, e["player"]) if "player" in e else ""
-    auto = " (automatic)" if e.get("auto") else ""
+def _describe(e: Mapping[str, Any], names: Mapping[int, str], lang: str) -> str | None:
+    who = name_of(names, e["player"], lang) if "player" in e else ""
+    auto = bool(e.get("auto"))
     match e["type"]:
         case "played":
-            return f"{who} played {cards.display_many(e['cards'])}{auto}"
+            shown = cards.display_many(e["cards"])
+            return (tr(lang, "{name} played {cards} (automatic)", name=who, cards=shown) if auto
+                    else tr(lang, "{name} played {cards}", name=who, cards=shown))
         case "dubbed":
-            return _dub_text(e, names)
+            return _dub_text(e, names, lang)
         case "drew":
             n = e["count"]
-            return f"{who} drew {'a card' if n == 1 else f'{n} cards'}{auto}"
+            if auto:
+                return trn(lang, "{name} drew {n} card (automatic)",
+                           "{name} drew {n} cards (automatic)", n, name=who)
+            return trn(lang, "{name} drew {n} card", "{name} drew {n} cards", n, name=who)
         case "passed":
-            return f"{who} passed{auto}"
+            return (tr(lang, "{name} passed (automatic)", name=who) if auto
+                    else tr(lang, "{name} passed", name=who))
         case "pile_turned":
-            why = {
-                "D6": "their own cards were on top",
-                "D7": "aces",
-                "D10": "their last cards were on top",
-            }[e["reason"]]
-            return f"{who} turned the pile ({why})"
+            match e["reason"]:
+                case "D7":
+                    return tr(lang, "{name} turned the pile: aces", name=who)
+                case "D10":
+                    return tr(lang, "{name} turned the pile: their last cards were on top",
+                              name=who)
+            return tr(lang, "{name} turned the pile: their own cards were on top", name=who)
         case "pending":
-            return f"{who} has no cards left — pending while their cards can be dubbed"
+            return tr(lang, "{name} has no cards left: pending while their cards can be dubbed",
+                      name=who)
         case "out":
-            return f"{who} is out — {ordinal(e['place'])} place"
+            return tr(lang, "{name} is out: {place} place", name=who,
+                      place=ordinal(lang, e["place"]))
         case "rejoined":
-            return f"{who} was dubbed back into the game"
+            return tr(lang, "{name} was dubbed back into the game", name=who)
         case "draw_play":
             card = cards.display(e["card"])
-            return (
-                f"{who} turned up {card} from the draw pile"
-                + (" and played it" if e["played"] else " and took it")
-            )
+            if e["played"]:
+                return tr(lang, "{name} turned up {card} from the draw pile and played it",
+                          name=who, card=card)
+            return tr(lang, "{name} turned up {card} from the draw pile and took it",
+                      name=who, card=card)
         case "left":
-            how = "was removed after three timeouts" if e.get("auto") else "left the game"
-            return f"{who} {how} (counts as a loss)"
+            if e.get("auto"):
+                return tr(lang, "{name} was removed after three timeouts (counts as a loss)",
+                          name=who)
+            return tr(lang, "{name} left the game (counts as a loss)", name=who)
         case "timeout":
-            return f"⏱ {who}'s time ran out ({e['strike']} of 3)"
+            return tr(lang, "⏱ {name}'s time ran out ({strike} of 3)", name=who,
+                      strike=e["strike"])
         case "game_over":
-            return f"Game over — **{name_of(names, e['loser'])} loses**"
+            return tr(lang, "Game over: **{name} loses**", name=name_of(names, e["loser"], lang))
     return None
 
 
-def _dub_text(e: dict[str, Any], names: Mapping[int, str]) -> str:
+def _dub_text(e: Mapping[str, Any], names: Mapping[int, str], lang: str) -> str:
     victims = e["victims"]
     counts = {v["picked_up"] for v in victims}
-    who = [name_of(names, v["player"]) for v in victims]
-    verb = "is" if len(who) == 1 else "are"
+    who = [name_of(names, v["player"], lang) for v in victims]
     if len(counts) == 1 and not any(v["forgiven"] for v in victims):
         n = counts.pop()
-        return f"{join_names(who)} {verb} dubbed and pick{'s' if len(who) == 1 else ''} up {n}" + (
-            " each" if len(who) > 1 else ""
-        )
+        if len(who) == 1:
+            return trn(lang, "{names} is dubbed and picks up {n} card",
+                       "{names} is dubbed and picks up {n} cards", n, names=who[0])
+        return trn(lang, "{names} are dubbed and pick up {n} card each",
+                   "{names} are dubbed and pick up {n} cards each", n, names=join(lang, who))
     parts = []
     for v in victims:
-        part = f"{name_of(names, v['player'])} picks up {v['picked_up']}"
+        name = name_of(names, v["player"], lang)
         if v["forgiven"]:
-            part += f" ({v['forgiven']} forgiven)"
-        parts.append(part)
-    return "dubbed: " + ", ".join(parts)
+            parts.append(tr(lang, "{name} picks up {count} ({forgiven} forgiven)", name=name,
+                            count=v["picked_up"], forgiven=v["forgiven"]))
+        else:
+            parts.append(tr(lang, "{name} picks up {count}", name=name, count=v["picked_up"]))
+    return tr(lang, "dubbed: {who}", who=join(lang, parts))
 
 
 # -- what only the mover learns -----------------------------------------------------------------
 
 
-def move_notice(events: Sequence[Any], player_id: int) -> str | None:
+def move_notice(events: Sequence[Any], player_id: int, lang: str) -> str | None:
     for event in events:
         if isinstance(event, Drew) and event.player == player_id and event.private_cards:
-            return f"You drew {cards.display_many(event.private_cards)}."
+            return tr(lang, "You drew {cards}.", cards=cards.display_many(event.private_cards))
         if isinstance(event, Played) and event.player == player_id:
-            return f"You played {cards.display_many(event.cards)}."
+            return tr(lang, "You played {cards}.", cards=cards.display_many(event.cards))
         if isinstance(event, DrawPlayed) and event.player == player_id:
             card = cards.display(event.card)
-            return f"You turned up {card} and {'played it' if event.played else 'took it'}."
+            if event.played:
+                return tr(lang, "You turned up {card} and played it.", card=card)
+            return tr(lang, "You turned up {card} and took it.", card=card)
         if isinstance(event, Passed) and event.player == player_id:
-            return "You passed."
+            return tr(lang, "You passed.")
         if isinstance(event, PlayerLeft) and event.player == player_id:
-            return "You left the game."
+            return tr(lang, "You left the game.")
     return None
 
 
-def rules_text(options: DubbOptions | None) -> str:
-    """The rules in a nutshell, with the rulings that matter in play."""
+RULES_PATH = "docs/rules/dubb{suffix}.md"
+
+
+def rules_text(options: DubbOptions | None, lang: str) -> str:
+    """The rules in a nutshell, in words (the full rules, with their numbers, are in
+    ``docs/rules``)."""
     lines = [
-        "**Dubb in a nutshell** — get rid of your cards; the last player holding cards loses.",
-        "• The lowest hand starts and must play its lowest rank (D4).",
-        "• On your turn: **play** one or more cards of one rank, equal to or higher than the top "
-        "card (any rank on an empty pile), or **draw** one card, or **pass** — only when you "
-        "can't draw (D5).",
-        "• **Dubbing** (D8): play the same rank as the top card and everyone else in that "
-        "unbroken streak picks up as many cards as you played. You can't dub yourself.",
-        "• If your own cards are on top when your turn comes, the pile is turned into the draw "
-        "pile and you start afresh (D6). **Aces** turn the pile at once and you go again (D7).",
-        "• Out of cards? You're **pending** until your last cards are covered, turned or beaten "
-        "— you can still be dubbed back in (D10). The last player left loses (D11).",
+        tr(lang, "**Dubb in a nutshell**: get rid of your cards; the last player holding cards "
+                 "loses."),
+        tr(lang, "• The player with the lowest hand starts, and must play their lowest rank."),
+        tr(lang, "• On your turn: **play** one or more cards of one rank, equal to or higher "
+                 "than the top card (any rank on an empty pile); or **draw** one card; or "
+                 "**pass**, only when you can't draw."),
+        tr(lang, "• **Dubbing**: play the same rank as the top card, and everyone else in that "
+                 "unbroken streak picks up as many cards as you played. You can't dub "
+                 "yourself."),
+        tr(lang, "• If your own cards are on top when your turn comes, the pile is turned into "
+                 "the draw pile and you start afresh. **Aces** turn the pile at once and you go "
+                 "again."),
+        tr(lang, "• Out of cards? You are **pending** until your last cards are covered, turned "
+                 "or beaten, and can still be dubbed back in. The last player left loses."),
     ]
     if options is not None:
         if options.jokers:
-            lines.append("• Jokers take the rank of the card under them and never go on an "
-                         "empty pile; jokers alone dub the streak (D9).")
+            lines.append(tr(lang, "• Jokers take the rank of the card under them and never go "
+                                  "on an empty pile; jokers alone dub the streak."))
         if options.hand_limit:
-            lines.append("• Hand limit 7: you can't draw at 7 cards, and dubbing stops at 7 (D8).")
+            lines.append(tr(lang, "• Hand limit 7: you can't draw with 7 cards, and dubbing "
+                                  "stops at 7."))
         if options.last_player_draw_play:
-            lines.append("• The last player holding cards may turn up the top draw card and play "
-                         "it if it fits, or take it (D12).")
-        lines.append(f"This table: {options.summary()}.")
+            lines.append(tr(lang, "• The last player holding cards may turn up the top draw "
+                                  "card and play it if it fits, or take it."))
+        lines.append(tr(lang, "This table: {options}.", options=options_line(options, lang)))
+    suffix = "" if lang not in ("sv", "da") else f".{lang}"
+    lines.append(tr(lang, "The full rules, with every case: `{path}` in kortbord's source.",
+                    path=RULES_PATH.format(suffix=suffix)))
     return "\n".join(lines)
