@@ -13,22 +13,22 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import DISCORD_LOCALES, tr, trc
+from bot.i18n import DISCORD_LOCALES, tr
 
 NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
 
 
 def cmd(text: str) -> app_commands.locale_str:
-    """A command, option or choice name or description, to be translated when syncing.
-    Names (``cmd("play")``) are translated in the gettext context ``command``, so a command's
-    name and a button's label can differ."""
+    """A command, option or choice name or description, to be translated when syncing. Names
+    are lowercase (``cmd("play")``), so they never share a message with a button's label
+    ("Play")."""
     return app_commands.locale_str(text)
 
 
 def slash(lang: str, *words: str) -> str:
     """A command as a reader of ``lang`` sees it in their client, for messages that name one:
     ``slash("sv", "dubb", "play")`` is "/dubb spela"."""
-    return "/" + " ".join(trc(lang, "command", w) for w in words)
+    return "/" + " ".join(tr(lang, w) for w in words)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -37,10 +37,8 @@ class CatalogTranslator(app_commands.Translator):
         lang = DISCORD_LOCALES.get(locale.value)
         if lang is None:
             return None
+        text = tr(lang, string.message)
         if context.location in NAMES:
-            text = trc(lang, "command", string.message)
             # Discord's names are lowercase words joined by "-" or "_"
             text = text.lower().replace(" ", "-")
-        else:
-            text = tr(lang, string.message)
         return None if text == string.message else text
