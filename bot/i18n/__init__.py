@@ -17,6 +17,8 @@ render whole games and see that no text reaches a user without passing through h
 
 from __future__ import annotations
 
+import gettext
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,7 +27,7 @@ from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
-from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
@@ -52,29 +54,31 @@ def lang_of(locale: object) -> str:
 
 
 @cache
-def _catalog(lang: str) -> Catalog | None:
+def _translations(lang: str) -> gettext.NullTranslations:
+    """The language's catalog compiled in memory (Babel reads the ``.po`` file and writes the
+    binary form Python's ``gettext`` reads; fuzzy entries are left out, so they fall back to
+    English). English, and a language without a catalog, translate to themselves."""
     path = _CATALOGS / f"{lang}.po"
     if lang in (DEFAULT, PSEUDO) or not path.exists():
-        return None
+        return gettext.NullTranslations()
     with path.open("rb") as file:
-        return read_po(file, locale=lang)
+        catalog = read_po(file, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
 
 
 def _lookup(lang: str, message: str, plural: str | None = None, n: int = 1,
             context: str | None = None) -> str:
-    source = message if plural is None or n == 1 else plural
     if lang == PSEUDO:
-        return f"⟦{source}⟧"
-    catalog = _catalog(lang)
-    if catalog is None:
-        return source
-    entry = catalog.get(message if plural is None else (message, plural), context=context)
-    if entry is None or not entry.string or entry.fuzzy:
-        return source
-    if isinstance(entry.string, tuple):
-        form = entry.string[catalog.plural_expr(n)] if entry.string else ""
-        return form or source
-    return str(entry.string)
+        return f"⟦{message if plural is None or n == 1 else plural}⟧"
+    found = _translations(lang)
+    if plural is None:
+        return found.gettext(message) if context is None else found.pgettext(context, message)
+    if context is None:
+        return found.ngettext(message, plural, n)
+    return found.npgettext(context, message, plural, n)
 
 
 def tr(lang: str, message: str, /, **values: Any) -> str:

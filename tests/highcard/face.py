@@ -53,7 +53,8 @@ class HighCardFace:
         lines = []
         for e in events:
             if e["type"] == "shown":
-                lines.append(f"{name_of(names, e['player'], lang)} showed {cards.display(e['card'])}")
+                who = name_of(names, e["player"], lang)
+                lines.append(f"{who} showed {cards.display(e['card'])}")
             elif e["type"] == "left":
                 lines.append(f"{name_of(names, e['player'], lang)} left")
             elif e["type"] == "game_over":

@@ -1,0 +1,73 @@
+"""Issue 14: the catalogs translate every message the code marks, with the same placeholders,
+and the grammar helpers speak each language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from bot.i18n import LANGUAGES, join, lang_of, number, ordinal, signed, tr, trn
+from bot.i18n.catalogs import extract, problems, read
+
+TRANSLATED = sorted(set(LANGUAGES) - {"en"})
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.fixture(scope="module")
+def messages() -> Catalog:
+    return extract()
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(
+    messages: Catalog, lang: str
+) -> None:
+    found = list(problems(read(lang), messages))
+    assert not found, f"{len(found)} problems, first: " + "\n".join(found[:15])
+
+
+def test_the_code_marks_a_few_hundred_messages(messages: Catalog) -> None:
+    # a broken extractor (wrong keywords) finds nothing, and every catalog looks complete
+    ids = {m.id for m in messages if m.id}
+    assert len(ids) > 300
+    assert "Your hand" in ids and ("{n} card", "{n} cards") in ids
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_command_names_are_names_discord_accepts(messages: Catalog, lang: str) -> None:
+    catalog = read(lang)
+    for message in messages:
+        if isinstance(message.id, str) and NAME.match(message.id) and message.id.islower():
+            entry = catalog.get(message.id)
+            if entry is None or not entry.string:
+                continue  # reported by the completeness test
+            name = str(entry.string).lower().replace(" ", "-")
+            assert NAME.match(name), (message.id, entry.string)
+
+
+def test_a_discord_locale_picks_the_language() -> None:
+    assert lang_of("sv-SE") == "sv" and lang_of("da") == "da"
+    assert lang_of("en-US") == "en" and lang_of("nb-NO") == "en" and lang_of(None) == "en"
+
+
+def test_lists_numbers_and_places_follow_each_language() -> None:
+    names = ["Anna", "Bo", "Cem"]
+    assert join("en", names) == "Anna, Bo, and Cem"
+    assert join("sv", names) == "Anna, Bo och Cem"
+    assert join("da", names) == "Anna, Bo og Cem"
+    assert number("en", 1000) == "1,000" and number("da", 1000) == "1.000"
+    assert number("sv", 1000).replace("\xa0", " ") == "1 000"
+    assert [ordinal("sv", n) for n in (1, 2, 3, 11, 21)] == ["1:a", "2:a", "3:e", "11:e", "21:a"]
+    assert [ordinal("da", n) for n in (1, 2)] == ["1.", "2."]
+    assert [ordinal("en", n) for n in (1, 2, 3, 4, 11, 22)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "22nd"]
+    assert signed("en", 8) == "+8" and signed("en", -4) == "-4" and signed("en", 0) == "0"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_plurals_and_cards_in_each_language(lang: str) -> None:
+    one, two = trn(lang, "{n} card", "{n} cards", 1), trn(lang, "{n} card", "{n} cards", 2)
+    assert (one, two) == ("1 kort", "2 kort")
+    assert tr(lang, "Your hand") != "Your hand"
