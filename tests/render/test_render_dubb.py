@@ -66,7 +66,8 @@ def test_public_table_shows_only_public_cards_through_a_whole_game() -> None:
                 seen_public.update(cards.display(c) for c in data["cards"])
             elif data["type"] == "draw_play":
                 seen_public.add(cards.display(data["card"]))
-        recent = (recent + describe([public_form(event_to_dict(e)) for e in events], NAMES, "en"))[-6:]
+        public = [public_form(event_to_dict(e)) for e in events]
+        recent = (recent + describe(public, NAMES, "en"))[-6:]
         text = str(table_render(game.public_view(), recent, NAMES, "en",
                                 table_id=1, counter=0).embed.to_dict())
         for hand_card in (c for p in NAMES for c in game.hand(p)):
