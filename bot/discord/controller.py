@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+from bot.cardart import CardImage
 from bot.discord import checks
 from bot.discord.common import (
     FINISHED_COLOUR,
@@ -39,6 +40,7 @@ from bot.discord.common import (
     shown_name,
 )
 from bot.discord.errors import UserFacingError
+from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import GameSpec, Seat
@@ -75,10 +77,12 @@ OnChange = Callable[[TableSnapshot], None]
 
 @dataclass(frozen=True)
 class Panel:
-    """A private hand panel: its text and its components."""
+    """A private hand panel: its text, its components, and a picture of the hand for players
+    who see cards as pictures."""
 
     content: str
     view: discord.ui.View
+    image: CardImage | None = None
 
 
 class GameFace(Protocol):
@@ -116,6 +120,17 @@ class GameFace(Protocol):
 
     def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         """What a player who left a game in play is told, or ``None`` for the plain text."""
+        ...
+
+    def hand_picture(self, snapshot: TableSnapshot, player_id: int, lang: str
+                     ) -> CardImage | None:
+        """The player's hand as a picture, their legal cards highlighted (alt text in
+        ``lang``)."""
+        ...
+
+    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
+        """The public cards on the table as a picture, or ``None`` when there are none to show.
+        Public information only, as ``table_render``."""
         ...
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
@@ -172,10 +187,16 @@ def on_ephemeral(interaction: discord.Interaction) -> bool:
 
 async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
     """Show a hand panel: in place when the interaction came from the user's own private panel,
-    else as a new private message — never on a public message, whatever the component."""
+    else as a new private message — never on a public message, whatever the component. Its
+    picture rides on the same answer."""
     content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
-        await interaction.response.edit_message(content=content, embed=None, view=panel.view)
+        await interaction.response.edit_message(
+            content=content, embed=None, view=panel.view,
+            attachments=[attachment(panel.image)] if panel.image else [])
+    elif panel.image is not None:
+        await interaction.response.send_message(content, view=panel.view, ephemeral=True,
+                                                file=attachment(panel.image))
     else:
         await interaction.response.send_message(content, view=panel.view, ephemeral=True)
 
@@ -354,13 +375,30 @@ class TableController:
     async def render(self, snapshot: TableSnapshot) -> TableRender:
         if snapshot.is_lobby:
             return self.lobby_render(snapshot)
+        pictures = (await self.settings.server(snapshot.guild_id)).cards == "pictures"
         recent = await self.recent_lines(snapshot)
+        # the engine is shared: from here on, read it without awaiting
         lang = self.table_lang(snapshot)
         render = self.face.table_render(snapshot, recent, self.names(snapshot), lang)
         if snapshot.status == "finished":
             render = replace(render, view=self._over_view(snapshot.table_id, lang),
                              to_move=None)
-        return replace(render, embed=fit(render.embed))
+        embed = fit(render.embed)
+        image = self.face.table_picture(snapshot, lang) if pictures else None
+        if image is not None:
+            return replace(render, embed=show_in(embed, image), image=image)
+        return replace(render, embed=embed)
+
+    async def panel(self, snapshot: TableSnapshot, player: int, lang: str, *,
+                    notice: str | None, arg: str | None) -> Panel:
+        """``player``'s hand panel, with a picture of the hand unless they chose text."""
+        pictures = (await self.settings.person(player)).cards != "text"
+        # the engine is shared: from here on, read it without awaiting
+        panel = self.face.hand_panel(snapshot, player, self.names(snapshot), lang,
+                                     notice=notice, arg=arg)
+        if not pictures or snapshot.engine is None or snapshot.seat_of(player) is None:
+            return panel
+        return replace(panel, image=self.face.hand_picture(snapshot, player, lang))
 
     def _over_view(self, table_id: int, lang: str) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
@@ -408,11 +446,12 @@ class TableController:
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             self._panels.pop(key, None)
             return
-        fresh = self.face.hand_panel(snapshot, player, self.names(snapshot), panel.lang,
-                                     notice=tr(panel.lang, "🔔 Your turn."), arg=None)
+        fresh = await self.panel(snapshot, player, panel.lang,
+                                 notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         try:
-            await panel.interaction.edit_original_response(content=cut(fresh.content, 2000),
-                                                           view=fresh.view)
+            await panel.interaction.edit_original_response(
+                content=cut(fresh.content, 2000), view=fresh.view,
+                attachments=[attachment(fresh.image)] if fresh.image else [])
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
@@ -659,8 +698,8 @@ class TableController:
             snapshot, interaction.user.id
         ):
             raise UserFacingError("You're not playing at this table.")
-        panel = self.face.hand_panel(snapshot, interaction.user.id, self.names(snapshot),
-                                     user_lang(interaction), notice=notice, arg=arg)
+        panel = await self.panel(snapshot, interaction.user.id, user_lang(interaction),
+                                 notice=notice, arg=arg)
         await _answer_panel(interaction, panel, edit=edit)
         if snapshot.seat_of(interaction.user.id) is not None:
             self._keep_panel(interaction, snapshot)
@@ -697,8 +736,7 @@ class TableController:
         # the engine is live and shared: read everything for this move before the next await
         notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
         self._remember(result.snapshot, result.events)
-        panel = self.face.hand_panel(result.snapshot, player, self.names(result.snapshot), lang,
-                                     notice=notice, arg=None)
+        panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
         await _answer_panel(interaction, panel, edit=from_panel)
         self._keep_panel(interaction, result.snapshot)
         await self.publish(result.snapshot)

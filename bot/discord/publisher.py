@@ -26,6 +26,8 @@ from typing import Protocol
 import aiohttp
 import discord
 
+from bot.cardart import CardImage
+from bot.discord.pictures import attachment
 from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
@@ -49,6 +51,8 @@ class TableRender:
     content: str | None = None
     to_move: int | None = None
     """The person whose turn it is (a computer's turn, or nobody's: ``None``)."""
+    image: CardImage | None = None
+    """A picture of the table's cards, attached to the message (the embed shows it)."""
 
 
 @dataclass(frozen=True)
@@ -207,8 +211,10 @@ class TablePublisher:
         message = self._partial(showing.channel_id, state.message_id)
         render = showing.render
         try:
+            # the attachments replace the previous picture (none: the old one goes)
             await message.edit(content=render.content, embed=render.embed, view=render.view,
-                               allowed_mentions=_QUIET)
+                               allowed_mentions=_QUIET,
+                               attachments=[attachment(render.image)] if render.image else [])
         except discord.NotFound:
             _log.info("table message in channel %s was deleted; posting it again",
                       showing.channel_id)
@@ -239,6 +245,8 @@ class TablePublisher:
             kwargs["nonce"] = nonce
         if render.view is not None:
             kwargs["view"] = render.view
+        if render.image is not None:
+            kwargs["file"] = attachment(render.image)
         sent = await channel.send(**kwargs)  # type: ignore[arg-type]
         if replaces is not None and replaces != sent.id:
             await self._delete(showing.channel_id, replaces)

@@ -4,6 +4,8 @@ knægt, dame, konge, es). On cards themselves and in compact views the figures s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot import cards
 from bot.i18n import trc, trn
 
@@ -68,3 +70,23 @@ def rank_count(lang: str, rank: int, n: int) -> str:
 def card_count(lang: str, n: int) -> str:
     """"1 card", "2 cards", "2 kort"."""
     return trn(lang, "{n} card", "{n} cards", n)
+
+
+_SUITS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def card_name(lang: str, card: int) -> str:
+    """One card in words, for alt text: "queen of hearts", "hjärter dam", "hjerter dame"."""
+    rank = card & 15
+    if rank == cards.JOKER_RANK:
+        return trc(lang, "rank", "joker")
+    suit = _SUITS[(card >> 4) & 3]
+    return trc(lang, "card", "{rank} of {suit}", rank=rank_word(lang, rank),
+               suit=trc(lang, "suit", suit))
+
+
+def cards_in_words(lang: str, groups: Sequence[Sequence[int]], limit: int = 1024) -> str:
+    """The cards of a picture in words, groups apart ("7 of hearts, 7 of spades; queen of
+    clubs"), cut to Discord's ``limit`` on an attachment's description."""
+    text = "; ".join(", ".join(card_name(lang, c) for c in group) for group in groups if group)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -82,6 +82,12 @@ class HighCardFace:
     def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         return None
 
+    def hand_picture(self, snapshot: TableSnapshot, player_id: int, lang: str) -> None:
+        return None
+
+    def table_picture(self, snapshot: TableSnapshot, lang: str) -> None:
+        return None
+
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:
         winner = _engine(snapshot).public_view().winner

@@ -90,9 +90,15 @@ def _playthrough(spec: GameSpec, seed: int, names: Sequence[str], lang: str,
             turn_deadline=1_900_000_000.0, lobby_expires_at=None, locale=lang,
         )
         yield "table", face.table_render(snapshot, recent[-6:], shown, lang)
+        picture = face.table_picture(snapshot, lang)
+        if picture is not None:
+            yield "alt", picture.alt
         for seat in engine.seats:
             panel = face.hand_panel(snapshot, seat.player_id, shown, lang, notice=None, arg=None)
             yield "panel", (panel.content, panel.view)
+            picture = face.hand_picture(snapshot, seat.player_id, lang)
+            if picture is not None:
+                yield "alt", picture.alt
         if engine.is_over:
             yield "summary", face.summary(snapshot, shown, {s.player_id: 0 for s in seats},
                                           lang)
@@ -191,6 +197,8 @@ def test_every_message_fits_discords_limits_for_any_names(
             # the controller fits every table it publishes
             _within_limits(TableRender(embed=fit(value.embed), view=value.view,
                                        content=value.content, to_move=value.to_move))
+        elif what == "alt":
+            assert len(value) <= 1024  # an attachment's description
         elif what == "panel":
             for item in value[1].children:
                 if isinstance(item, discord.ui.Select):

@@ -8,11 +8,12 @@ from typing import Any
 
 from discord.ext import commands
 
+from bot.cardart import CardImage
 from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.dubb.engine import DubbGame
-from bot.games.dubb.face import render
+from bot.games.dubb.face import pictures, render
 from bot.games.dubb.face.commands import Dubb, routes
 from bot.table.service import TableSnapshot
 
@@ -57,6 +58,14 @@ class DubbFace:
 
     def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         return None
+
+    def hand_picture(self, snapshot: TableSnapshot, player_id: int, lang: str
+                     ) -> CardImage | None:
+        engine = _engine(snapshot)
+        return pictures.hand_picture(engine.public_view(), engine.private_view(player_id), lang)
+
+    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
+        return pictures.streak_picture(_engine(snapshot).public_view(), lang)
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:
