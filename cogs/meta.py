@@ -81,6 +81,9 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
                 else tr(lang, "the server's own (Discord's community setting)"))
     channels = (tr(lang, "every channel") if settings.channels is None
                 else join(lang, (f"<#{c}>" for c in settings.channels)) or tr(lang, "none"))
+    if settings.blocked:
+        channels = tr(lang, "{channels}, but not in {blocked}", channels=channels,
+                      blocked=join(lang, (f"<#{c}>" for c in settings.blocked)))
     lines = [
         tr(lang, "**Server settings**"),
         tr(lang, "• Language of tables: {language}", language=language),
@@ -172,6 +175,7 @@ class Meta(commands.Cog):
                app_commands.Choice(name=cmd("text"), value="text")],
         games_here=[app_commands.Choice(name=cmd("allow"), value="allow"),
                     app_commands.Choice(name=cmd("don't allow"), value="deny"),
+                    app_commands.Choice(name=cmd("only here"), value="only"),
                     app_commands.Choice(name=cmd("every channel"), value="all")],
     )
     @app_commands.default_permissions(manage_guild=True)
@@ -186,7 +190,7 @@ class Meta(commands.Cog):
         lang = user_lang(interaction)
         service = self.bot.preferences
         current = await service.server(interaction.guild_id)
-        changes = _changes(current, interaction, self.bot.games, language=language,
+        changes = _changes(current, interaction, self.bot.games.values(), language=language,
                            pings=pings, cards=cards, games_here=games_here, game=game,
                            turn_time=turn_time)
         if changes:
@@ -224,7 +228,7 @@ def _changes(current: ServerSettings, interaction: discord.Interaction, games: I
             raise UserFacingError("Choose pictures or text. Nothing was changed.")
         changes["cards"] = cards
     if games_here is not None:
-        changes["channels"] = _channels(current, interaction, games_here)
+        changes.update(_channels(current, interaction, games_here))
     if turn_time is not None or game is not None:
         by_kind = {g.kind: g for g in games}
         if game not in by_kind:
@@ -243,25 +247,28 @@ def _changes(current: ServerSettings, interaction: discord.Interaction, games: I
 
 
 def _channels(current: ServerSettings, interaction: discord.Interaction,
-              games_here: str) -> list[int] | None:
+              games_here: str) -> dict[str, object]:
     channel = interaction.channel_id
     assert channel is not None
     # a thread counts as its channel: allowing a channel allows its threads
     channel = getattr(interaction.channel, "parent_id", None) or channel
     allowed = list(current.channels or ())
+    blocked = [c for c in current.blocked if c != channel]
     match games_here:
         case "all":
-            return None
+            return {"channels": None, "blocked": []}
+        case "only":
+            return {"channels": [channel], "blocked": []}
         case "allow":
-            return allowed if channel in allowed else [*allowed, channel]
+            if current.channels is not None and channel not in allowed:
+                allowed.append(channel)
+            return {"channels": allowed if current.channels is not None else None,
+                    "blocked": blocked}
         case "deny":
-            if current.channels is None:
-                # from "everywhere" to "everywhere but here" needs the list of channels
-                guild = interaction.guild
-                everywhere = [c.id for c in guild.text_channels] if guild is not None else []
-                return [c for c in everywhere if c != channel]
-            return [c for c in allowed if c != channel]
-    raise UserFacingError("Choose allow, don't allow or every channel. Nothing was changed.")
+            return {"channels": [c for c in allowed if c != channel]
+                    if current.channels is not None else None,
+                    "blocked": [*blocked, channel]}
+    raise UserFacingError("Choose where games may be played. Nothing was changed.")
 
 
 async def setup(bot: KortbordBot) -> None:

@@ -531,16 +531,12 @@ class TableController:
         return lang_of(chosen or interaction.guild_locale or DEFAULT)
 
     async def _check_channel(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None and interaction.channel is not None
-        allowed = (await self.settings.server(interaction.guild_id)).channels
-        if allowed is None:
-            return
-        channel = interaction.channel
-        parent = getattr(channel, "parent_id", None)
-        if channel.id not in allowed and parent not in allowed:
-            where = ", ".join(f"<#{c}>" for c in allowed) or "—"
-            raise UserFacingError("Games are played in {channels} on this server.",
-                                  channels=where)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        # a thread follows its channel
+        channel = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
+        if not await self.settings.may_host(interaction.guild_id, channel):
+            raise UserFacingError("Games can't be started in this channel: the server's "
+                                  "managers chose other channels for them.")
 
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
                          turn_seconds: int | None = None, computers: int = 0) -> None:

@@ -50,7 +50,10 @@ class ServerSettings(_Settings):
     pings: bool = True
     """Whether people are pinged on their turn unless they chose for themselves."""
     channels: tuple[int, ...] | None = None
-    """The channels (and their threads) that may host games; ``None``: every channel."""
+    """The only channels (and their threads) that may host games; ``None``: every channel
+    not ``blocked``."""
+    blocked: tuple[int, ...] = ()
+    """Channels (and their threads) where games may not be started."""
     cards: CardsShown = "pictures"
     """Pictures or text on the server's public tables."""
     games: dict[str, GameDefaults] = Field(default_factory=dict)
@@ -102,6 +105,13 @@ class SettingsService:
         await self._store.set_guild_settings(guild_id, updated.model_dump(mode="json"),
                                              now=self._clock())
         return self._servers.remember(guild_id, updated)
+
+    async def may_host(self, guild_id: int, channel_id: int) -> bool:
+        """Whether a game may start in ``channel_id`` (a thread's parent channel)."""
+        server = await self.server(guild_id)
+        if channel_id in server.blocked:
+            return False
+        return server.channels is None or channel_id in server.channels
 
     async def pings(self, guild_id: int, user_id: int) -> bool:
         """Whether ``user_id`` is pinged on their turn in this server."""
