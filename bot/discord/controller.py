@@ -44,7 +44,7 @@ from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import GameSpec, Seat
-from bot.i18n import DEFAULT, N_, lang_of, tr
+from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import computer_label, free_computer
@@ -757,7 +757,7 @@ class TableController:
         lines = []
         for record in records:
             snapshot = await self.service.closed(record)
-            who = ", ".join(label for _, label in sorted(self.names(snapshot).items()))
+            who = join(lang, (label for _, label in sorted(self.names(snapshot).items())))
             how = (self.face.summary(snapshot, self.names(snapshot),
                                      await self._money(snapshot), lang)
                    if snapshot.engine is not None else closed_text(record.closed_note, lang))

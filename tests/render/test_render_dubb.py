@@ -6,6 +6,7 @@ from bot import cards
 from bot.cards import make, make_joker
 from bot.games.base import Seat
 from bot.games.dubb import DubbGame, DubbOptions, Play, event_to_dict, play_of, public_form
+from bot.games.dubb.face.pictures import streak_picture
 from bot.games.dubb.face.render import (
     describe,
     hand_panel,
@@ -13,6 +14,7 @@ from bot.games.dubb.face.render import (
     play_text,
     table_render,
 )
+from bot.i18n.cards import card_name
 
 SEATS = [Seat(1, "Anna"), Seat(2, "Bo"), Seat(3, "Cem")]
 NAMES = {1: "Anna", 2: "Bo", 3: "Cem"}
@@ -74,6 +76,21 @@ def test_public_table_shows_only_public_cards_through_a_whole_game() -> None:
             shown = cards.display(hand_card)
             if shown in text:
                 assert shown in seen_public, f"{shown} is in a hand and was never played"
+        # issue 15: the table's picture shows the streak, so only cards played in public
+        picture = streak_picture(game.public_view(), "en")
+        if picture is not None:
+            pictured = _cards_named(picture.alt)
+            assert pictured and pictured <= {cards.display(c) for c in
+                                             (c for p in game.public_view().streak
+                                              for c in p.cards)}
+            assert pictured <= seen_public
+
+
+def _cards_named(alt: str) -> set[str]:
+    """The cards an alt text names, as displayed (7♥)."""
+    by_name = {card_name("en", c): cards.display(c) for c in cards.new_deck(1, jokers=True)}
+    words = alt.split(": ", 1)[-1].replace("; ", ", ").split(", ")
+    return {by_name[w] for w in words}
 
 
 def test_hand_panel_offers_exactly_the_legal_plays() -> None:
