@@ -1,0 +1,117 @@
+"""Issue 14 end to end: Swedish players on a Danish server. Private answers follow each user's
+Discord language, the public table the server's, commands are synced with Swedish and Danish
+names, and no English message reaches anyone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import pytest
+
+from bot.fakediscord import Channel, Driver, User
+from bot.fakediscord.model import StoredMessage
+from bot.i18n.catalogs import extract
+from tests.e2e.conftest import BotRunner
+from tests.e2e.dubb_table import to_move
+
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
+
+PLACEHOLDER = re.compile(r"\{\w*\}")
+
+
+def english_fragments() -> set[str]:
+    """Pieces of the bot's English messages long enough to be unmistakably English: whole
+    messages without placeholders, and the text between placeholders."""
+    found: set[str] = set()
+    for message in extract():
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        for text in ids:
+            for piece in PLACEHOLDER.split(text or ""):
+                piece = piece.strip(" .,:;—()*`\n")
+                # short pieces ("Pass", "on") may be the same word in another language
+                if len(piece) >= 12 and " " in piece:
+                    found.add(piece)
+    return found
+
+
+def _texts(messages: Iterable[StoredMessage]) -> list[str]:
+    return [m.text for m in messages]
+
+
+def _english(texts: Iterable[str], fragments: set[str]) -> list[str]:
+    return sorted({f"{f!r} in {t[:80]!r}" for t in texts for f in fragments if f in t})
+
+
+def _button(message: StoredMessage, action: str) -> str | None:
+    for b in message.buttons():
+        parts = str(b.get("custom_id", "")).split(":")
+        if len(parts) >= 4 and parts[3] == action and not b.get("disabled"):
+            return str(b["custom_id"])
+    return None
+
+
+def _table(driver: Driver, channel: Channel) -> StoredMessage:
+    return next(m for m in reversed(driver.channel_messages(channel))
+                if m.embeds and str(m.embeds[0].get("title", "")).startswith("Dubb"))
+
+
+async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
+                                                  driver: Driver) -> None:
+    guild = driver.add_guild("Kortklubben", preferred_locale="da")
+    channel = driver.add_channel(guild, "kort")
+    anna = driver.add_user("Anna", locale="sv-SE")
+    bo = driver.add_user("Bo", locale="sv-SE")
+    await bot_runner.start()
+
+    # commands in both languages, as Discord shows them to each user
+    commands = {c["name"]: c for c in driver.fake.commands()}
+    dubb = commands["dubb"]
+    play = next(o for o in dubb["options"] if o["name"] == "play")
+    assert play["name_localizations"]["sv-SE"] == "spela"
+    assert play["name_localizations"]["da"] == "spil"
+    assert {"sv-SE", "da"} <= set(play["description_localizations"])
+
+    opened = await driver.slash(anna, channel, "dubb start")
+    assert opened.ephemeral
+    lobby = await driver.wait_for_message(channel, lambda m: bool(m.embeds))
+    joined = await driver.click(bo, lobby, _button(lobby, "join") or "")
+    assert joined.ephemeral
+    started = await driver.click(anna, lobby, _button(lobby, "start") or "")
+    assert started.ephemeral
+    users = {anna.id: anna, bo.id: bo}
+    private: list[str] = [opened.content, joined.content, started.content]
+    for _ in range(400):
+        await driver.wait_for(lambda: to_move(_table(driver, channel)) is not None
+                              or _button(_table(driver, channel), "hand") is None,
+                              what="the next turn")
+        table = _table(driver, channel)
+        if _button(table, "hand") is None:
+            break
+        user: User = users[to_move(table) or 0]
+        panel = await driver.click(user, table, _button(table, "hand") or "")
+        assert panel.message is not None
+        private.append(panel.message.text)
+        message = panel.message
+        if message.selects():
+            select = message.selects()[0]
+            result = await driver.select(user, message, [select["options"][0]["value"]],
+                                         custom_id=select["custom_id"])
+        else:
+            result = await driver.click(user, message, _button(message, "draw")
+                                        or _button(message, "pass") or "")
+        assert result.message is not None
+        private.append(result.message.text)
+    rules = await driver.slash(bo, channel, "dubb rules")
+    private.append(rules.content)
+    assert "docs/rules/dubb.sv.md" in rules.content
+
+    public = _texts(driver.channel_messages(channel))
+    final = public[-1]
+    # Danish on the table, Swedish in private
+    assert "Dubb — spillet er slut" in final, final[:200]
+    assert any("Din hand" in t for t in private)
+    assert any("Spillere (i turrækkefølge)" in t for t in public)
+    fragments = english_fragments()
+    assert not _english(public, fragments)
+    assert not _english(private, fragments)
