@@ -10,11 +10,13 @@ from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
 from bot.games.tonk.sim import main as simulate
 from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
+from bot.i18n import N_
 
 SPEC = GameSpec(
     kind="tonk",
     name="Tonk",
-    summary="knock rummy for chips; standings with `/tonk ledger`.",
+    # marked for the catalogs; help says it in the reader's language
+    summary=N_("Knock rummy for chips, hand after hand; the server's ledger keeps the score."),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=TonkOptions,
