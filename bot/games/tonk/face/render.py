@@ -526,10 +526,14 @@ def hand_panel(
     if notice:
         lines.append(notice)
     top = view.discard_top
-    lines.append(tr(lang, "**{game} — hand {hand}** · stake {stake} · stock {stock} · "
-                          "discard {card}", game=TITLE, hand=view.hand_number,
-                    stake=chips(lang, view.stake), stock=view.stock_size,
-                    card=card_text(top) if top is not None else "—"))
+    if view.in_hand:
+        lines.append(tr(lang, "**{game} — hand {hand}** · stake {stake} · stock {stock} · "
+                              "discard {card}", game=TITLE, hand=view.hand_number,
+                        stake=chips(lang, view.stake), stock=view.stock_size,
+                        card=card_text(top) if top is not None else "—"))
+    else:
+        lines.append(tr(lang, "**{game} — hand {hand}** · stake {stake}", game=TITLE,
+                        hand=view.hand_number, stake=chips(lang, view.stake)))
     if view.in_hand and player in _hand_players(view):
         lines.append(tr(lang, "**Your hand ({count}):** {cards} · total **{total}**",
                         count=len(hand), cards=cards_text(hand) or tr(lang, "no cards"),
