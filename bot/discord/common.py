@@ -197,5 +197,3 @@ def closed_embed(title: str, text: str) -> discord.Embed:
     return fit(discord.Embed(title=title, description=text, colour=FINISHED_COLOUR))
 
 
-def join_names(names):  # SHIM-REMOVE (local testing until the Tonk face is converted)
-    return ", ".join(names)

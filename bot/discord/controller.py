@@ -381,6 +381,13 @@ class TableController:
         lang = self.table_lang(snapshot)
         render = self.face.table_render(snapshot, recent, self.names(snapshot), lang)
         if snapshot.status == "finished":
+            if self.game.stakes:
+                # the table itself cannot know the money it moved; the ledger does
+                money = await self._money(snapshot)
+                render.embed.add_field(
+                    name=tr(lang, "How it went"),
+                    value=self.face.summary(snapshot, self.names(snapshot), money, lang),
+                    inline=False)
             render = replace(render, view=self._over_view(snapshot.table_id, lang),
                              to_move=None)
         embed = fit(render.embed)

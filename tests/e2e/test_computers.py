@@ -253,7 +253,7 @@ async def test_a_tonk_table_whose_last_person_leaves_mid_hand_pays_and_ends(
     closed = await driver.wait_for(
         lambda: _titled(play.table, "Tonk — closed"), what="the table closed"
     )
-    assert "Anna left mid-hand — forfeit (T11)" in closed.text
+    assert "Anna left during the hand" in closed.text
     assert await snapshot(bot_runner, world.channel) is None
     assert bot_runner.bot is not None
     entries = await bot_runner.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)

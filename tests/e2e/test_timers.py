@@ -133,7 +133,7 @@ async def test_an_idle_tonk_player_gets_t11_moves_then_forfeits_and_the_table_go
             await play.play(move, "buttons", anna)
         elif engine.to_move == bo.id:
             shown = await play.settle()
-            assert f"⏱ time runs out <t:{int(clock.now()) + TURN}:R>" in shown.text
+            assert f"⏱ Their time runs out <t:{int(clock.now()) + TURN}:R>." in shown.text
             clock.advance(TURN)
             timeouts += 1
             await driver.wait_for(lambda c=table.counter: _past(play, c), what="T11's move")
@@ -144,7 +144,8 @@ async def test_an_idle_tonk_player_gets_t11_moves_then_forfeits_and_the_table_go
     assert await _timeouts(bot_runner, play.table_id, bo.id) == 3
     for strike in (1, 2, 3):
         assert _shown_ever(driver, world.channel,
-                           f"⏱ Bo's time ran out ({strike} of 3) — automatic move (T11)")
+                           f"⏱ Bo ran out of time ({strike} of 3 in a row), so a move was made "
+                           "for them")
     table = await snapshot(bot_runner, world.channel)
     assert table is not None and [s.player_id for s in table.seats] == [anna.id, -1]
     assert bot_runner.bot is not None
@@ -155,7 +156,7 @@ async def test_an_idle_tonk_player_gets_t11_moves_then_forfeits_and_the_table_go
     # the forfeit ended the hand (T11); the table goes on between Anna and the computer
     shown = await play.settle()
     assert tonk_table.title(shown).endswith("over")
-    assert "Bo left mid-hand and forfeits (T11)" in shown.text
+    assert "Bo left during the hand and forfeited it." in shown.text
     assert "At the table: Anna and 🤖 Astrid." in shown.text
     await assert_someone_can_move(bot_runner, world.channel)
     stopped = await driver.slash(anna, world.channel, "tonk stop")

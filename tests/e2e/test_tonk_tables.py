@@ -14,6 +14,7 @@ from bot.games.tonk.face import ledger
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.tonk_table import (
     POLICY_FOR,
+    RULE_CODE,
     TonkPlay,
     field_value,
     find_seed,
@@ -113,10 +114,10 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
 
     left = await driver.slash(world.bo, world.channel, "tonk leave")
     assert left.ephemeral and left.content == (
-        "You left mid-hand and forfeited it: you paid 2 to each other player (T11).")
+        "You left during the hand and forfeited it: you paid 2 chips to each other player.")
     final = await play.settle()
     assert title(final) == "Tonk — hand 1 over"
-    assert "Bo left mid-hand and forfeits (T11)" in final.embeds[0]["description"]
+    assert "Bo left during the hand and forfeited it." in final.embeds[0]["description"]
     assert payments_announced(final) == [("Bo", "Anna", 2, "forfeit"), ("Bo", "Cem", 2, "forfeit")]
     assert "Bo — **" in field_value(final, "Hands revealed")  # the forfeited hand is shown too
     del play.users[world.bo.id]
@@ -140,8 +141,9 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     assert set(engine.hand_players) == {world.anna.id, world.mod.id}
     await driver.slash(world.anna, world.channel, "tonk leave")
     closed = await play.settle()
-    assert title(closed) == "Tonk — table closed" and closed.buttons() == []
-    assert "Anna left mid-hand and forfeits (T11)" in closed.embeds[0]["description"]
+    assert title(closed) == "Tonk — table closed"
+    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay"]
+    assert "Anna left during the hand and forfeited it." in closed.embeds[0]["description"]
 
     assert bot.bot is not None
     entries = await bot.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)
@@ -154,6 +156,17 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     assert {(e.payer_id, e.payee_id, e.amount) for e in forfeits} == {
         (world.bo.id, world.anna.id, 2), (world.bo.id, world.cem.id, 2),
         (world.anna.id, world.mod.id, 2)}
+
+    # the finished table says how it went: hands played and each player's net at it
+    how = field_value(closed, "How it went")
+    assert how.startswith("3 hands played. Net at this table: ")
+    for user in (world.anna, world.bo, world.cem, world.mod):
+        assert f"{user.global_name} {net[user.id]:+d}".replace("+0", "0") in how
+    again = await driver.click(world.anna, closed, "Play again")
+    assert again.ephemeral
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: title(m) == "Tonk — waiting for players")
+    assert "stake 2 chips" in lobby.text
 
 
 async def _quick_hand(bot: BotRunner, driver: Driver, channel: object, users: list[User]
@@ -214,3 +227,76 @@ async def test_the_ledger_is_per_server_paged_per_player_and_per_table(
     assert len(standings_shown(paged.message)) == 1
     back = await driver.click(world.cem, paged.message, "◀ Previous")
     assert back.type == 7 and "Page 1 of 2" in paged.message.text
+
+
+async def test_a_new_season_starts_the_ledger_from_zero_and_the_old_one_stays_readable(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    home = await _quick_hand(bot, driver, world.channel, [world.anna, world.bo, world.cem])
+    first = await driver.slash(world.anna, world.channel, "tonk ledger")
+    assert first.message is not None
+    season_one = {name: row[0] for name, row in standings_shown(first.message).items()}
+    assert any(season_one.values())
+
+    refused = await driver.slash(world.mod, world.channel, "tonk season new")
+    assert refused.ephemeral and "Manage Server" in refused.content
+    boss = driver.add_user("Sara", admin=True)
+    started = await driver.slash(boss, world.channel, "tonk season new")
+    assert started.ephemeral and started.content.startswith("Season 2 of the Tonk ledger")
+
+    now = await driver.slash(world.anna, world.channel, "tonk ledger")
+    assert now.message is not None
+    assert title(now.message) == "Tonk ledger — this server, season 2"
+    assert standings_shown(now.message) == {}
+    old = await driver.slash(world.anna, world.channel, "tonk ledger", {"season": 1})
+    assert old.message is not None
+    assert title(old.message) == "Tonk ledger — this server, season 1"
+    assert {n: row[0] for n, row in standings_shown(old.message).items()} == season_one
+    missing = await driver.slash(world.anna, world.channel, "tonk ledger", {"season": 3})
+    assert missing.ephemeral and "no season 3" in missing.content
+
+    # the next hand is paid into season 2 only; nothing is deleted, and it all sums to zero
+    await home.deal("buttons")
+    await home.play_hand(POLICY_FOR[HandEnd.STOCK_OUT], "buttons")
+    now = await driver.slash(world.anna, world.channel, "tonk ledger")
+    assert now.message is not None
+    season_two = {name: row[0] for name, row in standings_shown(now.message).items()}
+    assert any(season_two.values()) and sum(season_two.values()) == 0
+    old = await driver.slash(world.anna, world.channel, "tonk ledger", {"season": 1})
+    assert old.message is not None
+    assert {n: row[0] for n, row in standings_shown(old.message).items()} == season_one
+    assert bot.bot is not None
+    all_time = await bot.bot.store.balances(world.guild.id, "tonk")
+    assert sum(b.net for b in all_time) == 0
+    by_name = {b.name: b.net for b in all_time}
+    for name in by_name:
+        assert by_name[name] == season_one.get(name, 0) + season_two.get(name, 0)
+
+
+async def test_start_takes_the_servers_default_stake_unless_one_is_given(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    assert bot.bot is not None
+    await bot.bot.preferences.update_server(
+        world.guild.id, games={"tonk": {"options": {"stake": 25}}})
+    await driver.slash(world.anna, world.channel, "tonk start")
+    lobby = await driver.wait_for_message(world.channel, lambda m: title(m).startswith("Tonk"))
+    assert "stake 25 chips" in lobby.text
+    await driver.click(world.anna, lobby, "Cancel")
+    other = driver.add_channel(world.guild, "cards")
+    await driver.slash(world.bo, other, "tonk start", {"stake": 3})
+    chosen = await driver.wait_for_message(other, lambda m: title(m).startswith("Tonk"))
+    assert "stake 3 chips" in chosen.text
+
+
+async def test_history_lists_finished_tables_with_their_summary(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    home = await _quick_hand(bot, driver, world.channel, [world.anna, world.bo])
+    stopped = await driver.slash(world.anna, world.channel, "tonk stop")
+    assert stopped.ephemeral
+    listed = await driver.slash(world.bo, world.channel, "tonk history")
+    assert listed.ephemeral and listed.message is not None
+    text = listed.message.text
+    assert f"#{home.table_id}" in text and "1 hand played. Net at this table:" in text
+    assert not RULE_CODE.search(text)

@@ -56,7 +56,11 @@ _CARD = re.compile(rf"({_RANK})([{_SUIT}])")
 _RUN = re.compile(rf"([{_SUIT}])({_RANK}(?:-{_RANK})+)")
 _RANK_OF = {cards.RANK_NAMES[r]: r for r in cards.RANKS}
 _PAYMENT = re.compile(r"^(.+?) pays (.+?) (\d+) \((.+)\)$")
-_STANDING = re.compile(r"^\d+\. \*\*(.+?)\*\* ([+-]\d+) · (\d+) hands? played · (\d+) won")
+_PART = re.compile(r"^(\d+) (.+)$")
+_STANDING = re.compile(
+    r"^\d+\. \*\*(.+?)\*\* ([+-]?\d+)(?: · (\d+) hands? played · (\d+) won)?")
+RULE_CODE = re.compile(r"\bT\d{1,2}\b")
+"""A ruling's number (T5): for logs and the full rules, never in what players read."""
 
 
 # -- reading messages ---------------------------------------------------------------------------
@@ -113,25 +117,40 @@ def cards_shown(text: str) -> set[int]:
 
 
 def payments_announced(message: StoredMessage) -> list[tuple[str, str, int, str]]:
-    """(payer, payee, amount, reason) from the table's Payments field after a hand."""
+    """(payer, payee, amount, reason) for every payment the table's Payments field shows after
+    a hand; one line names a payer and a payee once, with the breakdown when it pays for
+    several reasons ("Anna pays Bo 3 (2 caught dropping + 1 lowest after the drop)")."""
     text = field_value(message, "Payments")
     if text == "none":
         return []
     out = []
+    pairs = set()
     for line in text.splitlines():
         m = _PAYMENT.match(line)
         assert m, line
-        out.append((m.group(1), m.group(2), int(m.group(3)), m.group(4)))
+        payer, payee, amount, why = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+        assert (payer, payee) not in pairs, f"{payer} pays {payee} on two lines"
+        pairs.add((payer, payee))
+        parts = [_PART.match(part) for part in why.split(" + ")] if " + " in why else []
+        if not parts:
+            out.append((payer, payee, amount, why))
+            continue
+        assert all(parts), why
+        out += [(payer, payee, int(p.group(1)), p.group(2)) for p in parts if p]
+        assert sum(int(p.group(1)) for p in parts if p) == amount, line
     return out
 
 
-def standings_shown(message: StoredMessage) -> dict[str, tuple[int, int, int]]:
-    """name → (net, hands played, hands won) from a ledger standings embed."""
+def standings_shown(message: StoredMessage) -> dict[str, tuple[int, int | None, int | None]]:
+    """name → (net, hands played, hands won) from a ledger standings embed (hands ``None``
+    where the standings leave them out: a season of a server with several)."""
     out = {}
     for line in (message.embeds[0].get("description") or "").splitlines():
         m = _STANDING.match(line)
         if m:
-            out[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            played, won = m.group(3), m.group(4)
+            out[m.group(1)] = (int(m.group(2)), None if played is None else int(played),
+                               None if won is None else int(won))
     return out
 
 
@@ -348,7 +367,8 @@ class TonkPlay:
         else:
             result = await self._by_command(move, user, engine)
         assert result.ephemeral, result.content
-        assert not result.content.startswith(("Not allowed", "Sorry")), result.content
+        assert not result.content.startswith(("That move isn't allowed", "Sorry")), (
+            result.content)
         self.made.append(move)
         await self.settle()
         return result
@@ -406,7 +426,7 @@ class TonkPlay:
         if isinstance(move, DealNextHand):
             return await d.slash(user, ch, "tonk deal")
         if isinstance(move, Drop):
-            return await d.slash(user, ch, "tonk knock")
+            return await d.slash(user, ch, "tonk drop")
         if isinstance(move, DrawStock):
             return await d.slash(user, ch, "tonk draw", {"source": "stock"})
         if isinstance(move, DrawDiscard):

@@ -81,6 +81,7 @@ from bot.games.tonk.table import (
     TableSpread,
 )
 from bot.games.tonk.views import SeatPublic, SeatView, TonkPrivateView, TonkPublicView
+from bot.i18n import N_
 
 if TYPE_CHECKING:
     from bot.games.tonk.stored import StoredTonk
@@ -138,7 +139,8 @@ class TonkTable:
         """Seat the players (in clockwise order), cut for deal (T3) and deal the first hand (T4
         checked at once). The events of both are in ``opening_events``."""
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise RuleError("T1", f"a table has {MIN_PLAYERS}–{MAX_PLAYERS} players")
+            raise RuleError("T1", "a table has {low} to {high} players", low=MIN_PLAYERS,
+                            high=MAX_PLAYERS)
         if len({s.player_id for s in seats}) != len(seats):
             raise RuleError("T1", "a player can sit at a table only once")
         table = cls(options, seed, seats)
@@ -334,7 +336,7 @@ class TonkTable:
         else:
             handler = _HANDLERS.get(type(move))
             if handler is None:
-                raise RuleError("T5", f"{type(move).__name__} is not a Tonk move")
+                raise RuleError("T5", "that is not a Tonk move")
             if self.phase is TABLE_CLOSED:
                 raise RuleError("T1", "the table has closed")
             events = handler(self, player_id, move)
@@ -346,26 +348,30 @@ class TonkTable:
 
     def _need_turn(self, player_id: int) -> list[int]:
         if self.phase is HAND_OVER:
-            raise RuleError("T5", "no hand is being played; deal the next hand first")
+            raise RuleError("T5", "no hand is being played: deal the next hand first")
         if player_id != self.to_move:
             raise RuleError("T5", "it is not your turn")
         return self._hands[player_id]
 
-    def _need_after_draw(self, player_id: int, what: str) -> list[int]:
+    def _need_after_draw(self, player_id: int, template: str) -> list[int]:
+        """``template``: what the player is told when they have not drawn yet."""
         hand = self._need_turn(player_id)
         if self.phase is not AFTER_DRAW:
-            raise RuleError("T5", f"draw a card before you {what}")
+            raise RuleError("T5", template)
         return hand
 
-    def _need_start(self, player_id: int, what: str) -> None:
+    def _need_start(self, player_id: int, template: str) -> None:
+        """``template``: what the player is told when they have drawn already."""
         self._need_turn(player_id)
         if self.phase is not START:
-            raise RuleError("T5", f"you can {what} only at the start of your turn, before drawing")
+            raise RuleError("T5", template)
 
     def _do_drop(self, player_id: int, move: Drop) -> list[Event]:
-        self._need_start(player_id, "drop")
+        self._need_start(player_id, N_("you can drop only at the start of your turn, before "
+                                       "drawing"))
         if self.options.hit_lock and player_id in self._locked:
-            raise RuleError("T9", "a spread of yours was hit since your last turn: no drop now")
+            raise RuleError("T9", "a spread of yours was hit since your last turn, so you may not "
+                                  "drop this turn")
         return self._drop(player_id, move)
 
     def _drop(self, player_id: int, move: Drop) -> list[Event]:
@@ -374,7 +380,7 @@ class TonkTable:
         return [Dropped(player_id), self._end_hand(how, dropper=player_id)]
 
     def _do_draw_stock(self, player_id: int, move: DrawStock) -> list[Event]:
-        self._need_start(player_id, "draw")
+        self._need_start(player_id, N_("you have drawn already this turn"))
         if not self._stock:
             raise RuleError("T8", "the stock is empty: take the discard, drop, or end the hand")
         return [self._draw_stock(player_id)]
@@ -389,7 +395,7 @@ class TonkTable:
         return DrewFromStock(player_id, len(self._stock), card)
 
     def _do_draw_discard(self, player_id: int, move: DrawDiscard) -> list[Event]:
-        self._need_start(player_id, "draw")
+        self._need_start(player_id, N_("you have drawn already this turn"))
         if not self._discards:
             raise RuleError("T5", "the discard pile is empty: draw from the stock")
         return self._take_discard(player_id, move)
@@ -402,7 +408,8 @@ class TonkTable:
         return [DrewFromDiscard(player_id, card)]
 
     def _do_end_hand(self, player_id: int, move: EndHand) -> list[Event]:
-        self._need_start(player_id, "end the hand")
+        self._need_start(player_id, N_("you can end the hand only at the start of your turn, "
+                                       "before drawing"))
         if self._stock:
             raise RuleError("T8", "you can end the hand only when the stock is empty")
         return self._end_by_empty_stock(player_id)
@@ -414,7 +421,7 @@ class TonkTable:
         return [EndedHand(player_id), self._end_hand(HandEnd.STOCK_OUT)]
 
     def _do_spread(self, player_id: int, move: Spread) -> list[Event]:
-        hand = self._need_after_draw(player_id, "lay a spread")
+        hand = self._need_after_draw(player_id, N_("draw a card before you lay a spread"))
         cards = move.cards
         _need_own_cards(hand, cards)
         if not is_spread(cards):
@@ -442,16 +449,18 @@ class TonkTable:
         return events
 
     def _do_hit(self, player_id: int, move: Hit) -> list[Event]:
-        hand = self._need_after_draw(player_id, "hit")
+        hand = self._need_after_draw(player_id, N_("draw a card before you hit a spread"))
         cards = move.cards
         i = self._spread_index(move.spread_id)
         if i is None:
-            raise RuleError("T6", f"there is no spread S{move.spread_id} on the table")
+            raise RuleError("T6", "there is no spread S{spread} on the table",
+                            spread=move.spread_id)
         sp = self._spreads[i]
         _need_own_cards(hand, cards)
         if not is_spread(sp.cards + tuple(cards)):
-            raise RuleError("T6", f"those cards do not fit {sp.label}: a book holds at most four "
-                                  "of a rank, a run grows by consecutive cards of its suit")
+            raise RuleError("T6", "those cards do not fit {spread}: a book holds at most four "
+                                  "of a rank, a run grows by consecutive cards of its suit",
+                            spread=sp.label)
         return self._hit(player_id, move)
 
     def _spread_index(self, spread_id: int) -> int | None:
@@ -477,7 +486,7 @@ class TonkTable:
         return events
 
     def _do_discard(self, player_id: int, move: Discard) -> list[Event]:
-        hand = self._need_after_draw(player_id, "discard")
+        hand = self._need_after_draw(player_id, N_("draw a card before you discard"))
         card = move.card
         if card not in hand:
             raise RuleError("T5", "you can only discard a card from your hand")
@@ -485,8 +494,8 @@ class TonkTable:
             raise RuleError("T5", "you may not discard the card you just took from the discard "
                                   "pile (unless it is your last card)")
         if self.options.must_spread and required_spreads(hand):
-            raise RuleError("T6", "must spread: lay down the complete spread in your hand first "
-                                  "(only three aces may be kept)")
+            raise RuleError("T6", "this table plays must spread: lay down the complete spread in "
+                                  "your hand first (only three aces may be kept)")
         return self._discard(player_id, card)
 
     def _throw(self, player_id: int, move: Discard) -> list[Event]:
@@ -535,7 +544,7 @@ class TonkTable:
         if self.is_seated(player_id):
             raise RuleError("T1", "you are already at this table")
         if len(self._seats) >= MAX_PLAYERS:
-            raise RuleError("T1", f"the table is full ({MAX_PLAYERS} players)")
+            raise RuleError("T1", "the table is full: it seats {most} players", most=MAX_PLAYERS)
         name = move.name
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
             raise RuleError("T1", "a player needs a name")

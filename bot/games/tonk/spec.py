@@ -15,7 +15,8 @@ from bot.i18n import N_
 SPEC = GameSpec(
     kind="tonk",
     name="Tonk",
-    summary=N_("Knock rummy for chips, kept in the server's ledger."),
+    # marked for the catalogs; help says it in the reader's language
+    summary=N_("Knock rummy for chips, hand after hand; the server's ledger keeps the score."),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=TonkOptions,

@@ -1,15 +1,15 @@
 """Tonk's face on Discord: the table, the hand panel, events in words, its components, the
-ledger and the ``/tonk`` command group. Only the Discord layer loads this (``GameSpec.face``)."""
+ledger and the ``/tonk`` command group, in any language the bot speaks. Only the Discord layer
+loads this (``GameSpec.face``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
 from discord.ext import commands
 
-from bot.discord.controller import TableController
+from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.tonk.engine import TonkTable
@@ -17,6 +17,7 @@ from bot.games.tonk.events import Left
 from bot.games.tonk.face import render
 from bot.games.tonk.face.commands import Tonk, routes
 from bot.games.tonk.options import TonkOptions
+from bot.i18n import tr
 from bot.table.service import TableSnapshot
 
 
@@ -27,39 +28,45 @@ def _engine(snapshot: TableSnapshot) -> TonkTable:
 
 
 class TonkFace:
-    def options_line(self, options: Any, players: int) -> str:
-        return render.options_line(options, players)
+    def options_line(self, options: Any, players: int, lang: str) -> str:
+        return render.options_line(options, lang)
 
     def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
-                     names: Mapping[int, str]) -> TableRender:
+                     names: Mapping[int, str], lang: str) -> TableRender:
+        # the public view only: a replay of a past state shows what the table showed then
         return render.table_render(_engine(snapshot).public_view(), recent,
                                    table_id=snapshot.table_id, counter=snapshot.counter,
-                                   names=names, deadline=snapshot.turn_deadline)
+                                   names=names, lang=lang, deadline=snapshot.turn_deadline)
 
-    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str]
-                 ) -> list[str]:
-        return render.describe(events, names)
+    def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 lang: str) -> list[str]:
+        return render.describe(events, names, lang)
 
     def starts_round(self, event: Mapping[str, Any]) -> bool:
         return event.get("type") == "dealt"
 
-    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str], *,
-                   notice: str | None, arg: str | None) -> tuple[str, discord.ui.View]:
+    def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str, *, notice: str | None, arg: str | None) -> Panel:
         engine = _engine(snapshot)
         return render.hand_panel(engine.public_view(), engine.private_view(player_id),
                                  table_id=snapshot.table_id, counter=snapshot.counter,
-                                 names=names, notice=notice, deadline=snapshot.turn_deadline)
+                                 names=names, lang=lang, notice=notice,
+                                 deadline=snapshot.turn_deadline)
 
-    def move_notice(self, events: Sequence[Any], player_id: int) -> str | None:
-        return render.move_notice(events, player_id)
+    def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
+        return render.move_notice(events, player_id, lang)
 
-    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot) -> str | None:
+    def left_text(self, events: Sequence[Any], snapshot: TableSnapshot, lang: str) -> str | None:
         if any(isinstance(e, Left) and e.forfeit for e in events):
             options = snapshot.options
             stake = options.stake if isinstance(options, TonkOptions) else 1
-            return (f"You left mid-hand and forfeited it: you paid {stake} to each other player "
-                    "(T11).")
-        return "You left the table."
+            return tr(lang, "You left during the hand and forfeited it: you paid {chips} to "
+                            "each other player.", chips=render.chips(lang, stake))
+        return tr(lang, "You left the table.")
+
+    def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
+                money: Mapping[int, int] | None, lang: str) -> str:
+        return render.summary(_engine(snapshot).public_view(), names, money, lang)
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return routes(controller)

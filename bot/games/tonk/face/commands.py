@@ -1,15 +1,17 @@
-"""``/tonk``: Tonk tables in a channel — the game's own components, its slash commands and the
-ledger.
+"""``/tonk``: Tonk tables in a channel — the game's own components, its slash commands, the
+ledger and its seasons.
 
 Thin on purpose: handlers turn an interaction into a call on the shared table controller (or a
 Tonk move for it); the rules live in ``bot.games.tonk``, the looks in ``render`` and ``ledger``.
+Every command, option and choice is declared with ``cmd`` so Discord shows it in the user's
+language; answers are in the user's language, the table in the table's.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -18,9 +20,10 @@ from discord.ext import commands
 from bot import cards
 from bot.discord import checks
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
-from bot.discord.controller import TableController
+from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.routing import Handler, Route
+from bot.discord.translator import cmd, slash
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -39,6 +42,7 @@ from bot.games.tonk.face.ledger import (
     LedgerQuery,
     entries_embed,
     ledger_view,
+    scope_text,
     standings,
     standings_embed,
 )
@@ -52,13 +56,13 @@ from bot.games.tonk.face.render import (
     spread_text,
 )
 from bot.games.tonk.spreads import hand_total, hits_on, spreads_in
+from bot.i18n import L, tr, trn
 from bot.table.service import TableSnapshot
 
 AUTOCOMPLETE_LIMIT = 25
-DEFAULT_TURN_SECONDS = 120
-"""Issue 8: Tonk's default turn time; ``turn_time: 0`` turns the timer off."""
 _SPREAD_ID = re.compile(r"^\s*s?(\d{1,6})\b", re.IGNORECASE)
 MAX_STAKE = 1_000_000
+DEFAULT_STAKE = 1
 
 
 def routes(controller: TableController) -> dict[str, Handler]:
@@ -67,7 +71,8 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
     async def rules(i: discord.Interaction, route: Route, _: list[str]) -> None:
         snapshot = await controller.table_for(i, route)
-        await i.response.send_message(rules_text(_options(snapshot)), ephemeral=True)
+        await i.response.send_message(rules_text(_options(snapshot), user_lang(i)),
+                                      ephemeral=True)
 
     async def spread(i: discord.Interaction, route: Route, values: list[str]) -> None:
         try:
@@ -95,12 +100,16 @@ def routes(controller: TableController) -> dict[str, Handler]:
         try:
             query = LedgerQuery.parse(route.arg, route.table_id)
         except ValueError:
-            raise UserFacingError("This button no longer does anything.") from None
+            raise UserFacingError("This button no longer does anything. Ask for the ledger "
+                                  "again with {command}.",
+                                  command=slash(user_lang(i), "tonk", "ledger")) from None
         if query.table_id is not None:
             record = await controller.service.store.table(query.table_id)
             if record is None or record.guild_id != guild_id:
-                raise UserFacingError("That ledger is not this server's.")
-        embed, view = await ledger_page(controller, guild_id, query, route.counter or 0, None)
+                raise UserFacingError("That ledger belongs to another server. Nothing was "
+                                      "changed.")
+        embed, view = await ledger_page(controller, guild_id, query, route.counter or 0, None,
+                                        user_lang(i))
         await i.response.edit_message(embed=embed, view=view)
 
     return {
@@ -118,30 +127,50 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 
 async def ledger_page(controller: TableController, guild_id: int, query: LedgerQuery, page: int,
-                      player_name: str | None) -> tuple[discord.Embed, discord.ui.View | None]:
-    label = None if query.table_id is None else f"table {query.table_id}"
-    service = controller.service
+                      player_name: str | None, lang: str
+                      ) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of the ledger: a table's (all its payments), else one season's of the server
+    (the current one unless the query names one)."""
+    store = controller.service.store
     kind = controller.game.kind
+    season = query.season
+    shown_season: int | None = None
+    if query.table_id is None:
+        seasons = [s.season for s in await store.seasons(guild_id, kind)]
+        season = season or seasons[-1]
+        # a server that never started a new season needs no season in its titles
+        shown_season = season if len(seasons) > 1 else None
+    scope = scope_text(lang, table_id=query.table_id, season=shown_season)
     if query.player_id is None:
-        rows = standings(await service.balances(guild_id, kind, query.table_id),
-                         await service.stats(guild_id, kind, query.table_id))
-        embed = standings_embed(rows, page=page, table_label=label)
-        return embed, ledger_view(query, page=page, count=len(rows))
-    entries = await service.ledger_entries(guild_id, kind, query.player_id, ENTRY_LIMIT,
-                                           table_id=query.table_id)
+        balances = await store.balances(guild_id, kind, table_id=query.table_id, season=season)
+        # hands are counted per table, not per season: shown when they cover the same span
+        stats = (await controller.service.stats(guild_id, kind, query.table_id)
+                 if query.table_id is not None or shown_season is None else None)
+        rows = standings(balances, stats)
+        embed = standings_embed(rows, page=page, scope=scope, lang=lang)
+        return embed, ledger_view(query, page=page, count=len(rows), lang=lang)
+    entries = await store.ledger_entries(guild_id, kind=kind, player_id=query.player_id,
+                                         table_id=query.table_id, season=season,
+                                         limit=ENTRY_LIMIT)
     if player_name is None:
         player_name = next(
             ((e.payee_name if e.payee_id == query.player_id else e.payer_name)
-             for e in entries), None) or "That player"
-    embed = entries_embed(entries, query.player_id, player_name, page=page, table_label=label)
-    return embed, ledger_view(query, page=page, count=len(entries))
+             for e in entries), None) or tr(lang, "That player")
+    embed = entries_embed(entries, query.player_id, player_name, page=page, scope=scope,
+                          lang=lang)
+    return embed, ledger_view(query, page=page, count=len(entries), lang=lang)
 
 
 class Tonk(commands.Cog):
     tonk = app_commands.Group(
-        name="tonk",
-        description="Tonk: knock rummy for stakes — hand after hand, with a server ledger",
+        name=cmd("tonk"),
+        description=cmd("Tonk: knock rummy for stakes, hand after hand, with a server ledger"),
         guild_only=True,
+    )
+    season = app_commands.Group(
+        name=cmd("season"),
+        description=cmd("Seasons of this server's Tonk ledger"),
+        parent=tonk,
     )
 
     def __init__(self, controller: TableController) -> None:
@@ -152,7 +181,7 @@ class Tonk(commands.Cog):
     async def _my_game(self, i: discord.Interaction) -> tuple[TableSnapshot, TonkTable]:
         snapshot = await self.controller.table_for(i)
         if snapshot.engine is None:
-            raise UserFacingError("The game hasn't started yet.")
+            raise UserFacingError("The game hasn't started yet: your cards come when it does.")
         if snapshot.seat_of(i.user.id) is None:
             raise UserFacingError("You're not playing at this table.")
         return snapshot, snapshot.engine
@@ -170,67 +199,96 @@ class Tonk(commands.Cog):
 
     # -- slash commands ------------------------------------------------------------------------
 
-    @tonk.command(name="start", description="Open a Tonk lobby in this channel")
+    @tonk.command(name=cmd("start"), description=cmd("Open a Tonk lobby in this channel"))
     @app_commands.describe(
-        stake="Chips each loser pays the winner per hand (T1)",
-        no_upcard="Turn no card up after the deal; the first player draws from the stock",
-        must_spread="You may not discard while holding a complete spread (T6)",
-        double_needs_spread="Going out without a discard pays double only with a new spread (T6)",
-        hit_lock="A player whose spread was hit may not drop on their next turn (T9)",
-        computers="How many computer players to seat (you can add more in the lobby)",
-        turn_time=f"Seconds per turn before T11's automatic move is made for you (default "
-                  f"{DEFAULT_TURN_SECONDS}; 0 = no timer)",
+        stake=cmd("Chips each loser pays the winner per hand (default: the server's, else 1)"),
+        no_upcard=cmd("Turn no card up after the deal; the first player draws from the stock"),
+        must_spread=cmd("You may not discard while holding a complete spread"),
+        double_needs_spread=cmd("Going out without a discard pays double only with a new "
+                                "spread"),
+        hit_lock=cmd("A player whose spread was hit may not drop on their next turn"),
+        computers=cmd("How many computer players to seat (you can add more in the lobby)"),
+        turn_time=cmd("Seconds per turn before a move is made for you (0 = no timer; default: "
+                      "the server's)"),
+    )
+    @app_commands.rename(
+        stake=cmd("stake"), no_upcard=cmd("no_upcard"), must_spread=cmd("must_spread"),
+        double_needs_spread=cmd("double_needs_spread"), hit_lock=cmd("hit_lock"),
+        computers=cmd("computers"), turn_time=cmd("turn_time"),
     )
     async def start(
         self,
         interaction: discord.Interaction,
-        stake: app_commands.Range[int, 1, MAX_STAKE] = 1,
+        stake: app_commands.Range[int, 1, MAX_STAKE] | None = None,
         no_upcard: bool = False,
         must_spread: bool = False,
         double_needs_spread: bool = False,
         hit_lock: bool = False,
         computers: app_commands.Range[int, 0, 3] = 0,
-        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] = DEFAULT_TURN_SECONDS,
+        turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
     ) -> None:
-        checks.in_range(stake, 1, MAX_STAKE, "The stake")
+        if stake is None:
+            stake = await self._default_stake(interaction)
+        checks.in_range(stake, 1, MAX_STAKE, L("The stake"))
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                     computers=computers)
+                                         computers=computers)
 
-    @tonk.command(name="join", description="Sit down at this channel's Tonk table (lobby or "
-                                           "between hands)")
+    async def _default_stake(self, interaction: discord.Interaction) -> int:
+        """The server's default stake for new Tonk tables, else the game's."""
+        stake = (await self.controller.defaults(_guild(interaction))).options.get("stake")
+        # a stored setting is checked when it is set; an odd one falls back rather than block
+        if isinstance(stake, int) and not isinstance(stake, bool) and 1 <= stake <= MAX_STAKE:
+            return stake
+        return DEFAULT_STAKE
+
+    @tonk.command(name=cmd("join"), description=cmd("Sit down at this channel's Tonk table "
+                                                    "(lobby or between hands)"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
 
-    @tonk.command(name="leave", description="Leave the table; during a hand you forfeit it and "
-                                            "pay the stake to each player (T11)")
+    @tonk.command(name=cmd("leave"), description=cmd("Leave the table; during a hand you "
+                                                     "forfeit it and pay the stake to each "
+                                                     "player"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.controller.leave(interaction)
 
-    @tonk.command(name="hand", description="Show your hand and your moves (only you see it)")
+    @tonk.command(name=cmd("hand"), description=cmd("Show your hand and your moves (only you "
+                                                    "see it)"))
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.controller.show_hand(interaction)
 
-    @tonk.command(name="draw", description="Draw from the stock or take the top discard")
-    @app_commands.describe(source="Where to draw from")
+    @tonk.command(name=cmd("draw"), description=cmd("Draw from the stock or take the top "
+                                                    "discard"))
+    @app_commands.describe(source=cmd("Where to draw from"))
+    @app_commands.rename(source=cmd("source"))
+    @app_commands.choices(source=[
+        app_commands.Choice(name=cmd("stock"), value="stock"),
+        app_commands.Choice(name=cmd("discard pile"), value="discard"),
+    ])
     async def draw(self, interaction: discord.Interaction,
-                   source: Literal["stock", "discard"]) -> None:
-        await self.controller.move(interaction, DrawStock() if source == "stock" else DrawDiscard())
+                   source: app_commands.Choice[str]) -> None:
+        move: Move = DrawStock() if source.value == "stock" else DrawDiscard()
+        await self.controller.move(interaction, move)
 
-    @tonk.command(name="knock", description="Drop: show your hand, claiming the lowest total")
-    async def knock(self, interaction: discord.Interaction) -> None:
+    @tonk.command(name=cmd("drop"), description=cmd("Drop (knock): show your hand, claiming "
+                                                    "the lowest total"))
+    async def drop(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, Drop())
 
-    @tonk.command(name="end", description="End the hand when the stock is empty (T8)")
+    @tonk.command(name=cmd("end"), description=cmd("End the hand when the stock is empty"))
     async def end(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, EndHand())
 
-    @tonk.command(name="spread", description="Lay a spread: a book or a run, e.g. 5c 6c 7c")
-    @app_commands.describe(cards="The cards to lay — pick one of the spreads your hand forms")
+    @tonk.command(name=cmd("spread"), description=cmd("Lay a spread: a book or a run, e.g. "
+                                                      "5c 6c 7c"))
+    @app_commands.describe(cards=cmd("The cards to lay: pick one of the spreads your hand "
+                                     "forms"))
+    @app_commands.rename(cards=cmd("cards"))
     async def spread(self, interaction: discord.Interaction,
                      cards: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
-        checks.text(cards, "card text")
+        checks.text(cards)
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
         await self.controller.move(interaction, Spread(tuple(chosen)))
@@ -242,19 +300,24 @@ class Tonk(commands.Cog):
         if snapshot is None:
             return []
         engine: TonkTable = snapshot.engine
+        lang = user_lang(interaction)
         choices = [
-            _choice(f"{spread_text(s)} — {hand_total(s)} points", _typed(s))
+            _choice(trn(lang, "{spread}: {n} point", "{spread}: {n} points", hand_total(s),
+                        spread=spread_text(s)), _typed(s))
             for s in spreads_in(engine.hand(interaction.user.id))
         ]
         return _filtered(choices, current)
 
-    @tonk.command(name="hit", description="Add cards to a spread on the table, e.g. 8c on S1")
-    @app_commands.describe(cards="The cards to add", spread="The spread to hit, e.g. S1")
+    @tonk.command(name=cmd("hit"), description=cmd("Add cards to a spread on the table, e.g. "
+                                                   "8c on S1"))
+    @app_commands.describe(cards=cmd("The cards to add"), spread=cmd("The spread to hit, e.g. "
+                                                                     "S1"))
+    @app_commands.rename(cards=cmd("cards"), spread=cmd("spread"))
     async def hit(self, interaction: discord.Interaction,
                   cards: app_commands.Range[str, 1, TEXT_LIMIT],
                   spread: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
-        checks.text(cards, "card text")
-        checks.text(spread, "spread name")
+        checks.text(cards)
+        checks.text(spread)
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
         await self.controller.move(interaction, Hit(_spread_id(spread), tuple(chosen)))
@@ -268,8 +331,9 @@ class Tonk(commands.Cog):
         engine: TonkTable = snapshot.engine
         hand = engine.hand(interaction.user.id)
         names = self.controller.names(snapshot)
+        lang = user_lang(interaction)
         spreads = [s for s in engine.spreads if hits_on(hand, s.cards)] or list(engine.spreads)
-        choices = [_choice(spread_label(s.id, s.cards, s.owner, names), s.label)
+        choices = [_choice(spread_label(s.id, s.cards, s.owner, names, lang), s.label)
                    for s in spreads]
         return _filtered(choices, current)
 
@@ -281,25 +345,29 @@ class Tonk(commands.Cog):
             return []
         engine: TonkTable = snapshot.engine
         hand = engine.hand(interaction.user.id)
+        lang = user_lang(interaction)
         wanted = _optional_spread_id(getattr(interaction.namespace, "spread", None))
         choices = []
         for s in engine.spreads:
             if wanted is not None and s.id != wanted:
                 continue
             for chosen in hits_on(hand, s.cards):
-                choices.append(_choice(f"{cards_text(chosen)} on {s.label} {spread_text(s.cards)}",
-                                       _typed(chosen)))
+                choices.append(_choice(tr(lang, "{cards} on {spread} {spread_cards}",
+                                          cards=cards_text(chosen), spread=s.label,
+                                          spread_cards=spread_text(s.cards)), _typed(chosen)))
         return _filtered(choices, current)
 
-    @tonk.command(name="discard", description="Discard a card, ending your turn")
-    @app_commands.describe(card="The card to discard, e.g. Kh")
+    @tonk.command(name=cmd("discard"), description=cmd("Discard a card, ending your turn"))
+    @app_commands.describe(card=cmd("The card to discard, e.g. Kh"))
+    @app_commands.rename(card=cmd("card"))
     async def discard(self, interaction: discord.Interaction,
                       card: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
-        checks.text(card, "card text")
+        checks.text(card)
         _, engine = await self._my_game(interaction)
         patterns = cards.parse_cards(card)
         if len(patterns) != 1:
-            raise UserFacingError("Discard exactly one card, e.g. `Kh`.")
+            raise UserFacingError("That is more than one card: discard exactly one, e.g. "
+                                  "`Kh`.")
         chosen = cards.pick_from_hand(patterns, engine.hand(interaction.user.id))
         await self.controller.move(interaction, Discard(chosen[0]))
 
@@ -317,46 +385,88 @@ class Tonk(commands.Cog):
             offered, key=lambda c: -hand_total((c,)))]
         return _filtered(choices, current)
 
-    @tonk.command(name="deal", description="Deal the next hand (anyone at the table)")
+    @tonk.command(name=cmd("deal"), description=cmd("Deal the next hand (anyone at the table)"))
     async def deal(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, DealNextHand())
 
-    @tonk.command(name="table", description="Post the table again at the bottom of the channel")
+    @tonk.command(name=cmd("table"), description=cmd("Post the table again at the bottom of the "
+                                                     "channel"))
     async def table(self, interaction: discord.Interaction) -> None:
         await self.controller.repost(interaction)
 
-    @tonk.command(name="rules", description="A short summary of the rules (only you see it)")
+    @tonk.command(name=cmd("rules"), description=cmd("A short summary of the rules (only you "
+                                                     "see it)"))
     async def rules(self, interaction: discord.Interaction) -> None:
         options = None
         if interaction.channel_id is not None:
             snapshot = await self.controller.service.get(interaction.channel_id)
             if snapshot is not None and snapshot.kind == self.controller.game.kind:
                 options = _options(snapshot)
-        await interaction.response.send_message(rules_text(options), ephemeral=True)
+        await interaction.response.send_message(rules_text(options, user_lang(interaction)),
+                                                ephemeral=True)
 
-    @tonk.command(name="stop", description="Stop this channel's Tonk table (host or moderators)")
+    @tonk.command(name=cmd("stop"), description=cmd("Stop this channel's Tonk table (host or "
+                                                    "moderators)"))
     async def stop(self, interaction: discord.Interaction) -> None:
         await self.controller.cancel(interaction)
 
-    @tonk.command(name="ledger", description="This server's Tonk standings and payments")
+    @tonk.command(name=cmd("history"), description=cmd("This server's recent Tonk tables, with "
+                                                       "replays (only you see it)"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        await self.controller.history(interaction)
+
+    @tonk.command(name=cmd("ledger"), description=cmd("This server's Tonk standings and "
+                                                      "payments"))
     @app_commands.describe(
-        player="Show this player's recent ledger entries",
-        table="Only this channel's table",
-        private="Answer only to you",
+        player=cmd("Show this player's recent ledger entries"),
+        table=cmd("Only this channel's table"),
+        season=cmd("An earlier season of the ledger (default: the current one)"),
+        private=cmd("Answer only to you"),
     )
+    @app_commands.rename(player=cmd("player"), table=cmd("table"), season=cmd("season"),
+                         private=cmd("private"))
     async def ledger(self, interaction: discord.Interaction, player: discord.User | None = None,
-                     table: bool = False, private: bool = False) -> None:
+                     table: bool = False, season: app_commands.Range[int, 1, 1_000_000] | None
+                     = None, private: bool = False) -> None:
         guild_id = _guild(interaction)
+        if season is not None:
+            await self._check_season(guild_id, season)
         table_id = await self._channel_table(interaction) if table else None
-        query = LedgerQuery(None if player is None else player.id, table_id)
+        query = LedgerQuery(None if player is None else player.id, table_id, season)
         name = None if player is None else player.display_name
-        embed, view = await ledger_page(self.controller, guild_id, query, 0, name)
+        embed, view = await ledger_page(self.controller, guild_id, query, 0, name,
+                                        user_lang(interaction))
         if view is None:
             await interaction.response.send_message(embed=embed, ephemeral=private)
         else:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
 
+    @season.command(name=cmd("new"), description=cmd("Start a new ledger season: standings "
+                                                     "start from zero (Manage Server)"))
+    @app_commands.default_permissions(manage_guild=True)
+    async def season_new(self, interaction: discord.Interaction) -> None:
+        guild_id = _guild(interaction)
+        # Discord applies default permissions to whole command groups only, so the check that
+        # counts is this one
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError("Only members with the Manage Server permission can start a "
+                                  "new season. Nothing was changed.")
+        season = await self.controller.service.store.start_season(
+            guild_id, self.controller.game.kind, by_id=interaction.user.id, now=time.time())
+        lang = user_lang(interaction)
+        await interaction.response.send_message(tr(
+            lang, "Season {season} of the Tonk ledger has started: the standings start from "
+                  "zero. Earlier seasons stay readable with `{command} season:`.",
+            season=season, command=slash(lang, "tonk", "ledger")), ephemeral=True)
+
     # -- the ledger ----------------------------------------------------------------------------
+
+    async def _check_season(self, guild_id: int, season: int) -> None:
+        seasons = await self.controller.service.store.seasons(guild_id, self.controller.game.kind)
+        last = seasons[-1].season
+        if season > last:
+            raise UserFacingError("There is no season {season} yet: this server's Tonk ledger "
+                                  "has seasons 1 to {last}.", season=season, last=last)
 
     async def _channel_table(self, interaction: discord.Interaction) -> int:
         """The channel's Tonk table: the one in play, else the latest that was here."""
@@ -370,7 +480,8 @@ class Tonk(commands.Cog):
         for record in await service.store.tables_of_guild(_guild(interaction)):
             if record.channel_id == channel_id and record.kind == kind:
                 return record.id
-        raise UserFacingError("There has been no Tonk table in this channel.")
+        raise UserFacingError("There has been no Tonk table in this channel. Leave out "
+                              "`table:` to see the whole server's ledger.")
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -396,7 +507,8 @@ def _typed(chosen: Sequence[int]) -> str:
 def _spread_id(text: str) -> int:
     spread_id = _optional_spread_id(text)
     if spread_id is None:
-        raise UserFacingError(f"{quoted(text)} is not a spread — name it like S1.")
+        raise UserFacingError("{text} is not a spread on the table: name one like S1.",
+                              text=quoted(text))
     return spread_id
 
 

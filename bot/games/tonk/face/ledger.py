@@ -1,9 +1,10 @@
-"""The Tonk ledger of one server (T12) as embeds: standings, and one player's recent entries.
+"""The Tonk ledger of one server as embeds: standings, and one player's recent entries; all
+time for one table, else one season of the server's ledger.
 
 Both are paged; the page buttons carry the page and what is shown (``s`` for standings,
-``p<player id>`` for a player's entries) and, when the ledger is limited to one table, that
-table's id (0 otherwise). Nothing in a button says which server: the handler always reads the
-ledger of the server the click comes from.
+``p<player id>`` for a player's entries, then ``.<season>`` when a season is chosen) and, when
+the ledger is limited to one table, that table's id (0 otherwise). Nothing in a button says
+which server: the handler always reads the ledger of the server the click comes from.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.common import button, shown_name
-from bot.games.tonk.face.render import GAME, HOW_PAID, signed
+from bot.games.tonk.face.render import GAME, reason_text
 from bot.games.tonk.rules import HANDS_PLAYED, HANDS_WON, TONKS
+from bot.i18n import signed, tr, trn
 from bot.storage.models import Balance, LedgerEntry, StatsRow
 
 PAGE_SIZE = 10
@@ -28,59 +30,68 @@ STANDINGS = "s"
 
 @dataclass(frozen=True)
 class LedgerQuery:
-    """What a ledger message shows: standings, or one player's entries; one table or all."""
+    """What a ledger message shows: standings, or one player's entries; one table (all its
+    payments) or one season of the server's ledger."""
 
     player_id: int | None = None
     table_id: int | None = None
+    season: int | None = None
 
     @property
     def arg(self) -> str:
-        return STANDINGS if self.player_id is None else f"p{self.player_id}"
+        what = STANDINGS if self.player_id is None else f"p{self.player_id}"
+        return what if self.season is None else f"{what}.{self.season}"
 
     @classmethod
     def parse(cls, arg: str | None, table_id: int) -> LedgerQuery:
         """The inverse of ``arg`` plus the route's table id; raises ``ValueError``."""
         table = table_id or None
-        if arg == STANDINGS:
-            return cls(None, table)
-        if arg and arg.startswith("p"):
-            return cls(int(arg[1:]), table)
+        what, dot, season_text = (arg or "").partition(".")
+        season = int(season_text) if dot else None
+        if what == STANDINGS:
+            return cls(None, table, season)
+        if what.startswith("p"):
+            return cls(int(what[1:]), table, season)
         raise ValueError(f"not a ledger query: {arg!r}")
 
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's line in a server's Tonk standings: net chips from the ledger, hands from
-    the stats."""
+    """A player's line in a server's Tonk standings: net chips from the ledger, and hands from
+    the stats when they count the same span (``None`` otherwise)."""
 
     player_id: int
     name: str | None
     is_computer: bool
     net: int
-    hands_played: int
-    hands_won: int
-    tonks: int
+    hands_played: int | None
+    hands_won: int | None
+    tonks: int | None
 
 
-def standings(balances: Sequence[Balance], stats: Sequence[StatsRow]) -> list[Standing]:
+def standings(balances: Sequence[Balance], stats: Sequence[StatsRow] | None) -> list[Standing]:
     """Everyone with chips or hands in the server (or at one table), best net first, then most
-    hands won."""
-    by_player = {s.player_id: s for s in stats}
+    hands won. ``stats`` is ``None`` when they cover another span than the nets (a season)."""
+    by_player = {s.player_id: s for s in stats or ()}
     players = {b.player_id: (b.name, b.is_computer) for b in balances}
-    for row in stats:
+    for row in stats or ():
         players.setdefault(row.player_id, (row.name, row.is_computer))
     nets = {b.player_id: b.net for b in balances}
     rows = []
     for player_id, (name, is_computer) in players.items():
         counted = by_player.get(player_id)
+
+        def count(counter: str, counted: StatsRow | None = counted) -> int | None:
+            if stats is None:
+                return None
+            return 0 if counted is None else counted.count(counter)
+
         rows.append(Standing(
             player_id=player_id, name=name, is_computer=is_computer,
-            net=nets.get(player_id, 0),
-            hands_played=0 if counted is None else counted.count(HANDS_PLAYED),
-            hands_won=0 if counted is None else counted.count(HANDS_WON),
-            tonks=0 if counted is None else counted.count(TONKS),
+            net=nets.get(player_id, 0), hands_played=count(HANDS_PLAYED),
+            hands_won=count(HANDS_WON), tonks=count(TONKS),
         ))
-    rows.sort(key=lambda r: (-r.net, -r.hands_won, r.name or "", r.player_id))
+    rows.sort(key=lambda r: (-r.net, -(r.hands_won or 0), r.name or "", r.player_id))
     return rows
 
 
@@ -92,47 +103,58 @@ def clamp_page(page: int, count: int, page_size: int | None = None) -> int:
     return min(max(page, 0), pages(count, page_size) - 1)
 
 
-def _who(name: str | None, is_computer: bool = False) -> str:
-    who = shown_name(name or "someone")
+def _who(name: str | None, lang: str, is_computer: bool = False) -> str:
+    who = shown_name(name) if name else tr(lang, "someone")
     return f"🤖 {who}" if is_computer else who
 
 
-def _scope(table_label: str | None) -> str:
-    return "this server" if table_label is None else table_label
+def scope_text(lang: str, *, table_id: int | None, season: int | None) -> str:
+    """What a ledger covers, for its title: one table, the server, or one of its seasons."""
+    if table_id is not None:
+        return tr(lang, "table {table}", table=table_id)
+    if season is not None:
+        return tr(lang, "this server, season {season}", season=season)
+    return tr(lang, "this server")
 
 
-def standings_embed(rows: Sequence[Standing], *, page: int, table_label: str | None = None,
+def standings_embed(rows: Sequence[Standing], *, page: int, scope: str, lang: str,
                     page_size: int | None = None) -> discord.Embed:
-    """Net chips (signed), hands played, hands won and tonks, best net first."""
-    embed = discord.Embed(title=f"Tonk ledger — {_scope(table_label)}", colour=LEDGER_COLOUR)
+    """Net chips (signed), and hands played, hands won and tonks when counted, best net
+    first."""
+    embed = discord.Embed(title=tr(lang, "Tonk ledger — {scope}", scope=scope),
+                          colour=LEDGER_COLOUR)
     if not rows:
-        embed.description = "No Tonk hands have been paid here yet."
+        embed.description = tr(lang, "No Tonk hands have been paid here yet.")
         return embed
     size = page_size or PAGE_SIZE
     page = clamp_page(page, len(rows), size)
     start = page * size
     lines = []
     for n, row in enumerate(rows[start:start + size], start=start + 1):
-        tonks = f" · {row.tonks} tonk{'s' if row.tonks != 1 else ''}" if row.tonks else ""
-        lines.append(
-            f"{n}. **{_who(row.name, row.is_computer)}** {signed(row.net)} · "
-            f"{row.hands_played} hand{'s' if row.hands_played != 1 else ''} played · "
-            f"{row.hands_won} won{tonks}"
-        )
+        line = f"{n}. **{_who(row.name, lang, row.is_computer)}** {signed(lang, row.net)}"
+        if row.hands_played is not None:
+            line += " · " + trn(lang, "{n} hand played", "{n} hands played", row.hands_played)
+            line += " · " + trn(lang, "{n} won", "{n} won", row.hands_won or 0)
+        if row.tonks:
+            line += " · " + trn(lang, "{n} tonk", "{n} tonks", row.tonks)
+        lines.append(line)
     embed.description = "\n".join(lines)
-    embed.set_footer(text=_footer(page, len(rows), size, "players"))
+    embed.set_footer(text=trn(lang, "Page {page} of {pages} · {n} player",
+                              "Page {page} of {pages} · {n} players", len(rows),
+                              page=page + 1, pages=pages(len(rows), size)))
     return embed
 
 
 def entries_embed(entries: Sequence[LedgerEntry], player_id: int, player_name: str, *,
-                  page: int, table_label: str | None = None,
+                  page: int, scope: str, lang: str,
                   page_size: int | None = None) -> discord.Embed:
     """One player's recent entries, newest first: hand, counterpart, amount, reason."""
     player_name = shown_name(player_name)
-    embed = discord.Embed(title=f"Tonk ledger — {player_name}, {_scope(table_label)}",
-                          colour=LEDGER_COLOUR)
+    embed = discord.Embed(title=tr(lang, "Tonk ledger — {name}, {scope}", name=player_name,
+                                   scope=scope), colour=LEDGER_COLOUR)
     if not entries:
-        embed.description = f"{player_name} has no Tonk ledger entries here."
+        embed.description = tr(lang, "{name} has no Tonk ledger entries here.",
+                               name=player_name)
         return embed
     size = page_size or PAGE_SIZE
     page = clamp_page(page, len(entries), size)
@@ -141,25 +163,27 @@ def entries_embed(entries: Sequence[LedgerEntry], player_id: int, player_name: s
     for entry in entries[start:start + size]:
         receives = entry.payee_id == player_id
         other_id = entry.payer_id if receives else entry.payee_id
-        # computer players have negative ids (bot.ui.computers)
-        other = _who(entry.payer_name if receives else entry.payee_name, other_id < 0)
-        amount = entry.amount if receives else -entry.amount
-        direction = "from" if receives else "to"
-        reason = HOW_PAID.get(entry.reason, entry.reason)
-        lines.append(f"Table {entry.table_id} · hand {entry.hand_no} · **{signed(amount)}** "
-                     f"{direction} {other} ({reason})")
+        # computer players have negative ids (bot.table.computers)
+        other = _who(entry.payer_name if receives else entry.payee_name, lang, other_id < 0)
+        values = {"table": entry.table_id, "hand": entry.hand_no, "other": other,
+                  "reason": reason_text(entry.reason, lang)}
+        if receives:
+            lines.append(tr(lang, "Table {table} · hand {hand} · **{amount}** from {other} "
+                                  "({reason})", amount=signed(lang, entry.amount), **values))
+        else:
+            lines.append(tr(lang, "Table {table} · hand {hand} · **{amount}** to {other} "
+                                  "({reason})", amount=signed(lang, -entry.amount), **values))
     total = sum(e.amount if e.payee_id == player_id else -e.amount for e in entries)
     embed.description = "\n".join(lines)
-    embed.add_field(name=f"Net of these {len(entries)} entries", value=signed(total))
-    embed.set_footer(text=_footer(page, len(entries), size, "entries"))
+    embed.add_field(name=trn(lang, "Net of this {n} entry", "Net of these {n} entries",
+                             len(entries)), value=signed(lang, total))
+    embed.set_footer(text=trn(lang, "Page {page} of {pages} · {n} entry",
+                              "Page {page} of {pages} · {n} entries", len(entries),
+                              page=page + 1, pages=pages(len(entries), size)))
     return embed
 
 
-def _footer(page: int, count: int, page_size: int, what: str) -> str:
-    return f"Page {page + 1} of {pages(count, page_size)} · {count} {what}"
-
-
-def ledger_view(query: LedgerQuery, *, page: int, count: int,
+def ledger_view(query: LedgerQuery, *, page: int, count: int, lang: str,
                 page_size: int | None = None) -> discord.ui.View | None:
     """Previous/Next buttons, or None when everything fits on one page."""
     last = pages(count, page_size) - 1
@@ -170,8 +194,8 @@ def ledger_view(query: LedgerQuery, *, page: int, count: int,
     view = discord.ui.View(timeout=None)
     # the two buttons always lead to different pages, so their custom ids differ
     previous, following = max(page - 1, 0), min(page + 1, last)
-    view.add_item(button(GAME, table, "ledger", "◀ Previous", counter=previous, arg=query.arg,
-                         disabled=page == 0))
-    view.add_item(button(GAME, table, "ledger", "Next ▶", counter=following, arg=query.arg,
-                         disabled=page == last))
+    view.add_item(button(GAME, table, "ledger", tr(lang, "◀ Previous"), counter=previous,
+                         arg=query.arg, disabled=page == 0))
+    view.add_item(button(GAME, table, "ledger", tr(lang, "Next ▶"), counter=following,
+                         arg=query.arg, disabled=page == last))
     return view
