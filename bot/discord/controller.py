@@ -789,7 +789,8 @@ class TableController:
     async def replay(self, interaction: discord.Interaction, table_id: int, step: int, *,
                      edit: bool) -> None:
         """A finished game move by move, as the table showed it then — public information only
-        (a Tonk hand's cards once that hand was over) — with ◀ ▶, privately to whoever asked."""
+        (a private card only once the game made it public) — with ◀ ▶, privately to whoever
+        asked."""
         lang = user_lang(interaction)
         record = await self.service.store.table(table_id)
         if (record is None or record.guild_id != interaction.guild_id or record.is_live

@@ -9,12 +9,13 @@ from typing import Any
 
 from discord.ext import commands
 
+from bot.cardart import CardImage
 from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.tonk.engine import TonkTable
 from bot.games.tonk.events import Left
-from bot.games.tonk.face import render
+from bot.games.tonk.face import pictures, render
 from bot.games.tonk.face.commands import Tonk, routes
 from bot.games.tonk.options import TonkOptions
 from bot.i18n import tr
@@ -63,6 +64,16 @@ class TonkFace:
             return tr(lang, "You left during the hand and forfeited it: you paid {chips} to "
                             "each other player.", chips=render.chips(lang, stake))
         return tr(lang, "You left the table.")
+
+    def hand_picture(self, snapshot: TableSnapshot, player_id: int, lang: str
+                     ) -> CardImage | None:
+        engine = _engine(snapshot)
+        return pictures.hand_picture(engine.public_view(), engine.private_view(player_id), lang)
+
+    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
+        # alt text is plain text, never markdown: names go in as typed, at Discord's length
+        names = {p: n[:32] for p, n in _engine(snapshot).names.items()}
+        return pictures.table_picture(_engine(snapshot).public_view(), names, lang)
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:
