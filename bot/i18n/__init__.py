@@ -122,6 +122,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NC_(context: str, message: str) -> str:
+    """Marks a message with a context, kept in a constant (card names), for extraction;
+    translate it with ``trc(lang, context, message)`` where it is shown."""
+    return message
+
+
 def number(lang: str, n: int) -> str:
     """A whole number as the language writes it (1,000 · 1 000 · 1.000)."""
     return format_decimal(n, locale=_babel(lang))

@@ -7,11 +7,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import cards
-from bot.i18n import trc, trn
+from bot.i18n import NC_, trc, trn
 
 _SINGULAR = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-    10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+    2: NC_("rank", "two"),
+    3: NC_("rank", "three"),
+    4: NC_("rank", "four"),
+    5: NC_("rank", "five"),
+    6: NC_("rank", "six"),
+    7: NC_("rank", "seven"),
+    8: NC_("rank", "eight"),
+    9: NC_("rank", "nine"),
+    10: NC_("rank", "ten"),
+    11: NC_("rank", "jack"),
+    12: NC_("rank", "queen"),
+    13: NC_("rank", "king"),
+    14: NC_("rank", "ace"),
 }
 
 
@@ -23,8 +34,19 @@ def rank_word(lang: str, rank: int) -> str:
 
 
 _PLURAL = {
-    2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights",
-    9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings", 14: "aces",
+    2: NC_("ranks", "twos"),
+    3: NC_("ranks", "threes"),
+    4: NC_("ranks", "fours"),
+    5: NC_("ranks", "fives"),
+    6: NC_("ranks", "sixes"),
+    7: NC_("ranks", "sevens"),
+    8: NC_("ranks", "eights"),
+    9: NC_("ranks", "nines"),
+    10: NC_("ranks", "tens"),
+    11: NC_("ranks", "jacks"),
+    12: NC_("ranks", "queens"),
+    13: NC_("ranks", "kings"),
+    14: NC_("ranks", "aces"),
 }
 
 
@@ -35,44 +57,13 @@ def rank_plural(lang: str, rank: int) -> str:
     return trc(lang, "ranks", _PLURAL[rank])
 
 
-def rank_count(lang: str, rank: int, n: int) -> str:
-    """``n`` cards of ``rank``: "1 king", "2 kings", "2 kungar", "2 konger"."""
-    match rank:
-        case 2:
-            return trn(lang, "{n} two", "{n} twos", n)
-        case 3:
-            return trn(lang, "{n} three", "{n} threes", n)
-        case 4:
-            return trn(lang, "{n} four", "{n} fours", n)
-        case 5:
-            return trn(lang, "{n} five", "{n} fives", n)
-        case 6:
-            return trn(lang, "{n} six", "{n} sixes", n)
-        case 7:
-            return trn(lang, "{n} seven", "{n} sevens", n)
-        case 8:
-            return trn(lang, "{n} eight", "{n} eights", n)
-        case 9:
-            return trn(lang, "{n} nine", "{n} nines", n)
-        case 10:
-            return trn(lang, "{n} ten", "{n} tens", n)
-        case 11:
-            return trn(lang, "{n} jack", "{n} jacks", n)
-        case 12:
-            return trn(lang, "{n} queen", "{n} queens", n)
-        case 13:
-            return trn(lang, "{n} king", "{n} kings", n)
-        case 14:
-            return trn(lang, "{n} ace", "{n} aces", n)
-    return trn(lang, "{n} joker", "{n} jokers", n)
-
-
 def card_count(lang: str, n: int) -> str:
     """"1 card", "2 cards", "2 kort"."""
     return trn(lang, "{n} card", "{n} cards", n)
 
 
-_SUITS = ("spades", "hearts", "diamonds", "clubs")
+_SUITS = (NC_("suit", "spades"), NC_("suit", "hearts"), NC_("suit", "diamonds"),
+          NC_("suit", "clubs"))
 
 
 def card_name(lang: str, card: int) -> str:

@@ -31,6 +31,7 @@ KEYWORDS = {
     "trc": ((2, "c"), 3),
     "L": (1,),
     "N_": (1,),
+    "NC_": ((1, "c"), 2),
     "UserFacingError": (1,),
     "RuleError": (2,),
     "cmd": (1,),
