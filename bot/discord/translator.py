@@ -27,7 +27,7 @@ def cmd(text: str) -> app_commands.locale_str:
 
 def slash(lang: str, *words: str) -> str:
     """A command as a reader of ``lang`` sees it in their client, for messages that name one:
-    ``slash("sv", "dubb", "play")`` is "/dubb spela"."""
+    ``slash("sv", "kortbord", "pings")`` is "/kortbord pings"."""
     return "/" + " ".join(tr(lang, w) for w in words)
 
 

@@ -43,7 +43,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     players = dubb_table.title(lobby), lobby.embeds[0]["fields"][1]["value"]
     assert players == ("Dubb — waiting for players",
                        "• Anna (host)\n• 🤖 Astrid\n• 🤖 Bertil")
-    assert "90 s per turn" in lobby.embeds[0]["fields"][0]["value"]
+    assert "90 seconds per turn" in lobby.embeds[0]["fields"][0]["value"]
     table_id = dubb_table.table_id_of(lobby)
     started = await driver.click(anna, lobby, "Start")
     assert started.ephemeral, started.content
@@ -172,7 +172,7 @@ async def test_the_host_seats_computers_with_the_lobby_button(
     assert "no turn timer" in lobby.embeds[0]["fields"][0]["value"]
     await driver.click(bo, lobby, "Join")
     refused = await driver.click(bo, lobby, "Add computer player")
-    assert refused.ephemeral and refused.content == "Only the host can add computer players."
+    assert refused.ephemeral and refused.content == "Only the host can do that."
     added = await driver.click(anna, lobby, "Add computer player")
     assert added.ephemeral and added.content == "🤖 Astrid sat down at the table."
     full = await driver.click(anna, lobby, "Add computer player")
@@ -197,7 +197,7 @@ async def test_too_many_computers_or_a_too_short_turn_are_refused(
 ) -> None:
     many = await driver.slash(world.anna, world.channel, "dubb start", {"computers": 5,
                                                                        "turn_time": 5})
-    assert many.ephemeral and many.content == "A turn time is 0 (no timer) or 10 to 3600 seconds."
+    assert many.ephemeral and many.content == "A turn time is 0 (no timer) or 10 to 3600 seconds. Nothing was changed."
     assert await snapshot(bot, world.channel) is None
     six = await driver.slash(world.anna, world.channel, "dubb start", {"computers": 5})
     assert six.ephemeral and "opened" in six.content
@@ -226,7 +226,8 @@ async def test_a_dubb_table_whose_last_person_leaves_ends(
     assert closed.embeds[0]["description"] == ("Nobody but computer players was left at the "
                                                "table, so the game ended.")
     assert "Anna left the game (counts as a loss)" in closed.text
-    assert closed.components == []
+    # a game that ended can be played again and replayed, nothing more
+    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay"]
     assert await snapshot(bot_runner, world.channel) is None
     assert bot_runner.bot is not None
     rows = {r.player_id: r for r in await bot_runner.bot.service.stats(world.guild.id, "dubb")}

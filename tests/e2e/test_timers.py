@@ -86,7 +86,7 @@ async def test_an_idle_dubb_player_is_moved_by_the_timer_then_removed(
         # Bo's turn: the table counts down, and Bo does nothing
         now = await snapshot(bot_runner, world.channel)
         assert now is not None and now.turn_deadline == clock.now() + TURN
-        assert "▶ **Bo** — " in message.text
+        assert "▶ **Bo**: " in message.text
         assert f"⏱ time runs out <t:{int(now.turn_deadline)}:R>" in message.text
         bo_turns += 1
         clock.advance(TURN)
@@ -213,7 +213,7 @@ async def test_a_lobby_nobody_starts_closes_after_15_minutes(
     lobby = await driver.wait_for_message(world.channel,
                                           lambda m: tonk_table.title(m).startswith("Tonk"))
     expires = int(opened_at + LOBBY_TTL_SECONDS)
-    assert f"This lobby closes <t:{expires}:R> if it hasn't started." in lobby.text
+    assert f"This lobby closes <t:{expires}:R> if the game hasn't started." in lobby.text
     await driver.click(world.bo, lobby, "Join")
     clock.advance(LOBBY_TTL_SECONDS)
     closed = await driver.wait_for(
@@ -270,7 +270,7 @@ async def test_stop_works_for_the_host_who_left_and_for_moderators_only(
     left = await driver.slash(anna, world.channel, "dubb leave")
     assert left.ephemeral and "left" in left.content
     refused = await driver.slash(bo, world.channel, "dubb stop")
-    assert refused.content == ("Only the host or a member who can manage messages can stop "
+    assert refused.content == ("Only the host, or a member who can manage messages, can stop "
                                "this table.")
     # Anna still hosts the table she left; she may stop it
     stopped = await driver.slash(anna, world.channel, "dubb stop")
@@ -301,7 +301,7 @@ async def test_stop_works_on_a_table_whose_stored_game_no_longer_loads(
     bot_errors.expect()
     await bot_runner.restart()
     refused = await driver.slash(bo, world.channel, "tonk stop")
-    assert refused.content == ("Only the host or a member who can manage messages can stop "
+    assert refused.content == ("Only the host, or a member who can manage messages, can stop "
                                "this table.")
     stopped = await driver.slash(anna, world.channel, "tonk stop")
     assert stopped.content == "The game was stopped by Anna."

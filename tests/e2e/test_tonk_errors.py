@@ -26,7 +26,7 @@ pytestmark = pytest.mark.e2e
 
 def _refused(why: str) -> str:
     """How a move the rules do not allow is answered: the rule in words, never its number."""
-    return f"That move isn't allowed: {why}. Nothing was changed."
+    return f"That isn't allowed: {why}. Nothing was changed."
 
 
 def _typed(chosen: object) -> str:
@@ -111,12 +111,12 @@ async def test_dropping_after_drawing_bad_spreads_and_hits_and_throwing_back_the
     throw_back = await driver.slash(mover, world.channel, "tonk discard",
                                     {"card": cards.text(taken)})
     assert throw_back.content.startswith(
-        "That move isn't allowed: you may not discard the card you just took from the discard "
+        "That isn't allowed: you may not discard the card you just took from the discard "
         "pile")
     no_spread = next(t for t in combinations(hand, 3) if not is_spread(t))
     bad_spread = await driver.slash(mover, world.channel, "tonk spread",
                                     {"cards": _typed(no_spread)})
-    assert bad_spread.content.startswith("That move isn't allowed: a spread is a book")
+    assert bad_spread.content.startswith("That isn't allowed: a spread is a book")
     target = engine.spreads[0]
     misfit = next(c for c in hand if not hits_on((c,), target.cards))
     bad_hit = await driver.slash(mover, world.channel, "tonk hit",

@@ -367,7 +367,7 @@ class TonkPlay:
         else:
             result = await self._by_command(move, user, engine)
         assert result.ephemeral, result.content
-        assert not result.content.startswith(("That move isn't allowed", "Sorry")), (
+        assert not result.content.startswith(("That isn't allowed", "Sorry")), (
             result.content)
         self.made.append(move)
         await self.settle()

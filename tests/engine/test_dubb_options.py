@@ -61,15 +61,15 @@ def test_d2_cards_each_defaults_and_ranges(
             DubbOptions(cards_each=k).effective_cards_each(players)
         assert info.value.ruling == "D2"
         assert f"with {players} players" in info.value.message
-        assert "20–25 cards" in info.value.message
+        assert "20 to 25 cards" in info.value.message
 
 
 def test_d2_error_messages_read_well() -> None:
     with pytest.raises(RuleError) as info:
         DubbOptions(cards_each=9).effective_cards_each(3)
     assert str(info.value) == (
-        "D2: with 3 players each player gets 7 or 8 cards (not 9), "
-        "so that 20–25 cards are dealt in total"
+        "D2: with 3 players each player gets 7 or 8 cards, "
+        "so that 20 to 25 cards are dealt in total"
     )
     with pytest.raises(RuleError) as info:
         DubbOptions(cards_each=5).effective_cards_each(6)
