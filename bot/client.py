@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.controller import TableController, load_face
 from bot.discord.errors import answer_error
+from bot.discord.pacing import Limits, RequestPacer
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.games.registry import GAMES, Registry
@@ -39,6 +40,16 @@ version than they hold (a crash or an outage came between a change and its edit)
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.games")
 
 
+def bot_intents() -> discord.Intents:
+    """Only the guilds intent: the bot acts on slash commands and components, which reach it
+    whatever its intents, and reads nothing of messages or members from the gateway (names and
+    locales come with each interaction). Without the message intents Discord no longer sends
+    the bot every message in its servers, its own table edits included."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
 class KortbordTree(app_commands.CommandTree):
     """The single error handler for every slash command and autocomplete."""
 
@@ -50,7 +61,9 @@ class KortbordTree(app_commands.CommandTree):
 
 class KortbordBot(commands.Bot):
     """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
-    they move by hand); ``games`` are the games it plays (the registry, or more in tests)."""
+    they move by hand); ``games`` are the games it plays (the registry, or more in tests);
+    ``pacing`` the limits its table writes keep to (Discord's; tests against a fake Discord
+    that runs its limits faster pass those)."""
 
     store: Store
     service: TableService
@@ -60,11 +73,10 @@ class KortbordBot(commands.Bot):
     computers: ComputerPlayers
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
-                 games: Registry = GAMES) -> None:
-        intents = discord.Intents.default()
+                 games: Registry = GAMES, pacing: Limits | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=bot_intents(),
             tree_cls=KortbordTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(
@@ -74,6 +86,7 @@ class KortbordBot(commands.Bot):
         self.settings = settings
         self.games = games
         self.clock = clock or SystemClock()
+        self.pacing = pacing or Limits.discord()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
         self._refresh_task: asyncio.Task[None] | None = None
@@ -82,7 +95,8 @@ class KortbordBot(commands.Bot):
         self.store = await Store.open(self.settings.database)
         self.service = TableService(self.store, self.games, clock=self.clock.now)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
-        self.publisher = TablePublisher(self, self.service, self.clock)
+        self.publisher = TablePublisher(self, self.service, self.clock,
+                                        RequestPacer(self.pacing))
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)

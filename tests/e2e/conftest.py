@@ -30,6 +30,7 @@ from discord.http import Route
 
 from bot.client import KortbordBot
 from bot.config import Settings
+from bot.discord.pacing import Limits
 from bot.discord_api import point_discord_at
 from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 from bot.fakediscord.ratelimit import RateLimitConfig
@@ -156,7 +157,9 @@ class BotRunner:
             log_level="INFO",
             computer_pause=0.0,
         )
-        bot = KortbordBot(settings, clock=self.clock, games=self.games)
+        # the bot paces its writes to the limits this fake enforces (faster in some tests)
+        pacing = Limits.discord(time_scale=self.fake.rate_limits.global_per)
+        bot = KortbordBot(settings, clock=self.clock, games=self.games, pacing=pacing)
         before = self.fake.gateway.identify_count
         task = asyncio.create_task(bot.start(TEST_TOKEN))
         ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
