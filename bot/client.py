@@ -61,9 +61,7 @@ class KortbordTree(app_commands.CommandTree):
 
 class KortbordBot(commands.Bot):
     """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
-    they move by hand); ``games`` are the games it plays (the registry, or more in tests);
-    ``pacing`` the limits its table writes keep to (Discord's; tests against a fake Discord
-    that runs its limits faster pass those)."""
+    they move by hand); ``games`` are the games it plays (the registry, or more in tests)."""
 
     store: Store
     service: TableService
@@ -73,7 +71,7 @@ class KortbordBot(commands.Bot):
     computers: ComputerPlayers
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
-                 games: Registry = GAMES, pacing: Limits | None = None) -> None:
+                 games: Registry = GAMES) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -86,7 +84,6 @@ class KortbordBot(commands.Bot):
         self.settings = settings
         self.games = games
         self.clock = clock or SystemClock()
-        self.pacing = pacing or Limits.discord()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
         self._refresh_task: asyncio.Task[None] | None = None
@@ -96,7 +93,8 @@ class KortbordBot(commands.Bot):
         self.service = TableService(self.store, self.games, clock=self.clock.now)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock,
-                                        RequestPacer(self.pacing))
+                                        RequestPacer(Limits.discord(
+                                            self.settings.discord_limits_scale)))
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)

@@ -30,7 +30,6 @@ from discord.http import Route
 
 from bot.client import KortbordBot
 from bot.config import Settings
-from bot.discord.pacing import Limits
 from bot.discord_api import point_discord_at
 from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 from bot.fakediscord.ratelimit import RateLimitConfig
@@ -156,10 +155,10 @@ class BotRunner:
             dev_guild_ids=self._dev_guild_ids,
             log_level="INFO",
             computer_pause=0.0,
+            # the bot paces its writes to the limits this fake enforces (faster in some tests)
+            discord_limits_scale=self.fake.rate_limits.global_per,
         )
-        # the bot paces its writes to the limits this fake enforces (faster in some tests)
-        pacing = Limits.discord(time_scale=self.fake.rate_limits.global_per)
-        bot = KortbordBot(settings, clock=self.clock, games=self.games, pacing=pacing)
+        bot = KortbordBot(settings, clock=self.clock, games=self.games)
         before = self.fake.gateway.identify_count
         task = asyncio.create_task(bot.start(TEST_TOKEN))
         ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
@@ -234,6 +233,7 @@ class SubprocessBot:
             DISCORD_API_BASE=self.fake.api_base,
             DATABASE_PATH=str(self.workdir / "kortbord.sqlite3"),
             LOG_LEVEL="INFO",
+            DISCORD_LIMITS_SCALE=str(self.fake.rate_limits.global_per),
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]),
         )
         if dev_guild_ids:
