@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord.controller import TableController, load_face
 from bot.discord.errors import answer_error
+from bot.discord.pacing import Limits, RequestPacer
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
@@ -40,6 +41,16 @@ version than they hold (a crash or an outage came between a change and its edit)
 EXTENSIONS: tuple[str, ...] = ("cogs.meta", "cogs.games")
 
 
+def bot_intents() -> discord.Intents:
+    """Only the guilds intent: the bot acts on slash commands and components, which reach it
+    whatever its intents, and reads nothing of messages or members from the gateway (names and
+    locales come with each interaction). Without the message intents Discord no longer sends
+    the bot every message in its servers, its own table edits included."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
 class KortbordTree(app_commands.CommandTree):
     """The single error handler for every slash command and autocomplete."""
 
@@ -62,10 +73,9 @@ class KortbordBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
                  games: Registry = GAMES) -> None:
-        intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=bot_intents(),
             tree_cls=KortbordTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(
@@ -83,7 +93,9 @@ class KortbordBot(commands.Bot):
         self.store = await Store.open(self.settings.database)
         self.service = TableService(self.store, self.games, clock=self.clock.now)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
-        self.publisher = TablePublisher(self, self.service, self.clock)
+        self.publisher = TablePublisher(self, self.service, self.clock,
+                                        RequestPacer(Limits.discord(
+                                            self.settings.discord_limits_scale)))
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause)

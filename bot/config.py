@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(
         None, description="a ws(s) URL such as ws://127.0.0.1:8765/"
     )
+    discord_limits_scale: float = Field(
+        1.0, gt=0, le=1,
+        description="Discord's rate-limit windows times this, for a stand-in Discord that runs "
+        "its limits faster (tests); 1 for Discord",
+    )
     dev_guild_ids: Annotated[list[int], NoDecode] = Field(
         default_factory=list, description="a comma-separated list of guild ids, e.g. 123,456"
     )

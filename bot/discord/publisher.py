@@ -10,6 +10,12 @@ message is deleted: one notification per turn, carrying the table's own **Your h
 and never a stray "your turn" message left behind. Whose turn the table message pinged for is
 stored with the table, so a restart never pings the same turn twice.
 
+Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
+inside Discord's per-channel and global limits; a table's next write waits for its grant, and
+whatever is published while it waits goes out in that one write. So under load each table is
+written as often as the limits allow and no more, posts that ping a person go first, and
+Discord never has to refuse a request.
+
 A write that fails (Discord down, 5xx) is tried again with a short capped backoff until the
 message shows the latest version; the version it shows is stored, so start-up redraws exactly
 the tables left behind, finished ones included.
@@ -27,6 +33,7 @@ import aiohttp
 import discord
 
 from bot.cardart import CardImage
+from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
 from bot.discord.pictures import attachment
 from bot.table.timers import Clock
 
@@ -95,14 +102,20 @@ class _Table:
     unswept: bool = False
     pending: Showing | None = None
     worker: asyncio.Task[None] | None = None
+    ticket: Ticket | None = None
+    """The next write's place in the pacer's queue, while it waits."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class TablePublisher:
-    def __init__(self, client: discord.Client, hooks: PublishHooks, clock: Clock) -> None:
+    """``pacer`` paces every request (default: Discord's limits)."""
+
+    def __init__(self, client: discord.Client, hooks: PublishHooks, clock: Clock,
+                 pacer: RequestPacer | None = None) -> None:
         self._client = client
         self._hooks = hooks
         self._clock = clock
+        self._pacer = pacer or RequestPacer()
         self._tables: dict[int, _Table] = {}
 
     def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
@@ -118,6 +131,8 @@ class TablePublisher:
         """Show ``showing`` on its table message soon; returns at once."""
         state = self._state(showing)
         state.pending = showing
+        if state.ticket is not None and _urgent(state, showing):
+            self._pacer.hurry(state.ticket)
         if state.worker is None or state.worker.done():
             state.worker = asyncio.create_task(
                 self._drain(state), name=f"kortbord-table-{showing.table_id}"
@@ -150,12 +165,21 @@ class TablePublisher:
     async def _drain(self, state: _Table) -> None:
         failures = 0
         while state.pending is not None:
+            # wait for room first: what is published meanwhile goes out in this one write
+            state.ticket = self._pacer.ticket(state.channel_id, Kind.WRITE,
+                                              urgent=_urgent(state, state.pending))
+            try:
+                grant = await self._pacer.wait(state.ticket)
+            finally:
+                state.ticket = None
             async with state.lock:
                 showing, state.pending = state.pending, None
                 if showing is None:
+                    # shown meanwhile by a post of its own
+                    grant.cancel()
                     continue
                 try:
-                    await self._show(state, showing)
+                    await self._show(state, showing, grant)
                     failures = 0
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
@@ -178,6 +202,9 @@ class TablePublisher:
                                    showing.table_id, showing.channel_id)
                     if state.pending is None:
                         state.pending = showing
+                finally:
+                    # a write that failed before it was sent still counts: it may have arrived
+                    grant.release()
             delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
             await self._clock.sleep_until(self._clock.now() + delay)
 
@@ -187,7 +214,13 @@ class TablePublisher:
         assert state.message_id is not None and self._client.user is not None
         marker = f":{state.table_id}:"
         channel = self._client.get_partial_messageable(state.channel_id)
-        async for message in channel.history(after=discord.Object(state.message_id), limit=20):
+        grant = await self._pacer.acquire(state.channel_id, Kind.READ)
+        try:
+            history = [m async for m in channel.history(after=discord.Object(state.message_id),
+                                                         limit=20)]
+        finally:
+            grant.release()
+        for message in history:
             if message.author.id != self._client.user.id or message.id == state.message_id:
                 continue
             ids = [getattr(child, "custom_id", None) or ""
@@ -196,7 +229,8 @@ class TablePublisher:
                 await self._delete(state.channel_id, message.id)
         state.unswept = False
 
-    async def _show(self, state: _Table, showing: Showing) -> None:
+    async def _show(self, state: _Table, showing: Showing, grant: Grant) -> None:
+        """Show ``showing``; ``grant`` is the pacer's leave for its write."""
         if state.unswept:
             await self._sweep(state)
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
@@ -206,7 +240,8 @@ class TablePublisher:
             # a process killed between posting and recording the message posts the same
             # version again after its restart: the nonce makes that the message it posted
             await self._send(state, showing, mention=showing.ping, pinged=showing.ping,
-                             nonce=f"t{showing.table_id}v{showing.version}", replaces=old)
+                             nonce=f"t{showing.table_id}v{showing.version}", replaces=old,
+                             grant=grant)
             return
         message = self._partial(showing.channel_id, state.message_id)
         render = showing.render
@@ -216,10 +251,13 @@ class TablePublisher:
                                allowed_mentions=_QUIET,
                                attachments=[attachment(render.image)] if render.image else [])
         except discord.NotFound:
+            grant.release()
             _log.info("table message in channel %s was deleted; posting it again",
                       showing.channel_id)
             await self._send(state, showing, mention=None, pinged=state.pinged)
             return
+        finally:
+            grant.release()
         if state.pinged != showing.ping:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
             state.pinged = None
@@ -228,7 +266,7 @@ class TablePublisher:
 
     async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
                     pinged: int | None, nonce: str | None = None,
-                    replaces: int | None = None) -> int:
+                    replaces: int | None = None, grant: Grant | None = None) -> int:
         """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for.
         ``nonce`` makes Discord return the message already posted for it (enforce_nonce)
         instead of posting it twice. The message it ``replaces`` is deleted before the new one
@@ -247,7 +285,12 @@ class TablePublisher:
             kwargs["view"] = render.view
         if render.image is not None:
             kwargs["file"] = attachment(render.image)
-        sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        if grant is None:
+            grant = await self._pacer.acquire(showing.channel_id, Kind.WRITE, urgent=True)
+        try:
+            sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+        finally:
+            grant.release()
         if replaces is not None and replaces != sent.id:
             await self._delete(showing.channel_id, replaces)
         state.message_id = sent.id
@@ -257,8 +300,22 @@ class TablePublisher:
         return sent.id
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
-        with contextlib.suppress(discord.HTTPException):
-            await self._partial(channel_id, message_id).delete()
+        # urgent: until it is gone the channel shows two tables
+        grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
+        try:
+            with contextlib.suppress(discord.HTTPException):
+                await self._partial(channel_id, message_id).delete()
+        finally:
+            grant.release()
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+
+def _urgent(state: _Table, showing: Showing | None) -> bool:
+    """Whether the write that shows ``showing`` is one a person waits for: the table posted
+    anew to tell them it is their turn, or posted for the first time."""
+    if showing is None:
+        return False
+    return state.message_id is None or (showing.ping is not None
+                                        and state.pinged != showing.ping)

@@ -155,6 +155,8 @@ class BotRunner:
             dev_guild_ids=self._dev_guild_ids,
             log_level="INFO",
             computer_pause=0.0,
+            # the bot paces its writes to the limits this fake enforces (faster in some tests)
+            discord_limits_scale=self.fake.rate_limits.global_per,
         )
         bot = KortbordBot(settings, clock=self.clock, games=self.games)
         before = self.fake.gateway.identify_count
@@ -231,6 +233,7 @@ class SubprocessBot:
             DISCORD_API_BASE=self.fake.api_base,
             DATABASE_PATH=str(self.workdir / "kortbord.sqlite3"),
             LOG_LEVEL="INFO",
+            DISCORD_LIMITS_SCALE=str(self.fake.rate_limits.global_per),
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]),
         )
         if dev_guild_ids:

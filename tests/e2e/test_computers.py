@@ -197,7 +197,8 @@ async def test_too_many_computers_or_a_too_short_turn_are_refused(
 ) -> None:
     many = await driver.slash(world.anna, world.channel, "dubb start", {"computers": 5,
                                                                        "turn_time": 5})
-    assert many.ephemeral and many.content == "A turn time is 0 (no timer) or 10 to 3600 seconds. Nothing was changed."
+    assert many.ephemeral and many.content == ("A turn time is 0 (no timer) or 10 to 3600 "
+                                               "seconds. Nothing was changed.")
     assert await snapshot(bot, world.channel) is None
     six = await driver.slash(world.anna, world.channel, "dubb start", {"computers": 5})
     assert six.ephemeral and "opened" in six.content

@@ -1,0 +1,244 @@
+"""Paces the bot's own REST requests so that no Discord rate limit is ever reached.
+
+discord.py reacts to rate-limit headers (and to 429s) one bucket at a time; it knows nothing of
+the global limit until it is refused, and a request that empties a bucket is held until the
+bucket resets. So the publisher asks this pacer before every request, and the pacer grants a
+request only while every limit it counts against has room:
+
+- per channel, message creates and edits together (Discord: 5 per 5 s each; discord.py
+  believes they share one bucket, so they are counted together here, and one fewer than
+  Discord allows, so that discord.py never sees a bucket emptied and never holds a request);
+- per channel, message deletes (Discord: 5 per second);
+- all of them together: Discord's global 50 requests per second per bot, less a margin for
+  the few requests made elsewhere (command sync at start-up); interaction callbacks and
+  follow-ups are exempt from it and are never paced.
+
+A request counts from when it is granted until ``per`` seconds after its answer came back, so
+however late a request reaches Discord, no window of ``per`` seconds on Discord's side can see
+more than ``limit`` of them.
+
+Waiting requests are granted in order, urgent ones first (the publisher marks as urgent the
+writes a person is waiting for: a table posted anew to ping the next player), and a request
+whose channel is full never holds up one for another channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+_INFINITY = float("inf")
+
+
+class Kind(Enum):
+    WRITE = "write"
+    """A message create or edit."""
+    DELETE = "delete"
+    READ = "read"
+    """Reading a channel's history: only the global limit applies."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    channel_writes: int = 4
+    channel_per: float = 5.0
+    channel_deletes: int = 4
+    delete_per: float = 1.0
+    requests: int = 45
+    per: float = 1.0
+    margin: float = 0.05
+    """Seconds added to every window, for clocks and timing on Discord's side."""
+
+    @classmethod
+    def discord(cls, time_scale: float = 1.0) -> Limits:
+        """Within Discord's limits; ``time_scale`` shortens every window alike, for a
+        stand-in Discord that runs its limits faster (tests that play at machine speed)."""
+        t = time_scale
+        return cls(channel_per=5.0 * t, delete_per=1.0 * t, per=1.0 * t, margin=0.05 * t)
+
+
+class _Window:
+    """Requests in flight, and the times answers came back within the last ``per`` seconds."""
+
+    __slots__ = ("done", "in_flight", "limit", "per")
+
+    def __init__(self, limit: int, per: float) -> None:
+        self.limit = limit
+        self.per = per
+        self.in_flight = 0
+        self.done: deque[float] = deque()
+
+    def free_at(self, now: float) -> float:
+        """When the next request may start (``now`` if it may start now; infinity if only an
+        answer still awaited can make room)."""
+        done = self.done
+        while done and done[0] <= now:
+            done.popleft()
+        excess = self.in_flight + len(done) - self.limit
+        if excess < 0:
+            return now
+        return done[excess] if excess < len(done) else _INFINITY
+
+    def idle(self, now: float) -> bool:
+        return self.in_flight == 0 and self.free_at(now) == now and not self.done
+
+
+class Grant:
+    """Permission for one request; ``release()`` once its answer came back (or it failed),
+    ``cancel()`` if it was never sent."""
+
+    __slots__ = ("_open", "_pacer", "_windows")
+
+    def __init__(self, pacer: RequestPacer, windows: tuple[_Window, ...]) -> None:
+        self._pacer = pacer
+        self._windows = windows
+        self._open = True
+
+    def release(self) -> None:
+        if self._open:
+            self._open = False
+            self._pacer._finished(self._windows, sent=True)
+
+    def cancel(self) -> None:
+        if self._open:
+            self._open = False
+            self._pacer._finished(self._windows, sent=False)
+
+
+class Ticket:
+    """A request waiting for its grant."""
+
+    __slots__ = ("channel_id", "future", "kind", "seq", "urgent")
+
+    def __init__(self, channel_id: int, kind: Kind, urgent: bool, seq: int,
+                 future: asyncio.Future[Grant]) -> None:
+        self.channel_id = channel_id
+        self.kind = kind
+        self.urgent = urgent
+        self.seq = seq
+        self.future = future
+
+
+class RequestPacer:
+    def __init__(self, limits: Limits | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits or Limits.discord()
+        self._clock = clock
+        self._global = _Window(self.limits.requests, self.limits.per + self.limits.margin)
+        self._channels: dict[tuple[int, Kind], _Window] = {}
+        self._urgent: dict[int, Ticket] = {}
+        self._routine: dict[int, Ticket] = {}
+        self._seq = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = _INFINITY
+
+    @property
+    def waiting(self) -> int:
+        return len(self._urgent) + len(self._routine)
+
+    def ticket(self, channel_id: int, kind: Kind, *, urgent: bool = False) -> Ticket:
+        """Queue a request; ``wait(ticket)`` for its grant (cancel that wait to give up)."""
+        self._seq += 1
+        future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
+        ticket = Ticket(channel_id, kind, urgent, self._seq, future)
+        (self._urgent if urgent else self._routine)[ticket.seq] = ticket
+        future.add_done_callback(lambda _: self._forget(ticket))
+        self._grant()
+        return ticket
+
+    async def acquire(self, channel_id: int, kind: Kind, *, urgent: bool = False) -> Grant:
+        return await self.wait(self.ticket(channel_id, kind, urgent=urgent))
+
+    async def wait(self, ticket: Ticket) -> Grant:
+        """The grant for ``ticket``, once there is room for it."""
+        try:
+            return await ticket.future
+        except asyncio.CancelledError:
+            # granted just as the waiter was cancelled: hand the grant back
+            if ticket.future.done() and not ticket.future.cancelled():
+                ticket.future.result().cancel()
+            raise
+
+    def hurry(self, ticket: Ticket) -> None:
+        """The request became urgent while it waited."""
+        if not ticket.urgent and self._routine.pop(ticket.seq, None) is not None:
+            ticket.urgent = True
+            self._urgent[ticket.seq] = ticket
+            self._grant()
+
+    def _forget(self, ticket: Ticket) -> None:
+        # a ticket given up (its future cancelled) leaves the queue
+        (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None)
+
+    def _window(self, channel_id: int, kind: Kind) -> _Window | None:
+        if kind is Kind.READ:
+            return None
+        key = (channel_id, kind)
+        window = self._channels.get(key)
+        if window is None:
+            limits = self.limits
+            window = self._channels[key] = (
+                _Window(limits.channel_writes, limits.channel_per + limits.margin)
+                if kind is Kind.WRITE
+                else _Window(limits.channel_deletes, limits.delete_per + limits.margin))
+        return window
+
+    def _finished(self, windows: tuple[_Window, ...], *, sent: bool) -> None:
+        now = self._clock()
+        for window in windows:
+            window.in_flight -= 1
+            if sent:
+                window.done.append(now + window.per)
+        if len(self._channels) > 4 * (self.waiting + self._global.limit):
+            self._channels = {k: w for k, w in self._channels.items() if not w.idle(now)}
+        self._grant()
+
+    def _grant(self) -> None:
+        now = self._clock()
+        wake = self._global.free_at(now)
+        if wake <= now:
+            wake = _INFINITY
+            for queue in (self._urgent, self._routine):
+                for ticket in list(queue.values()):
+                    if ticket.future.done():
+                        continue
+                    window = self._window(ticket.channel_id, ticket.kind)
+                    free = now if window is None else window.free_at(now)
+                    if free > now:
+                        wake = min(wake, free)
+                        continue
+                    windows = (self._global,) if window is None else (self._global, window)
+                    for w in windows:
+                        w.in_flight += 1
+                    del queue[ticket.seq]
+                    ticket.future.set_result(Grant(self, windows))
+                    free = self._global.free_at(now)
+                    if free > now:
+                        wake = min(wake, free)
+                        break
+                else:
+                    continue
+                break
+        if not self.waiting:
+            wake = _INFINITY
+        self._arm(wake)
+
+    def _arm(self, when: float) -> None:
+        if when >= self._timer_at and self._timer is not None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = when
+        if when < _INFINITY:
+            delay = max(0.0, when - self._clock())
+            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_at = _INFINITY
+        self._grant()
