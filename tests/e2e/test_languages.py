@@ -51,6 +51,11 @@ def _button(message: StoredMessage, action: str) -> str | None:
     return None
 
 
+def _counter(message: StoredMessage) -> int:
+    parts = [str(c.get("custom_id", "")).split(":") for c in message.interactive_components()]
+    return max((int(p[4]) for p in parts if len(p) > 4 and p[4].isdigit()), default=-1)
+
+
 def _table(driver: Driver, channel: Channel) -> StoredMessage:
     return next(m for m in reversed(driver.channel_messages(channel))
                 if m.embeds and str(m.embeds[0].get("title", "")).startswith("Dubb"))
@@ -79,6 +84,8 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
     assert joined.ephemeral
     started = await driver.click(anna, lobby, _button(lobby, "start") or "")
     assert started.ephemeral
+    await driver.wait_for(lambda: _button(_table(driver, channel), "hand") is not None,
+                          what="the game to start")
     users = {anna.id: anna, bo.id: bo}
     private: list[str] = [opened.content, joined.content, started.content]
     for _ in range(400):
@@ -102,6 +109,10 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
                                         or _button(message, "pass") or "")
         assert result.message is not None
         private.append(result.message.text)
+        moved = _counter(table)
+        await driver.wait_for(lambda: _counter(_table(driver, channel)) > moved
+                              or _button(_table(driver, channel), "hand") is None,
+                              what="the move on the table")
     rules = await driver.slash(bo, channel, "dubb rules")
     private.append(rules.content)
     assert "docs/rules/dubb.sv.md" in rules.content

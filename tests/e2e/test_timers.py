@@ -87,14 +87,14 @@ async def test_an_idle_dubb_player_is_moved_by_the_timer_then_removed(
         now = await snapshot(bot_runner, world.channel)
         assert now is not None and now.turn_deadline == clock.now() + TURN
         assert "▶ **Bo**: " in message.text
-        assert f"⏱ time runs out <t:{int(now.turn_deadline)}:R>" in message.text
+        assert f"; time runs out <t:{int(now.turn_deadline)}:R>" in message.text
         bo_turns += 1
         clock.advance(TURN)
         await table.wait_counter(counter + 1)
         assert await _timeouts(bot_runner, table_id, bo.id) == bo_turns
         if bo_turns == 3:
             await driver.wait_for(
-                lambda: table.table if "🚪 Bo — left the game" in table.table.text else None,
+                lambda: table.table if "Bo loses: left the game" in table.table.text or "🚪 Bo: left the game" in table.table.text else None,
                 what="Bo removed",
             )
 
