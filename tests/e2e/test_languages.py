@@ -56,6 +56,13 @@ def _counter(message: StoredMessage) -> int:
     return max((int(p[4]) for p in parts if len(p) > 4 and p[4].isdigit()), default=-1)
 
 
+async def _moved_on(driver: Driver, channel: Channel, counter: int) -> None:
+    """Wait until the table shows a later move than ``counter``, or the game is over."""
+    await driver.wait_for(lambda: _counter(_table(driver, channel)) > counter
+                          or _button(_table(driver, channel), "hand") is None,
+                          what="the move on the table")
+
+
 def _table(driver: Driver, channel: Channel) -> StoredMessage:
     return next(m for m in reversed(driver.channel_messages(channel))
                 if m.embeds and str(m.embeds[0].get("title", "")).startswith("Dubb"))
@@ -109,10 +116,7 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
                                         or _button(message, "pass") or "")
         assert result.message is not None
         private.append(result.message.text)
-        moved = _counter(table)
-        await driver.wait_for(lambda: _counter(_table(driver, channel)) > moved
-                              or _button(_table(driver, channel), "hand") is None,
-                              what="the move on the table")
+        await _moved_on(driver, channel, _counter(table))
     rules = await driver.slash(bo, channel, "dubb rules")
     private.append(rules.content)
     assert "docs/rules/dubb.sv.md" in rules.content
