@@ -63,6 +63,8 @@ from bot.table.settings import GameDefaults, SettingsService
 _log = logging.getLogger(__name__)
 
 RECENT_LINES = 6
+LATE_SECONDS = 1.5
+"""An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
 PANEL_FRESH_SECONDS = 14 * 60
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
@@ -199,6 +201,15 @@ async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit:
                                                 file=attachment(panel.image))
     else:
         await interaction.response.send_message(content, view=panel.view, ephemeral=True)
+
+
+async def defer_if_late(interaction: discord.Interaction) -> None:
+    """Acknowledge now (Discord shows "thinking…") when the interaction has waited so long that
+    the database write still to come might miss Discord's 3-second deadline — a busy bot, a
+    slow disk. An interaction in time costs no extra request."""
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if waited > LATE_SECONDS and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -554,6 +565,7 @@ class TableController:
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
         await self._check_channel(interaction)
+        await defer_if_late(interaction)
         if turn_seconds is None:
             turn_seconds = (await self.defaults(interaction.guild_id)).turn_seconds
         if turn_seconds is None:
@@ -577,9 +589,12 @@ class TableController:
         await self._opened(interaction, snapshot)
 
     async def _opened(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
-        await interaction.response.send_message(
-            tr(user_lang(interaction), "{game} lobby opened below. Others can press **Join**.",
-               game=self.game.name), ephemeral=True)
+        text = tr(user_lang(interaction), "{game} lobby opened below. Others can press "
+                                          "**Join**.", game=self.game.name)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
         await self.publisher.post_new(await self.showing(snapshot, self.lobby_render(snapshot)))
         self._changed(snapshot)
 
@@ -593,6 +608,7 @@ class TableController:
                 or record.seed is None):
             raise UserFacingError("That game is over, so this button does nothing now.")
         await self._check_channel(interaction)
+        await defer_if_late(interaction)
         me = interaction.user.id
         guests: list[Seat] = []
         for seat in record.seats:

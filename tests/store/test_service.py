@@ -68,14 +68,15 @@ async def test_busy_channel_says_where_the_table_is(service: TableService) -> No
     with pytest.raises(ChannelBusyError) as err:
         await service.open_lobby(GUILD, 10, "toy", 2, "Bo")
     assert err.value.message_id == 555 and err.value.table_id == snap.table_id
-    assert f"/{GUILD}/10/555" in err.value.message and "Race lobby" in err.value.message
+    text = err.value.message.render("en")
+    assert f"/{GUILD}/10/555" in text and "Race lobby" in text
 
 
 async def test_one_table_per_player_per_server(service: TableService) -> None:
     await service.open_lobby(GUILD, 10, "toy", 1, "Anna")
     with pytest.raises(AlreadySeatedError) as err:
         await service.open_lobby(GUILD, 11, "toy", 1, "Anna")
-    assert err.value.channel_id == 10 and "<#10>" in err.value.message
+    assert err.value.channel_id == 10 and "<#10>" in err.value.message.render("en")
     await service.open_lobby(GUILD, 11, "toy", 2, "Bo")
     with pytest.raises(AlreadySeatedError):
         await service.join(11, 1, "Anna")
@@ -155,7 +156,8 @@ async def test_cancel_rights_and_freed_seats(service: TableService) -> None:
 
 
 async def test_start_rules(service: TableService) -> None:
-    with pytest.raises(InvalidOptionsError, match="hands"):
+    # the player is told plainly; what exactly was wrong goes to the log
+    with pytest.raises(InvalidOptionsError, match="don't go together"):
         await service.open_lobby(GUILD, 10, "toy", 1, "Anna", {"hands": 0})
     with pytest.raises(ValueError, match="unknown game kind"):
         await service.open_lobby(GUILD, 10, "chess", 1, "Anna")
