@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -50,7 +51,8 @@ class KortbordTree(app_commands.CommandTree):
 
 class KortbordBot(commands.Bot):
     """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
-    they move by hand); ``games`` are the games it plays (the registry, or more in tests)."""
+    they move by hand); ``games`` are the games it plays (the registry, or more in tests);
+    ``options`` go to discord.py's client (``bot.sharding`` passes the shards)."""
 
     store: Store
     service: TableService
@@ -60,7 +62,7 @@ class KortbordBot(commands.Bot):
     computers: ComputerPlayers
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
-                 games: Registry = GAMES) -> None:
+                 games: Registry = GAMES, **options: Any) -> None:
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -70,6 +72,7 @@ class KortbordBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False
             ),
+            **options,
         )
         self.settings = settings
         self.games = games
@@ -80,7 +83,9 @@ class KortbordBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
-        self.service = TableService(self.store, self.games, clock=self.clock.now)
+        # timers, computers and start-up redraws only for this process's servers
+        self.service = TableService(self.store, self.games, clock=self.clock.now,
+                                    shards=self.settings.shards)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
@@ -118,7 +123,7 @@ class KortbordBot(commands.Bot):
             if closed is not None and controller is not None:
                 await controller.close_table(closed)
             return
-        snapshot = await self.service.get(due.channel_id)
+        snapshot = await self.service.get(due.channel_id, counter=due.counter)
         if snapshot is None or snapshot.counter != due.counter:
             return
         if computer_to_move(snapshot) is not None and not self.computers.overdue(snapshot):
