@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from typing import Any
 
 import discord
@@ -79,6 +80,10 @@ class KortbordBot(commands.Bot):
         self.clock = clock or SystemClock()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
+        self.automatic: Counter[tuple[str, int]] = Counter()
+        """What this process did by itself since it started, by (what, server id): ``timer``
+        (a turn timer's move), ``computer`` (a computer player's move), ``lobby`` (an idle lobby
+        closed). With shards, only the servers it owns appear here."""
         self._refresh_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -111,6 +116,17 @@ class KortbordBot(commands.Bot):
         self.computers.kick(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:
+        """Show a move a computer player made."""
+        self._made("computer", result.snapshot)
+        await self._show(result)
+
+    def _made(self, what: str, snapshot: TableSnapshot) -> None:
+        self.automatic[what, snapshot.guild_id] += 1
+        if what == "timer":
+            _log.info("table %d: the turn timer moved (move %d)", snapshot.table_id,
+                      snapshot.counter)
+
+    async def _show(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone (a computer player, a turn timer)."""
         controller = self.controllers.get(result.snapshot.kind)
         if controller is not None:
@@ -120,6 +136,8 @@ class KortbordBot(commands.Bot):
         if due.what == "lobby":
             closed = await self.service.expire_lobby(due.channel_id, {"why": IDLE})
             controller = None if closed is None else self.controllers.get(closed.kind)
+            if closed is not None:
+                self._made("lobby", closed)
             if closed is not None and controller is not None:
                 await controller.close_table(closed)
             return
@@ -130,7 +148,8 @@ class KortbordBot(commands.Bot):
             return
         result = await self.service.expire_turn(due.channel_id, due.counter)
         if result is not None:
-            await self.show_automatic(result)
+            self._made("timer", result.snapshot)
+            await self._show(result)
 
     async def _finish_interactions(self) -> None:
         """Let the interactions already being handled finish (answer, write, post) before the
