@@ -126,19 +126,25 @@ async def open_game(
     options: dict[str, object] | None = None, *, patience: float = 5.0,
 ) -> Player:
     """Open a ``game`` table in ``channel`` (slash command ``options``), seat ``users`` (the
-    first is the host) and start it; returns once a person is called to move."""
+    first is the host) and start it; returns once the game shows."""
     host, *guests = users
     await driver.slash(host, channel, f"{game} start", dict(options or {}))
     lobby = await driver.wait_for_message(channel, lambda m: m.button("Join") is not None)
     for guest in guests:
         await driver.click(guest, lobby, "Join")
-    await driver.click(host, lobby, "Start")
-    await driver.wait_for(
-        lambda: any(_MENTION.search(m.content or "") for m in driver.channel_messages(channel)),
-        what=f"the {game} game to start")
-    return Player(driver, channel, game, {u.id: u for u in users}, patience)
+    started = await driver.click(host, lobby, "Start")
+    player = Player(driver, channel, game, {u.id: u for u in users}, patience)
+    # a person is called to move, or (Tonk) the first hand is already over
+    await driver.wait_for(lambda: _started(player.table()),
+                          what=f"the {game} game to start ({started.content})")
+    return player
 
 
+
+
+def _started(table: StoredMessage | None) -> bool:
+    labels = [] if table is None else [b.get("label") for b in table.buttons()]
+    return bool(labels) and "Start" not in labels
 
 
 def hands_ended(player: Player) -> int:
@@ -151,9 +157,11 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
     acknowledged move, by its player, where it was made; its stored state is the replay of the
     log; its ledger rows are exactly the payments each hand announced (none missing, none
     doubled) and sum to zero. Returns how many of its hands (Tonk) ended with payments."""
-    table_ids = {s.table_id for s in player.acknowledged}
-    assert len(table_ids) == 1
-    table_id = table_ids.pop()
+    tables = [t.id for t in await store.tables_of_guild(guild_id)
+              if t.channel_id == player.channel.id]
+    assert len(tables) == 1, "one table was played in the channel"
+    table_id = tables[0]
+    assert {s.table_id for s in player.acknowledged} <= {table_id}
     records = await store.moves(table_id)
     seqs = [r.seq for r in records]
     assert seqs == list(range(len(records))), "the move log has a gap or a repeat"

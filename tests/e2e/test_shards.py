@@ -14,17 +14,20 @@ writes each ledger row and stat once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
+from bot.fakediscord.driver import DriverError, InteractionFailed
 from bot.fakediscord.snowflake import shard_of
-from bot.storage import Store
+from bot.storage import MoveRecord, Store
 from bot.table.service import LOBBY_TTL_SECONDS
 from tests.e2e import dubb_table
-from tests.e2e.conftest import BOOT_TIMEOUT, BotRunner
+from tests.e2e.conftest import BOOT_TIMEOUT, BotRunner, ErrorLog
 from tests.e2e.table_players import Player, check_table, hands_ended, open_game
 from tests.fakeclock import FakeClock
 
@@ -50,10 +53,11 @@ async def processes(
         await runner.stop()
 
 
-async def _start(runners: Sequence[BotRunner], halves: Sequence[Sequence[int]]) -> FakeClock:
+async def _start(runners: Sequence[BotRunner], halves: Sequence[Sequence[int]],
+                 clock: FakeClock | None = None) -> FakeClock:
     """Start the processes with one clock; returns once each has its servers (discord.py's
     ready: every shard's GUILD_CREATEs are in)."""
-    clock = FakeClock()
+    clock = clock or FakeClock()
     for runner, ids in zip(runners, halves, strict=True):
         runner.clock, runner.shards = clock, (COUNT, ids)
         bot = await runner.start()
@@ -79,6 +83,11 @@ def _timed_out(driver: Driver, channel: Channel, strike: int) -> bool:
 
 def _closed(driver: Driver, channel: Channel) -> bool:
     return dubb_table.title(dubb_table.table_message(driver, channel)) == "Dubb — closed"
+
+
+def _stopped(player: Player) -> bool:
+    table = player.table()
+    return table is not None and table.buttons() == []
 
 
 def _done(player: Player) -> bool:
@@ -149,3 +158,96 @@ async def test_each_process_runs_only_its_own_servers(
                 assert made["timer", guild.id] >= STRIKES
                 assert made["computer", guild.id] > 0
     await _check(postgres_url, players, guild_of)
+
+
+def _shown(player: Player) -> tuple[int, int] | None:
+    table = player.table()
+    return None if table is None else (table.id, table.version)
+
+
+async def _play_racing(player: Player, clock: FakeClock, rounds: int) -> None:
+    """Every step twice at once (a double click, each reaching both processes). Answers and
+    the table message may lag behind the database while the processes race; a step after which
+    the table shows nothing new lets the turn timer move it on."""
+    for _ in range(rounds):
+        if _done(player):
+            return
+        before = _shown(player)
+        with contextlib.suppress(InteractionFailed, DriverError, AssertionError, TimeoutError):
+            await asyncio.gather(player.step(), player.step())
+        if _shown(player) == before:
+            clock.advance(TURN)
+    raise AssertionError(f"the racing {player.game} table did not finish")
+
+
+async def test_two_processes_owning_one_shard_apply_everything_once(
+    processes: list[BotRunner], driver: Driver, postgres_url: str, bot_errors: ErrorLog
+) -> None:
+    # both processes answer every click; one answer per interaction reaches Discord
+    driver.allow_rest_errors()
+    driver.allow_failed_interactions()
+    bot_errors.expect()
+    guild = driver.add_guild("Shared", shard_of=(1, COUNT))
+    old, new = processes
+    clock = await _start([old], [(0, 1)])
+    dubb, tonk, timed, lobby = (driver.add_channel(guild, name)
+                                for name in ("dubb", "tonk", "timed", "lobby"))
+    players = [
+        await open_game(driver, dubb, "dubb", _users(driver, guild, "D", 2),
+                        {"computers": 1, "turn_time": TURN}),
+        await open_game(driver, tonk, "tonk", _users(driver, guild, "T", 2),
+                        {"computers": 1, "stake": 2, "turn_time": TURN}),
+    ]
+    idler = _users(driver, guild, "I", 1)
+    await open_game(driver, timed, "dubb", idler, {"computers": 1, "turn_time": TURN})
+    await _idle_lobby(driver, lobby, _users(driver, guild, "L", 1)[0])
+    # a rolling restart's overlap: the new process owns shard 1 while the old one still runs
+    await _start([new], [(1, 2)], clock)
+    for runner in processes:
+        assert runner.bot is not None and [g.id for g in runner.bot.guilds] == [guild.id]
+
+    for player in players:
+        player.patience = 1.0
+    await asyncio.gather(*(_play_racing(p, clock, rounds=300) for p in players))
+    # nothing moves by itself at the Tonk table any more (so what each process counted is final)
+    await driver.slash(next(iter(players[1].users.values())), tonk, "tonk stop")
+    await driver.wait_for(lambda: _stopped(players[1]), what="the Tonk table stopped")
+    for strike in range(1, STRIKES + 1):
+        clock.advance(TURN)
+        await driver.wait_for(lambda s=strike: _timed_out(driver, timed, s),
+                              what=f"timeout {strike}")
+    clock.advance(LOBBY_TTL_SECONDS)
+    await driver.wait_for(lambda: _closed(driver, lobby), what="the lobby closed")
+    made: Counter[tuple[str, int]] = Counter()
+    for runner in processes:
+        assert runner.bot is not None
+        made.update(runner.bot.automatic)
+        await runner.stop()
+
+    store = await Store.open(postgres_url)
+    try:
+        for player in players:
+            await check_table(store, player, guild.id)
+        timed_table = await store.live_table(timed.id)
+        assert timed_table is None, "the idle player's table is still live"
+        logs: dict[int, list[MoveRecord]] = {}
+        for record in await store.tables_of_guild(guild.id):
+            moves = await store.moves(record.id)
+            assert [m.seq for m in moves] == list(range(len(moves)))
+            logs[record.channel_id] = moves
+            if record.kind == "dubb" and record.status == "finished":
+                played = {r.player_id: r.count("games_played")
+                          for r in await store.stats(guild.id, "dubb", table_id=record.id)}
+                # once per player who sat down, also those removed on the way
+                assert played == {s["player_id"]: 1 for s in moves[0].move["seats"]}
+        timeouts = [m for m in logs[timed.id]
+                    if m.player_id == idler[0].id and m.move["type"] == "timeout"]
+        assert len(timeouts) == STRIKES
+        assert lobby.id not in logs or len(logs[lobby.id]) <= 1
+    finally:
+        await store.close()
+    # the lobby closed once, by one of them; each computer move was made by one of them
+    assert made["lobby", guild.id] == 1
+    computer_moves = sum(1 for moves in logs.values() for m in moves[1:]
+                         if m.player_id < 0 and m.move["type"] != "timeout")
+    assert made["computer", guild.id] == computer_moves
