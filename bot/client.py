@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -62,7 +64,8 @@ class KortbordTree(app_commands.CommandTree):
 
 class KortbordBot(commands.Bot):
     """``clock`` drives turn timers, lobby expiry and computer players' pauses (tests pass one
-    they move by hand); ``games`` are the games it plays (the registry, or more in tests)."""
+    they move by hand); ``games`` are the games it plays (the registry, or more in tests);
+    ``options`` go to discord.py's client (``bot.sharding`` passes the shards)."""
 
     store: Store
     service: TableService
@@ -72,7 +75,7 @@ class KortbordBot(commands.Bot):
     computers: ComputerPlayers
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
-                 games: Registry = GAMES) -> None:
+                 games: Registry = GAMES, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -81,17 +84,24 @@ class KortbordBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False
             ),
+            **options,
         )
         self.settings = settings
         self.games = games
         self.clock = clock or SystemClock()
         self.router = Router()
         self.controllers: dict[str, TableController] = {}
+        self.automatic: Counter[tuple[str, int]] = Counter()
+        """What this process did by itself since it started, by (what, server id): ``timer``
+        (a turn timer's move), ``computer`` (a computer player's move), ``lobby`` (an idle lobby
+        closed). With shards, only the servers it owns appear here."""
         self._refresh_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
-        self.service = TableService(self.store, self.games, clock=self.clock.now)
+        # timers, computers and start-up redraws only for this process's servers
+        self.service = TableService(self.store, self.games, clock=self.clock.now,
+                                    shards=self.settings.shards)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock,
                                         RequestPacer(Limits.discord(
@@ -122,6 +132,17 @@ class KortbordBot(commands.Bot):
         self.computers.kick(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:
+        """Show a move a computer player made."""
+        self._made("computer", result.snapshot)
+        await self._show(result)
+
+    def _made(self, what: str, snapshot: TableSnapshot) -> None:
+        self.automatic[what, snapshot.guild_id] += 1
+        if what == "timer":
+            _log.info("table %d: the turn timer moved (move %d)", snapshot.table_id,
+                      snapshot.counter)
+
+    async def _show(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone (a computer player, a turn timer)."""
         controller = self.controllers.get(result.snapshot.kind)
         if controller is not None:
@@ -131,17 +152,20 @@ class KortbordBot(commands.Bot):
         if due.what == "lobby":
             closed = await self.service.expire_lobby(due.channel_id, {"why": IDLE})
             controller = None if closed is None else self.controllers.get(closed.kind)
+            if closed is not None:
+                self._made("lobby", closed)
             if closed is not None and controller is not None:
                 await controller.close_table(closed)
             return
-        snapshot = await self.service.get(due.channel_id)
+        snapshot = await self.service.get(due.channel_id, counter=due.counter)
         if snapshot is None or snapshot.counter != due.counter:
             return
         if computer_to_move(snapshot) is not None and not self.computers.overdue(snapshot):
             return
         result = await self.service.expire_turn(due.channel_id, due.counter)
         if result is not None:
-            await self.show_automatic(result)
+            self._made("timer", result.snapshot)
+            await self._show(result)
 
     async def _finish_interactions(self) -> None:
         """Let the interactions already being handled finish (answer, write, post) before the

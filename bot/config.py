@@ -6,9 +6,10 @@ import logging
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.storage import Shards
 from bot.storage.url import DatabaseUrl, parse_database_url, sqlite_file
 
 _LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
@@ -52,12 +53,49 @@ class Settings(BaseSettings):
         1.5, ge=0, le=60,
         description="seconds a computer player waits before it moves, e.g. 1.5 (0 = at once)",
     )
+    shard_count: int | None = Field(
+        None, ge=1, description="the number of shards of the whole bot, e.g. 4 (unset: no "
+        "sharding)",
+    )
+    shard_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list, description="this process's shards, comma-separated, each from 0 "
+        "to SHARD_COUNT - 1, e.g. 0,1 (unset: all of them)",
+    )
 
     @field_validator("dev_guild_ids", mode="before")
     @classmethod
     def _split_guild_ids(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _no_count(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shard_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: list[int], info: ValidationInfo) -> list[int]:
+        if not value:
+            return value
+        if "shard_count" not in info.data:
+            # SHARD_COUNT itself is malformed, and reported as such
+            return value
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("SHARD_COUNT is not set")
+        if len(set(value)) != len(value):
+            raise ValueError("a shard is listed twice")
+        if not all(0 <= i < count for i in value):
+            raise ValueError(f"shard ids run from 0 to {count - 1}")
         return value
 
     @field_validator("discord_api_base")
@@ -106,6 +144,15 @@ class Settings(BaseSettings):
     def database_setting(self) -> str:
         """The variable that named the database, for messages."""
         return "DATABASE_URL" if self.database_url is not None else "DATABASE_PATH"
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs (``None``: the bot is not sharded): ``SHARD_IDS`` of
+        ``SHARD_COUNT``, or all of them."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids or range(self.shard_count)
+        return Shards(count=self.shard_count, ids=tuple(ids))
 
     @property
     def log_level_number(self) -> int:

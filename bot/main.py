@@ -12,16 +12,16 @@ import sys
 import aiohttp
 import discord
 
-from bot.client import KortbordBot
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
+from bot.sharding import make_bot
 from bot.storage import DatabaseUnavailableError, Store
 
 _log = logging.getLogger("kortbord")
 
 
 async def run(settings: Settings) -> None:
-    bot = KortbordBot(settings)
+    bot = make_bot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

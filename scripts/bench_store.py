@@ -11,6 +11,10 @@ processes, and start-up with many unfinished games.
    moves per second of both together. PostgreSQL is a throwaway local server started for the
    run (``tests/store/pgserver.py``) with its durable defaults (fsync, synchronous commit), over
    TCP on 127.0.0.1.
+   Sharded (issue 17): the same on PostgreSQL with the tables spread over servers of four
+   shards and, after every move, the scheduler's shard-filtered read of the next deadline (as
+   the bot does after each change): one process owning all four shards against two processes
+   owning two each (``SHARD_IDS`` 0,1 and 2,3), each playing its own servers' tables.
 2. Start-up: ``--tables`` Tonk games in progress (a few moves each) in one SQLite file; then, as
    the bot does at start-up, check the file (``quick_check``), open the store (migration check)
    and list the unfinished tables, which loads no engine. For comparison, the cost of the first
@@ -42,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.games import tonk  # noqa: E402
 from bot.games.registry import GAMES  # noqa: E402
-from bot.storage import MoveCommit, Store  # noqa: E402
+from bot.storage import MoveCommit, Shards, Store  # noqa: E402
 from bot.storage.sqlite import Synchronous  # noqa: E402
 from bot.table import TableService  # noqa: E402
 from tests.store.pgserver import PgServer  # noqa: E402
@@ -50,6 +54,15 @@ from tests.store.pgserver import PgServer  # noqa: E402
 GUILD = 1
 TABLES = 20
 WARM_UP = 50
+SHARD_COUNT = 4
+EPOCH_MS = 1_420_070_400_000
+"""Discord's epoch; a real server id is milliseconds since it, shifted left by 22 bits."""
+
+
+def guild_on(shard: int) -> int:
+    """A server id the size of a real one, on ``shard`` of ``SHARD_COUNT``."""
+    ms = 1_700_000_000_000 - EPOCH_MS
+    return ((ms + (shard - ms) % SHARD_COUNT) << 22) | 1
 
 
 class TimedStore(Store):
@@ -79,9 +92,10 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.3f} ms"
 
 
-async def start_table(service: TableService, channel: int, rng: random.Random) -> None:
+async def start_table(service: TableService, channel: int, rng: random.Random,
+                      guild: int = GUILD) -> None:
     players = [channel * 10 + i for i in range(1, 4)]
-    await service.open_lobby(GUILD, channel, "tonk", players[0], f"P{players[0]}",
+    await service.open_lobby(guild, channel, "tonk", players[0], f"P{players[0]}",
                              {"stake": rng.randint(1, 5)})
     for p in players[1:]:
         await service.join(channel, p, f"P{p}")
@@ -101,21 +115,27 @@ async def random_move(service: TableService, channel: int, rng: random.Random) -
         discards = [m for m in moves if isinstance(m, tonk.Discard)]
         move = rng.choice(discards) if discards and rng.random() < 0.6 else rng.choice(moves)
     await service.apply(channel, player, move, snap.counter)
+    if service.shards is not None:
+        await service.next_deadline()
 
 
 async def play(url: str, moves: int, *, synchronous: Synchronous = "NORMAL",
-               first_channel: int = 1, ready: bool = False) -> Run:
-    """``moves`` random moves over ``TABLES`` new tables (after a warm-up). With ``ready``,
+               first_channel: int = 1, ready: bool = False, shards: Shards | None = None,
+               tables: int = TABLES) -> Run:
+    """``moves`` random moves over ``tables`` new tables (after a warm-up). With ``ready``,
     print READY and wait for a line on standard input before the measured moves (so two
-    processes start them together)."""
+    processes start them together). With ``shards``, the tables are in servers of those shards,
+    taken in turn, and the service owns them."""
     store = await TimedStore.open(url, synchronous=synchronous)
     store.commit_times = []
     rng = random.Random(first_channel)
-    service = TableService(store, GAMES, seed_source=lambda: rng.randrange(2**63))
-    channels = list(range(first_channel, first_channel + TABLES))
+    service = TableService(store, GAMES, seed_source=lambda: rng.randrange(2**63),
+                           shards=shards)
+    channels = list(range(first_channel, first_channel + tables))
     try:
         for c in channels:
-            await start_table(service, c, rng)
+            guild = GUILD if shards is None else guild_on(shards.ids[c % len(shards.ids)])
+            await start_table(service, c, rng, guild)
         for _ in range(WARM_UP):
             await random_move(service, rng.choice(channels), rng)
         if ready:
@@ -143,13 +163,16 @@ def report(label: str, runs: list[Run]) -> None:
           f"p99 {ms(pct(applies, 99))}  {rate:7.0f} moves/s")
 
 
-def two_processes(url: str, moves: int) -> list[Run]:
-    """Two OS processes, each playing its own tables of the same database, measured together."""
+def two_processes(url: str, moves: int, *, sharded: bool = False) -> list[Run]:
+    """Two OS processes, each playing its own tables of the same database, measured together;
+    ``sharded``: the first owns shards 0,1 and the second 2,3 of ``SHARD_COUNT``."""
+    halves = ("0,1", "2,3")
     workers = [
         subprocess.Popen([sys.executable, __file__, "--worker", url, "--first-channel",
-                          str(first), "--moves", str(moves)],
+                          str(first), "--moves", str(moves),
+                          *(["--shard-ids", ids] if sharded else [])],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        for first in (1, 1 + TABLES)
+        for first, ids in zip((1, 1 + TABLES), halves, strict=True)
     ]
     for worker in workers:
         assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
@@ -224,6 +247,13 @@ async def main(args: argparse.Namespace) -> None:
             server.tcp_url(server.create_database()), half))
         report("SQLite NORMAL, 2 processes", two_processes(
             f"sqlite:///{base / 'two.sqlite3'}", half))
+        every = Shards(count=SHARD_COUNT, ids=tuple(range(SHARD_COUNT)))
+        # the same 2 x 20 tables as the two processes play, in one process
+        run = await play(server.tcp_url(server.create_database()), args.moves, shards=every,
+                         tables=2 * TABLES)
+        report("PG sharded, 1 process x 4", [run])
+        report("PG sharded, 2 processes x 2", two_processes(
+            server.tcp_url(server.create_database()), half, sharded=True))
         if args.tables <= 0:
             return
         path = base / "startup.sqlite3"
@@ -236,8 +266,10 @@ async def main(args: argparse.Namespace) -> None:
 
 
 def worker(args: argparse.Namespace) -> None:
+    shards = None if args.shard_ids is None else Shards(
+        count=SHARD_COUNT, ids=tuple(int(i) for i in args.shard_ids.split(",")))
     run = asyncio.run(play(args.worker, args.moves, first_channel=args.first_channel,
-                           ready=True))
+                           ready=True, shards=shards))
     print(json.dumps(asdict(run)), flush=True)
 
 
@@ -248,6 +280,7 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--first-channel", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--shard-ids", default=None, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
         worker(arguments)

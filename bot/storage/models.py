@@ -192,6 +192,32 @@ class Season(_Row):
     started_by: int | None
 
 
+class Shards(_Row):
+    """The servers one bot process owns: those whose shard is among ``ids``, out of ``count``
+    shards in all. A server's shard is Discord's routing of its events,
+    ``(guild_id >> 22) % count``, so a process owns exactly the servers whose events it gets."""
+
+    count: int = Field(ge=1)
+    ids: tuple[int, ...]
+
+    @model_validator(mode="after")
+    def _ids_in_range(self) -> Self:
+        if not self.ids:
+            raise ValueError("a process owns at least one shard")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError("a shard is listed twice")
+        if not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids run from 0 to {self.count - 1}")
+        return self
+
+    @property
+    def owns_all(self) -> bool:
+        return len(self.ids) == self.count
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
 class DueDeadline(_Row):
     """A deadline that has passed: a turn timer (``counter`` is the move it was set against)
     or an idle lobby."""

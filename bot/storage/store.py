@@ -36,6 +36,7 @@ from bot.storage.models import (
     Season,
     SeatClaim,
     SeatInfo,
+    Shards,
     StatDelta,
     StatsRow,
     TableRecord,
@@ -92,6 +93,17 @@ def _record(row: Row) -> TableRecord:
         closed_note=None if row[21] is None else json.loads(row[21]),
         to_move=row[22],
     )
+
+
+def _owned(shards: Shards | None) -> tuple[str, list[int]]:
+    """A condition (to append to a ``WHERE``) keeping the tables of the servers ``shards`` owns,
+    and its parameters; nothing when it owns every server. The same SQL in both backends; it
+    filters the rows an index found, so the index still decides what is read."""
+    if shards is None or shards.owns_all:
+        return "", []
+    marks = ", ".join("?" for _ in shards.ids)
+    # parenthesised: SQLite binds % tighter than >>, PostgreSQL the other way round
+    return f" AND ((guild_id >> 22) % ?) IN ({marks})", [shards.count, *shards.ids]
 
 
 def _consume_result(task: asyncio.Task[Any]) -> None:
@@ -212,16 +224,19 @@ class Store:
         return await self._transaction(body)
 
     async def save_lobby(
-        self, table_id: int, *, seats: Sequence[SeatInfo], host_id: int, now: float
+        self, table_id: int, *, seats: Sequence[SeatInfo], host_id: int, now: float,
+        expected_version: int | None = None,
     ) -> TableRecord:
         """Replace a lobby's seats (and host). Raises ``TableChangedError`` if the table left the
-        lobby, ``SeatTakenError`` if a new player sits elsewhere in the server."""
+        lobby or, with ``expected_version``, changed since the caller read it (so a process whose
+        copy is behind cannot write over another's change), ``SeatTakenError`` if a new player
+        sits elsewhere in the server."""
 
         async def body(db: Tx) -> TableRecord:
             changed = await db.execute(
                 "UPDATE tables SET seats = ?, host_id = ?, updated_at = ?, version = version + 1 "
-                "WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), host_id, now, table_id),
+                "WHERE id = ? AND status = 'lobby' AND version = coalesce(?, version)",
+                (_seats_json(seats), host_id, now, table_id, expected_version),
             )
             if changed != 1:
                 raise TableChangedError(table_id)
@@ -247,19 +262,22 @@ class Store:
         turn_deadline: float | None,
         now: float,
         to_move: int | None = None,
+        expected_version: int | None = None,
     ) -> TableRecord:
         """Lobby → playing at move 0; ``start_record`` (what a replay needs besides the moves:
         seats, options, seed) and the deal's ``events`` become move-log row 0. A deal can end
-        its first round at once, so the start may carry ledger rows and stats too."""
+        its first round at once, so the start may carry ledger rows and stats too. Raises
+        ``TableChangedError`` if the table left the lobby or, with ``expected_version``, its
+        lobby changed since the caller read it."""
 
         async def body(db: Tx) -> TableRecord:
             changed = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
                 "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
                 "to_move = ?, turn_deadline = ?, deadline_counter = ? "
-                "WHERE id = ? AND status = 'lobby'",
+                "WHERE id = ? AND status = 'lobby' AND version = coalesce(?, version)",
                 (_seats_json(seats), state, seed, now, to_move, turn_deadline,
-                 None if turn_deadline is None else 0, table_id),
+                 None if turn_deadline is None else 0, table_id, expected_version),
             )
             if changed != 1:
                 raise TableChangedError(table_id)
@@ -313,17 +331,19 @@ class Store:
 
     async def close_table(
         self, table_id: int, *, status: Literal["finished", "cancelled"], now: float,
-        note: dict[str, Any] | None = None,
+        note: dict[str, Any] | None = None, expected_version: int | None = None,
     ) -> TableRecord:
         """End a live table without a move (cancel, abandoned lobby); frees its seats. ``note``
-        says how it ended, for showing it again later."""
+        says how it ended, for showing it again later. Raises ``TableChangedError`` if it is not
+        live or, with ``expected_version``, changed since the caller read it."""
 
         async def body(db: Tx) -> TableRecord:
             changed = await db.execute(
                 "UPDATE tables SET status = ?, updated_at = ?, turn_deadline = NULL, "
                 "deadline_counter = NULL, lobby_expires_at = NULL, version = version + 1, "
-                f"closed_note = ? WHERE id = ? AND {_LIVE}",
-                (status, now, None if note is None else _dumps(note), table_id),
+                f"closed_note = ? WHERE id = ? AND {_LIVE} AND version = coalesce(?, version)",
+                (status, now, None if note is None else _dumps(note), table_id,
+                 expected_version),
             )
             if changed != 1:
                 raise TableChangedError(table_id)
@@ -514,11 +534,12 @@ class Store:
         ))
         return rows[0][0] if rows else None
 
-    async def unfinished_tables(self) -> list[TableRecord]:
-        """Every lobby and game in progress, without engine state (start-up reads these to make
-        table messages live again; engines load lazily on first use)."""
+    async def unfinished_tables(self, *, shards: Shards | None = None) -> list[TableRecord]:
+        """Every lobby and game in progress (of the servers ``shards`` owns), without engine
+        state (engines load lazily on first use)."""
+        owned, params = _owned(shards)
         rows = await self._db.fetch(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_LIVE} ORDER BY id"
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_LIVE}{owned} ORDER BY id", params
         )
         return [_record(r) for r in rows]
 
@@ -534,21 +555,27 @@ class Store:
         rows = await self._db.fetch(sql + " ORDER BY id DESC", params)
         return [_record(r) for r in rows]
 
-    async def tables_behind(self, limit: int) -> list[TableRecord]:
+    async def tables_behind(self, limit: int, *, shards: Shards | None = None
+                            ) -> list[TableRecord]:
         """Tables, finished ones included, whose message shows an older version than the table
-        holds (a crash or an outage came between a change and its edit), most recent first."""
+        holds (a crash or an outage came between a change and its edit), most recent first;
+        only those of the servers ``shards`` owns."""
+        owned, params = _owned(shards)
         rows = await self._db.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
-            f"AND shown_version {self._db.is_not} version ORDER BY updated_at DESC LIMIT ?",
-            (limit,),
+            f"AND shown_version {self._db.is_not} version{owned} "
+            "ORDER BY updated_at DESC LIMIT ?",
+            [*params, limit],
         )
         return [_record(r) for r in rows]
 
-    async def computer_turns(self) -> list[TableRecord]:
-        """Games in play where a computer player is to move (negative ids), oldest first."""
+    async def computer_turns(self, *, shards: Shards | None = None) -> list[TableRecord]:
+        """Games in play where a computer player is to move (negative ids), oldest first; only
+        those of the servers ``shards`` owns."""
+        owned, params = _owned(shards)
         rows = await self._db.fetch(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'playing' AND to_move < 0 "
-            "ORDER BY id"
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'playing' AND to_move < 0"
+            f"{owned} ORDER BY id", params,
         )
         return [_record(r) for r in rows]
 
@@ -568,17 +595,20 @@ class Store:
         """The live table where the player sits in this server, if any."""
         return await self._claim(self._db, guild_id, player_id)
 
-    async def due_deadlines(self, now: float) -> list[DueDeadline]:
-        """Turn deadlines and lobby expiries at or before ``now``, earliest first."""
+    async def due_deadlines(self, now: float, *, shards: Shards | None = None
+                            ) -> list[DueDeadline]:
+        """Turn deadlines and lobby expiries at or before ``now``, earliest first; only those
+        of the servers ``shards`` owns."""
+        owned, params = _owned(shards)
         rows = await self._db.fetch(
             "SELECT id, guild_id, channel_id, 'turn', turn_deadline, deadline_counter "
             "FROM tables WHERE turn_deadline IS NOT NULL AND turn_deadline <= ? "
-            "AND status = 'playing' "
+            f"AND status = 'playing'{owned} "
             "UNION ALL "
             "SELECT id, guild_id, channel_id, 'lobby', lobby_expires_at, NULL FROM tables "
-            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ? "
-            "ORDER BY 5, 1",
-            (now, now),
+            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL AND lobby_expires_at <= ?"
+            f"{owned} ORDER BY 5, 1",
+            [now, *params, now, *params],
         )
         return [
             DueDeadline(table_id=r[0], guild_id=r[1], channel_id=r[2], what=r[3], at=r[4],
@@ -586,14 +616,17 @@ class Store:
             for r in rows
         ]
 
-    async def next_deadline(self) -> float | None:
-        """The earliest pending turn deadline or lobby expiry (for a scheduler to sleep until)."""
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
+        """The earliest pending turn deadline or lobby expiry (for a scheduler to sleep until)
+        of the servers ``shards`` owns."""
+        owned, params = _owned(shards)
         rows = list(await self._db.fetch(
             "SELECT min(at) FROM ("
             "SELECT min(turn_deadline) AS at FROM tables "
-            "WHERE turn_deadline IS NOT NULL AND status = 'playing' "
+            f"WHERE turn_deadline IS NOT NULL AND status = 'playing'{owned} "
             "UNION ALL SELECT min(lobby_expires_at) FROM tables "
-            "WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL) AS due"
+            f"WHERE status = 'lobby' AND lobby_expires_at IS NOT NULL{owned}) AS due",
+            [*params, *params],
         ))
         return rows[0][0]
 

@@ -36,6 +36,7 @@ from bot.storage import (
     Payment,
     SeatInfo,
     SeatTakenError,
+    Shards,
     StatDelta,
     StatsRow,
     Store,
@@ -174,6 +175,13 @@ class TableService:
 
     ``clock`` (Unix seconds) drives deadlines and timestamps; ``seed_source`` makes the deal
     seed of each started game (63 random bits by default).
+
+    ``shards``: the servers this process owns when the bot runs in several processes (``None``:
+    all of them). It limits what the service finds by itself — due deadlines, computers to
+    wake, tables to redraw — never what it may change: any process may apply a move to any
+    table, and the database's counter and keys keep that correct. A process whose copy of a
+    table is behind the database (another process moved it on) reads it again when a caller
+    shows it a counter its copy does not have.
     """
 
     def __init__(
@@ -184,8 +192,10 @@ class TableService:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         lobby_ttl: float | None = LOBBY_TTL_SECONDS,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
+        self._shards = shards
         self._games = games
         self._clock = clock
         self._seed_source = seed_source
@@ -197,6 +207,10 @@ class TableService:
     @property
     def store(self) -> Store:
         return self._store
+
+    @property
+    def shards(self) -> Shards | None:
+        return self._shards
 
     @property
     def games(self) -> Mapping[str, GameSpec]:
@@ -229,7 +243,24 @@ class TableService:
         self._cache[channel_id] = live
         return live
 
-    async def _require(self, channel_id: int) -> _Live:
+    async def _load_at(self, channel_id: int, counter: int | None) -> _Live | None:
+        """The channel's table; read again from the database when the caller saw it at another
+        move ``counter`` than this process's copy is at, or saw a game where the copy has a
+        lobby (the copy may be behind: another process moved the table on)."""
+        live = await self._load(channel_id)
+        if live is not None and counter is not None and (
+            live.record.counter != counter or live.record.status != "playing"
+        ):
+            self._evict(channel_id)
+            live = await self._load(channel_id)
+        return live
+
+    async def _require(self, channel_id: int, *, lobby_fresh: bool = False) -> _Live:
+        """The channel's table, or ``NoTableError``. ``lobby_fresh``: a lobby is read again
+        from the database (lobby changes are few, and another process may have changed it)."""
+        cached = self._cache.get(channel_id)
+        if lobby_fresh and cached is not None and cached.record.status == "lobby":
+            self._evict(channel_id)
         live = await self._load(channel_id)
         if live is None:
             raise NoTableError()
@@ -308,7 +339,7 @@ class TableService:
         engine's join move. Raises ``AlreadySeatedError``, ``AlreadyJoinedError``,
         ``TableFullError``, ``GameStartedError``, or the engine's ``RuleError``."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            live = await self._require(channel_id, lobby_fresh=True)
             return await self._join(live, SeatInfo(player_id=player_id, name=name,
                                                    is_computer=player_id < 0))
 
@@ -319,7 +350,7 @@ class TableService:
         if computer_id >= 0:
             raise ValueError("computer players have negative ids")
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            live = await self._require(channel_id, lobby_fresh=True)
             if by_id != live.record.host_id:
                 raise NotHostError()
             return await self._join(live, SeatInfo(player_id=computer_id, name=name,
@@ -348,7 +379,7 @@ class TableService:
         """Stand up. In the lobby the host's role passes to the next human; a lobby with no
         human left is cancelled. In a game this is the engine's leave move."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            live = await self._require(channel_id, lobby_fresh=True)
             record = live.record
             if all(s.player_id != player_id for s in record.seats):
                 raise NotSeatedError()
@@ -367,10 +398,15 @@ class TableService:
         record = live.record
         try:
             live.record = await self._store.save_lobby(
-                record.id, seats=seats, host_id=host_id, now=self._clock()
+                record.id, seats=seats, host_id=host_id, now=self._clock(),
+                expected_version=record.version,
             )
         except SeatTakenError as exc:
             raise AlreadySeatedError(channel_id=exc.channel_id, table_id=exc.table_id) from None
+        except TableChangedError:
+            # another process changed the lobby: nothing written, the next use reads it again
+            self._evict(record.channel_id)
+            raise StaleMoveError(expected=record.counter, actual=None) from None
         except BaseException:
             self._evict(record.channel_id)
             raise
@@ -384,7 +420,7 @@ class TableService:
         stop always works)."""
         async with self._lock(channel_id):
             try:
-                live = await self._require(channel_id)
+                live = await self._require(channel_id, lobby_fresh=True)
             except NoTableError:
                 raise
             except Exception:
@@ -404,23 +440,35 @@ class TableService:
 
     async def expire_lobby(self, channel_id: int, note: Mapping[str, Any] | None = None
                            ) -> TableSnapshot | None:
-        """Cancel the channel's lobby if its expiry has passed (issue 8); ``None`` otherwise."""
+        """Cancel the channel's lobby if its expiry has passed (issue 8); ``None`` otherwise
+        (also when another process started or closed it meanwhile)."""
         async with self._lock(channel_id):
+            # read afresh: another process may have started this lobby since we last saw it
+            self._evict(channel_id)
             live = await self._load(channel_id)
             if live is None or live.record.status != "lobby":
                 return None
             expires = live.record.lobby_expires_at
             if expires is None or expires > self._clock():
                 return None
-            return (await self._cancel(live, note)).snapshot
+            try:
+                return (await self._cancel(live, note, unchanged=True)).snapshot
+            except StaleMoveError:
+                return None
 
-    async def _cancel(self, live: _Live, note: Mapping[str, Any] | None = None) -> ApplyResult:
+    async def _cancel(self, live: _Live, note: Mapping[str, Any] | None = None, *,
+                      unchanged: bool = False) -> ApplyResult:
+        """Close the table; with ``unchanged``, only if nobody changed it since ``live`` was
+        read (else ``StaleMoveError``, as when another process closed it first)."""
         channel_id = live.record.channel_id
         try:
             live.record = await self._store.close_table(
                 live.record.id, status="cancelled", now=self._clock(),
                 note=None if note is None else dict(note),
+                expected_version=live.record.version if unchanged else None,
             )
+        except TableChangedError:
+            raise StaleMoveError(expected=live.record.counter, actual=None) from None
         finally:
             self._evict(channel_id)
         _log.info("table %d: %s", live.record.id, live.record.status)
@@ -433,7 +481,7 @@ class TableService:
         options. Raises ``NotHostError``, ``NotEnoughPlayersError``, ``GameStartedError``,
         ``InvalidOptionsError`` or the engine's ``RuleError``."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            live = await self._require(channel_id, lobby_fresh=True)
             record = live.record
             if record.status != "lobby":
                 raise GameStartedError()
@@ -468,8 +516,11 @@ class TableService:
                     payments=_payments(game, events),
                     stat_deltas=_stat_deltas(game, events, engine),
                     turn_deadline=self._turn_deadline(record, engine, now), now=now,
-                    to_move=engine.to_move,
+                    to_move=engine.to_move, expected_version=record.version,
                 )
+            except TableChangedError:
+                self._evict(channel_id)
+                raise StaleMoveError(expected=0, actual=None) from None
             except BaseException:
                 self._evict(channel_id)
                 raise
@@ -487,7 +538,9 @@ class TableService:
         engine (its ``RuleError`` propagates and changes nothing), then state, move log, ledger
         rows and stats are committed in one transaction."""
         async with self._lock(channel_id):
-            live = await self._require(channel_id)
+            live = await self._load_at(channel_id, expected_counter)
+            if live is None:
+                raise NoTableError()
             if live.record.status != "playing":
                 raise NotPlayingError()
             if expected_counter is not None and expected_counter != live.record.counter:
@@ -497,9 +550,10 @@ class TableService:
     async def expire_turn(self, channel_id: int, counter: int) -> ApplyResult | None:
         """Fire the turn deadline set at move ``counter``: the player to move gets the game's
         automatic move (``GameRules.timeout_move``), or when nobody is to move the table makes its
-        idle move (``GameRules.idle_move``). ``None`` if the table has moved on since."""
+        idle move (``GameRules.idle_move``). ``None`` if the table has moved on since (here or
+        in another process)."""
         async with self._lock(channel_id):
-            live = await self._load(channel_id)
+            live = await self._load_at(channel_id, counter)
             if live is None or live.record.status != "playing":
                 return None
             record = live.record
@@ -509,12 +563,16 @@ class TableService:
             assert engine is not None
             rules = self.game(record.kind).rules
             player = engine.to_move
-            if player is not None:
-                return await self._apply_locked(live, player, rules.timeout_move())
-            idle = rules.idle_move(engine)
-            if idle is None:
+            try:
+                if player is not None:
+                    return await self._apply_locked(live, player, rules.timeout_move())
+                idle = rules.idle_move(engine)
+                if idle is None:
+                    return None
+                return await self._apply_locked(live, *idle)
+            except StaleMoveError:
+                # another process fired the same deadline first
                 return None
-            return await self._apply_locked(live, *idle)
 
     def _turn_deadline(self, record: TableRecord, engine: Engine, now: float) -> float | None:
         """The turn timer runs while someone is to move, or while the table waits for someone
@@ -608,10 +666,12 @@ class TableService:
         loaded = await self._store.live_table(channel_id)
         return None if loaded is None else loaded.record
 
-    async def get(self, channel_id: int) -> TableSnapshot | None:
-        """The channel's lobby or game, or ``None``."""
+    async def get(self, channel_id: int, *, counter: int | None = None) -> TableSnapshot | None:
+        """The channel's lobby or game, or ``None``. ``counter``: the move the caller saw the
+        game at (a stored deadline's); a copy at another move is read again from the
+        database."""
         async with self._lock(channel_id):
-            live = await self._load(channel_id)
+            live = await self._load_at(channel_id, counter)
             return None if live is None else live.snapshot()
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
@@ -643,12 +703,14 @@ class TableService:
         live.record = live.record.model_copy(update=update)
 
     async def computer_turns(self) -> list[TableRecord]:
-        """Games in play where a computer is to move (start-up wakes them)."""
-        return await self._store.computer_turns()
+        """Games in play where a computer is to move (start-up wakes them), of the servers this
+        process owns."""
+        return await self._store.computer_turns(shards=self._shards)
 
     async def tables_behind(self, limit: int) -> list[TableRecord]:
-        """Tables whose message shows an older version than they hold, most recent first."""
-        return await self._store.tables_behind(limit)
+        """Tables whose message shows an older version than they hold, most recent first, of
+        the servers this process owns."""
+        return await self._store.tables_behind(limit, shards=self._shards)
 
     async def closed(self, record: TableRecord) -> TableSnapshot:
         """A table that is no longer live, as it ended (its engine loaded if it has one), to
@@ -676,14 +738,18 @@ class TableService:
             return True
 
     async def unfinished_tables(self) -> list[TableRecord]:
-        """Every lobby and game in progress, without loading an engine (for start-up)."""
-        return await self._store.unfinished_tables()
+        """Every lobby and game in progress of the servers this process owns, without loading
+        an engine."""
+        return await self._store.unfinished_tables(shards=self._shards)
 
     async def due_deadlines(self, now: float | None = None) -> list[DueDeadline]:
-        return await self._store.due_deadlines(self._clock() if now is None else now)
+        """The passed deadlines of the servers this process owns."""
+        return await self._store.due_deadlines(self._clock() if now is None else now,
+                                               shards=self._shards)
 
     async def next_deadline(self) -> float | None:
-        return await self._store.next_deadline()
+        """The next deadline of the servers this process owns."""
+        return await self._store.next_deadline(shards=self._shards)
 
     async def table_of_player(self, guild_id: int, player_id: int) -> TableRecord | None:
         """The live table where the player sits in this server, if any."""

@@ -34,7 +34,10 @@ from bot.discord_api import point_discord_at
 from bot.fakediscord import Channel, Driver, FakeDiscord, Guild, User
 from bot.fakediscord.ratelimit import RateLimitConfig
 from bot.games.registry import GAMES, Registry
+from bot.sharding import make_bot
+from bot.storage import Shards
 from bot.table.timers import Clock
+from tests.store.pgserver import shared_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _LOGGED_ERROR = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
@@ -114,6 +117,15 @@ class World:
 
 
 @pytest.fixture
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A new, empty database on the session's throwaway PostgreSQL server."""
+    server = shared_server(request.config)
+    name = server.create_database()
+    yield server.url(name)
+    server.drop_database(name)
+
+
+@pytest.fixture
 def world(driver: Driver) -> World:
     """One server with #general, three players and a moderator (Manage Messages)."""
     guild = driver.add_guild("Kortbord Test")
@@ -128,11 +140,22 @@ def world(driver: Driver) -> World:
     )
 
 
+async def wait_shards_ready(fake: FakeDiscord, shards: Shards, before: set[str]) -> None:
+    """Wait until each of ``shards`` has a READY session that was not among ``before``."""
+    def ready() -> bool:
+        live = [s for s in fake.gateway.live_sessions() if s.id not in before]
+        return all(any(s.shard == (i, shards.count) for s in live) for i in shards.ids)
+
+    await fake.wait_for(ready, BOOT_TIMEOUT, f"shards {shards.ids} of {shards.count} to connect")
+
+
 class BotRunner:
     """Starts the real ``KortbordBot`` in this event loop against the fake; restarts keep the
     database and the fake's state, as a process restart would. Set ``clock`` (a
-    ``tests.fakeclock.FakeClock``) before starting to drive turn timers by hand, and ``games``
-    to play other games than the registry's; computer players never pause in tests."""
+    ``tests.fakeclock.FakeClock``) before starting to drive turn timers by hand, ``games`` to
+    play other games than the registry's, ``shards`` (count, ids) to run a sharded bot,
+    ``database_url`` to use another database than the SQLite file (PostgreSQL), and
+    ``computer_pause`` to make computers wait (on ``clock``); by default they never pause."""
 
     def __init__(self, fake: FakeDiscord, driver: Driver, database_path: Path) -> None:
         self.fake = fake
@@ -140,6 +163,9 @@ class BotRunner:
         self.database_path = database_path
         self.clock: Clock | None = None
         self.games: Registry = GAMES
+        self.shards: tuple[int, Sequence[int]] | None = None
+        self.database_url: str | None = None
+        self.computer_pause = 0.0
         self.bot: KortbordBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._dev_guild_ids: list[int] = []
@@ -150,18 +176,25 @@ class BotRunner:
             _env_file=None,  # type: ignore[call-arg]
             discord_token=TEST_TOKEN,
             database_path=self.database_path,
+            database_url=self.database_url,
             discord_api_base=self.fake.api_base,
             discord_gateway_url=self.fake.gateway_url,
             dev_guild_ids=self._dev_guild_ids,
             log_level="INFO",
-            computer_pause=0.0,
+            computer_pause=self.computer_pause,
             # the bot paces its writes to the limits this fake enforces (faster in some tests)
             discord_limits_scale=self.fake.rate_limits.global_per,
+            shard_count=None if self.shards is None else self.shards[0],
+            shard_ids=[] if self.shards is None else list(self.shards[1]),
         )
-        bot = KortbordBot(settings, clock=self.clock, games=self.games)
+        bot = make_bot(settings, clock=self.clock, games=self.games)
         before = self.fake.gateway.identify_count
+        sessions = set(self.fake.gateway.sessions)
         task = asyncio.create_task(bot.start(TEST_TOKEN))
-        ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
+        ready = asyncio.create_task(
+            self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT) if settings.shards
+            is None else wait_shards_ready(self.fake, settings.shards, sessions)
+        )
         done, _ = await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             ready.cancel()
@@ -208,12 +241,16 @@ async def bot(world: World, bot_runner: BotRunner) -> BotRunner:
 
 
 class SubprocessBot:
-    """``python -m bot`` with ``DISCORD_API_BASE`` pointing at the fake."""
+    """``python -m bot`` with ``DISCORD_API_BASE`` pointing at the fake; ``env`` adds settings
+    (``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``: then it is ready once each of its
+    shards is)."""
 
-    def __init__(self, fake: FakeDiscord, driver: Driver, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, driver: Driver, workdir: Path,
+                 env: dict[str, str] | None = None) -> None:
         self.fake = fake
         self.driver = driver
         self.workdir = workdir
+        self.env = dict(env or {})
         self.log_path = workdir / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
         self.errors_expected = False
@@ -227,7 +264,8 @@ class SubprocessBot:
         return [line for line in lines if _LOGGED_ERROR.match(line) or line.startswith("Traceback")]
 
     async def start(self, *, dev_guild_ids: Sequence[int] = ()) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("DISCORD_", "DEV_", "SHARD_", "DATABASE_"))}
         env.update(
             DISCORD_TOKEN=TEST_TOKEN,
             DISCORD_API_BASE=self.fake.api_base,
@@ -238,7 +276,9 @@ class SubprocessBot:
         )
         if dev_guild_ids:
             env["DEV_GUILD_IDS"] = ",".join(str(g) for g in dev_guild_ids)
+        env.update(self.env)
         before = self.fake.gateway.identify_count
+        sessions = set(self.fake.gateway.sessions)
         # cwd is the test's own folder, so a developer's .env cannot leak into the run
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
@@ -251,7 +291,16 @@ class SubprocessBot:
                 stderr=asyncio.subprocess.STDOUT,
             )
         exited = asyncio.create_task(self.process.wait())
-        ready = asyncio.create_task(self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT))
+        shards = None
+        if "SHARD_COUNT" in self.env:
+            count = int(self.env["SHARD_COUNT"])
+            ids = self.env.get("SHARD_IDS")
+            shards = Shards(count=count, ids=tuple(int(i) for i in ids.split(","))
+                            if ids else tuple(range(count)))
+        ready = asyncio.create_task(
+            self.driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT) if shards is None
+            else wait_shards_ready(self.fake, shards, sessions)
+        )
         done, _ = await asyncio.wait({exited, ready}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:
             ready.cancel()

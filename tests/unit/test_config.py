@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DISCORD_API_BASE",
-                 "DISCORD_GATEWAY_URL", "DEV_GUILD_IDS", "LOG_LEVEL"):
+                 "DISCORD_GATEWAY_URL", "DEV_GUILD_IDS", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no stray .env file
 
@@ -67,6 +67,28 @@ def test_dotenv_file_is_read(tmp_path: Path) -> None:
             {"DISCORD_TOKEN": "x", "DATABASE_URL": "sqlite://relative.db"},
             r"DATABASE_URL is malformed \(a SQLite URL has three slashes",
         ),
+        ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "0"}, "SHARD_COUNT is malformed"),
+        ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "two"}, "SHARD_COUNT is malformed"),
+        (
+            {"DISCORD_TOKEN": "x", "SHARD_IDS": "0,1"},
+            r"SHARD_IDS is malformed \(SHARD_COUNT is not set\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "SHARD_COUNT": "4", "SHARD_IDS": "2,4"},
+            r"SHARD_IDS is malformed \(shard ids run from 0 to 3\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "SHARD_COUNT": "4", "SHARD_IDS": "-1"},
+            r"SHARD_IDS is malformed \(shard ids run from 0 to 3\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "SHARD_COUNT": "4", "SHARD_IDS": "1,2,1"},
+            r"SHARD_IDS is malformed \(a shard is listed twice\)",
+        ),
+        (
+            {"DISCORD_TOKEN": "x", "SHARD_COUNT": "4", "SHARD_IDS": "1;2"},
+            "SHARD_IDS is malformed",
+        ),
     ],
 )
 def test_bad_settings_name_the_variable(
@@ -90,6 +112,56 @@ def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) 
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "DISCORD_TOKEN" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "count", "ids"),
+    [
+        ({}, None, None),
+        ({"SHARD_COUNT": ""}, None, None),
+        ({"SHARD_COUNT": "4"}, 4, (0, 1, 2, 3)),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": " 2, 3 "}, 4, (2, 3)),
+        ({"SHARD_COUNT": "1", "SHARD_IDS": "0"}, 1, (0,)),
+    ],
+)
+def test_shard_settings(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], count: int | None,
+    ids: tuple[int, ...] | None,
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    shards = load_settings().shards
+    if count is None:
+        assert shards is None
+        return
+    assert shards is not None and (shards.count, shards.ids) == (count, ids)
+    # Discord's routing: a server's events go to shard (id >> 22) % count
+    assert shards.owns(ids[0] << 22) and shards.owns_all == (len(ids) == count)
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,2"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "-2"}, "SHARD_COUNT"),
+    ],
+)
+def test_python_m_bot_with_bad_shards_prints_one_line_and_exits_2(
+    tmp_path: Path, env: dict[str, str], variable: str
+) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("SHARD_", "DISCORD_"))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path,
+        env={**base, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", **env},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"kortbord: {variable} is malformed")
 
 
 @pytest.mark.parametrize(
