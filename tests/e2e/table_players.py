@@ -193,9 +193,9 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
         written.setdefault(entry.hand_no, []).append(
             (entry.payer_id, entry.payee_id, entry.amount, entry.reason)
         )
-    assert {h: sorted(rows) for h, rows in written.items()} == {
-        h: rows for h, rows in announced.items() if rows
-    }
+    paid = {h: sorted(rows) for h, rows in written.items()}
+    expected = {h: rows for h, rows in announced.items() if rows}
+    assert paid == expected, f"table {table_id}: ledger {paid} != announced {expected}"
     nets: dict[int, int] = {}
     for entry in ledger:
         nets[entry.payer_id] = nets.get(entry.payer_id, 0) - entry.amount
