@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import groupby
 
 from PIL import Image
@@ -24,6 +25,11 @@ keep the corners crisp; desktops scale it down to their preview width."""
 _PNG_LEVEL = 6
 """zlib's default level: the palette pictures are flat, so it costs little (a 12-card hand
 renders in about 2 ms, encoding included) and gives about 9 KB."""
+
+_CACHED = 512
+"""Pictures kept, newest used first (about 8 KB each, so at most about 4 MB): the same cards are
+drawn again and again — a hand looked at between turns, a streak or a table that a draw or a
+pass leaves as it was — and a picture drawn before costs nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +69,18 @@ def render(
     ``style`` is ``SPREAD`` (groups apart: tables, streaks) or ``FAN`` (groups overlapping:
     hands). Cards are ``bot.cards`` codes, ``BACK`` for a face-down card.
     """
-    groups = [[_as_group(g) for g in row] for row in rows]
+    groups = tuple(tuple(_as_group(g) for g in row) for row in rows)
+    bright = None
+    if highlight is not None:
+        # only the highlighted cards that are drawn matter, so equal pictures share one entry
+        shown = {card for row in groups for group in row for card in group.cards}
+        bright = frozenset(shown.intersection(highlight))
+    return _drawn(groups, style, bright, four_colour, card_width)
+
+
+@lru_cache(maxsize=_CACHED)
+def _drawn(groups: tuple[tuple[Group, ...], ...], style: Style,
+           highlight: frozenset[int] | None, four_colour: bool, card_width: int) -> CardImage:
     layout = arrange(groups, style, card_width)
     canvas = palette.canvas((layout.width, layout.height))
     for p in layout.cards:

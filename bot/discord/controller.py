@@ -187,20 +187,33 @@ def on_ephemeral(interaction: discord.Interaction) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
-    """Show a hand panel: in place when the interaction came from the user's own private panel,
-    else as a new private message — never on a public message, whatever the component. Its
-    picture rides on the same answer."""
+def _pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any]:
+    """The ``attachments`` of an edit that makes a message show ``image`` where it shows
+    ``shown`` (``None``: no picture, or not known): none at all keeps the message's file, so
+    an unchanged picture is neither encoded into the request nor uploaded again."""
+    if image is not None and image == shown:
+        return {}
+    return {"attachments": [attachment(image)] if image else []}
+
+
+async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
+                        shown: CardImage | None = None) -> int | None:
+    """Show a hand panel: in place when the interaction came from the user's own private panel
+    (which shows the picture ``shown``, when known), else as a new private message — never on a
+    public message, whatever the component. Its picture rides on the same answer. Returns the
+    panel's message id when it was edited in place."""
     content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
-        await interaction.response.edit_message(
-            content=content, embed=None, view=panel.view,
-            attachments=[attachment(panel.image)] if panel.image else [])
-    elif panel.image is not None:
+        assert interaction.message is not None
+        await interaction.response.edit_message(content=content, embed=None, view=panel.view,
+                                                **_pictured(panel.image, shown))
+        return interaction.message.id
+    if panel.image is not None:
         await interaction.response.send_message(content, view=panel.view, ephemeral=True,
                                                 file=attachment(panel.image))
     else:
         await interaction.response.send_message(content, view=panel.view, ephemeral=True)
+    return None
 
 
 async def defer_if_late(interaction: discord.Interaction) -> None:
@@ -229,6 +242,10 @@ class _OpenPanel:
     interaction: discord.Interaction
     lang: str
     shown_at: float
+    image: CardImage | None
+    """The picture the interaction's answer shows now."""
+    message_id: int | None
+    """That answer's message, when it is known (a panel edited in place)."""
 
 
 class TableController:
@@ -469,15 +486,26 @@ class TableController:
         try:
             await panel.interaction.edit_original_response(
                 content=cut(fresh.content, 2000), view=fresh.view,
-                attachments=[attachment(fresh.image)] if fresh.image else [])
+                **_pictured(fresh.image, panel.image))
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
             self._panels.pop(key, None)
+            return
+        panel.image = fresh.image
 
-    def _keep_panel(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
+    def _keep_panel(self, interaction: discord.Interaction, snapshot: TableSnapshot,
+                    panel: Panel, message_id: int | None) -> None:
         self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
-            interaction, user_lang(interaction), self._clock())
+            interaction, user_lang(interaction), self._clock(), panel.image, message_id)
+
+    def _shown_on(self, interaction: discord.Interaction, table_id: int) -> CardImage | None:
+        """The picture on the panel ``interaction`` came from, when known."""
+        kept = self._panels.get((table_id, interaction.user.id))
+        message = interaction.message
+        if kept is None or message is None or kept.message_id != message.id:
+            return None
+        return kept.image
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
@@ -719,9 +747,10 @@ class TableController:
             raise UserFacingError("You're not playing at this table.")
         panel = await self.panel(snapshot, interaction.user.id, user_lang(interaction),
                                  notice=notice, arg=arg)
-        await _answer_panel(interaction, panel, edit=edit)
+        shown = self._shown_on(interaction, snapshot.table_id)
+        edited = await _answer_panel(interaction, panel, edit=edit, shown=shown)
         if snapshot.seat_of(interaction.user.id) is not None:
-            self._keep_panel(interaction, snapshot)
+            self._keep_panel(interaction, snapshot, panel, edited)
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)
@@ -756,8 +785,9 @@ class TableController:
         notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
         self._remember(result.snapshot, result.events)
         panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
-        await _answer_panel(interaction, panel, edit=from_panel)
-        self._keep_panel(interaction, result.snapshot)
+        shown = self._shown_on(interaction, result.snapshot.table_id)
+        edited = await _answer_panel(interaction, panel, edit=from_panel, shown=shown)
+        self._keep_panel(interaction, result.snapshot, panel, edited)
         await self.publish(result.snapshot)
 
     # -- history and replays -------------------------------------------------------------------

@@ -104,6 +104,8 @@ class _Table:
     worker: asyncio.Task[None] | None = None
     ticket: Ticket | None = None
     """The next write's place in the pacer's queue, while it waits."""
+    picture: CardImage | None = None
+    """The picture the table message is known to carry (``None``: none, or not known)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -245,11 +247,17 @@ class TablePublisher:
             return
         message = self._partial(showing.channel_id, state.message_id)
         render = showing.render
+        kwargs: dict[str, object] = {}
+        if render.image is None:
+            kwargs["attachments"] = []  # the old picture goes
+        elif render.image != state.picture:
+            kwargs["attachments"] = [attachment(render.image)]
+        # else: an edit without attachments keeps the message's file, which the embed still
+        # names, so an unchanged picture is neither encoded into the request nor uploaded
+        state.picture = None  # until the edit is known to have landed
         try:
-            # the attachments replace the previous picture (none: the old one goes)
             await message.edit(content=render.content, embed=render.embed, view=render.view,
-                               allowed_mentions=_QUIET,
-                               attachments=[attachment(render.image)] if render.image else [])
+                               allowed_mentions=_QUIET, **kwargs)  # type: ignore[arg-type]
         except discord.NotFound:
             grant.release()
             _log.info("table message in channel %s was deleted; posting it again",
@@ -258,6 +266,7 @@ class TablePublisher:
             return
         finally:
             grant.release()
+        state.picture = render.image
         if state.pinged != showing.ping:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
             state.pinged = None
@@ -291,6 +300,7 @@ class TablePublisher:
             sent = await channel.send(**kwargs)  # type: ignore[arg-type]
         finally:
             grant.release()
+        state.picture = render.image
         if replaces is not None and replaces != sent.id:
             await self._delete(showing.channel_id, replaces)
         state.message_id = sent.id
