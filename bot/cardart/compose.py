@@ -73,8 +73,11 @@ def render(
     bright = None
     if highlight is not None:
         # only the highlighted cards that are drawn matter, so equal pictures share one entry
-        shown = {card for row in groups for group in row for card in group.cards}
+        # (every card bright is no highlight at all: a hand whose every card may be played)
+        shown = {card for row in groups for group in row for card in group.cards} - {EMPTY}
         bright = frozenset(shown.intersection(highlight))
+        if bright == shown:
+            bright = None
     return _drawn(groups, style, bright, four_colour, card_width)
 
 

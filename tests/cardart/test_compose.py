@@ -87,6 +87,15 @@ def test_no_highlight_dims_nothing_and_an_empty_one_dims_everything() -> None:
     assert lit.tobytes() == decode(hand_image(cards, highlight=set(cards)).data).tobytes()
 
 
+def test_the_same_cards_drawn_again_are_the_picture_kept() -> None:
+    cards = sorted_hand(new_deck()[:12])
+    elsewhere = set(new_deck()[12:20])  # highlighted cards not in the picture change nothing
+    first = hand_image(cards, highlight=set(cards[:3]))
+    assert hand_image(list(cards), highlight=set(cards[:3]) | elsewhere) is first
+    assert hand_image(cards, highlight=set(cards) | elsewhere) is hand_image(cards)
+    assert hand_image(cards, highlight=set(cards[:4])).data != first.data
+
+
 @pytest.mark.parametrize("count", [0, 1, 5, 12, 25, 30, 40, 108])
 def test_hands_of_any_size_decode_and_stay_small(count: int) -> None:
     cards = sorted_hand(TWO_PACKS[:count])
