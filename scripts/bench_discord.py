@@ -73,6 +73,7 @@ from bot.fakediscord.ratelimit import RateLimitConfig  # noqa: E402
 TOKEN = "bench-token"
 LAG_PERIOD = 0.010
 BOOT_TIMEOUT = 60.0
+REPORT_LIMIT = 64 * 1024 * 1024
 MOVE_BUTTONS = ("Deal next hand", "Draw from stock", "Draw", "Pass", "Draw & play",
                 "End the hand")
 MOVE_SELECTS = ("play", "rank", "discard")
@@ -192,6 +193,9 @@ class Child:
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             start_new_session=True,
+            # a report carries every loop-lag sample since the last one: a long phase (opening
+            # 1,000 tables) sends more than asyncio's default 64 KiB line
+            limit=REPORT_LIMIT,
         )
         await driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT)
 
