@@ -167,6 +167,12 @@ class TablePublisher:
     async def _drain(self, state: _Table) -> None:
         failures = 0
         while state.pending is not None:
+            if state.unswept and not await self._swept(state):
+                if state.pending is None:
+                    break
+                failures += 1
+                await self._clock.sleep_until(self._clock.now() + _backoff(failures))
+                continue
             # wait for room first: what is published meanwhile goes out in this one write
             state.ticket = self._pacer.ticket(state.channel_id, Kind.WRITE,
                                               urgent=_urgent(state, state.pending))
@@ -207,8 +213,29 @@ class TablePublisher:
                 finally:
                     # a write that failed before it was sent still counts: it may have arrived
                     grant.release()
-            delay = min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
-            await self._clock.sleep_until(self._clock.now() + delay)
+            await self._clock.sleep_until(self._clock.now() + _backoff(failures))
+
+    async def _swept(self, state: _Table) -> bool:
+        """Sweep before asking for the write's grant, not while holding it: the sweep's own
+        requests need room too, and tables holding grants while waiting for more could take
+        every place there is (a start-up with a thousand tables behind did). Whether it
+        succeeded; without permission what was to be shown is dropped, as a write's would be."""
+        try:
+            async with state.lock:
+                if state.unswept:
+                    await self._sweep(state)
+            return True
+        except discord.Forbidden:
+            _log.warning("no permission to show table %d in channel %d",
+                         state.table_id, state.channel_id)
+            state.pending = None
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            _log.warning("could not look for stray messages of table %d in channel %d: %s",
+                         state.table_id, state.channel_id, exc)
+        except Exception:
+            _log.exception("looking for stray messages of table %d in channel %d failed",
+                           state.table_id, state.channel_id)
+        return False
 
     async def _sweep(self, state: _Table) -> None:
         """Delete this table's messages posted after the recorded one: a process killed between
@@ -233,8 +260,6 @@ class TablePublisher:
 
     async def _show(self, state: _Table, showing: Showing, grant: Grant) -> None:
         """Show ``showing``; ``grant`` is the pacer's leave for its write."""
-        if state.unswept:
-            await self._sweep(state)
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = showing.ping is not None and state.pinged != showing.ping
         if state.message_id is None or wants_ping:
@@ -320,6 +345,10 @@ class TablePublisher:
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+
+def _backoff(failures: int) -> float:
+    return min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
 
 
 def _urgent(state: _Table, showing: Showing | None) -> bool:
