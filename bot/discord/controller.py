@@ -243,9 +243,35 @@ class _OpenPanel:
     lang: str
     shown_at: float
     image: CardImage | None
-    """The picture the interaction's answer shows now."""
+    """The picture the interaction's answer shows now (``None``: none, or not known)."""
     message_id: int | None
     """That answer's message, when it is known (a panel edited in place)."""
+
+
+class _PanelEdits:
+    """Edits of each player's panels in flight. What a panel shows is known only after an edit
+    that overlapped no other: two edits in flight may land in either order."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[int, int], list[int]] = {}
+        """Per table and player: edits in flight, edits begun."""
+
+    def begin(self, key: tuple[int, int]) -> tuple[int, bool]:
+        """Start an edit: its token, and whether it is alone."""
+        entry = self._open.setdefault(key, [0, 0])
+        alone = entry[0] == 0
+        entry[0] += 1
+        entry[1] += 1
+        return entry[1], alone
+
+    def end(self, key: tuple[int, int], token: tuple[int, bool]) -> bool:
+        """Whether the edit that began with ``token`` was alone from start to end."""
+        entry = self._open[key]
+        entry[0] -= 1
+        clean = token[1] and entry[1] == token[0]
+        if entry[0] == 0:
+            del self._open[key]
+        return clean
 
 
 class TableController:
@@ -264,6 +290,7 @@ class TableController:
         self._clock = clock
         self._recent: dict[int, deque[str]] = {}
         self._panels: dict[tuple[int, int], _OpenPanel] = {}
+        self._panel_edits = _PanelEdits()
 
     # -- routing -------------------------------------------------------------------------------
 
@@ -483,29 +510,46 @@ class TableController:
             return
         fresh = await self.panel(snapshot, player, panel.lang,
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
+        token = self._panel_edits.begin(key)
         try:
             await panel.interaction.edit_original_response(
                 content=cut(fresh.content, 2000), view=fresh.view,
-                **_pictured(fresh.image, panel.image))
+                **_pictured(fresh.image, panel.image if token[1] else None))
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
             self._panels.pop(key, None)
             return
-        panel.image = fresh.image
+        finally:
+            clean = self._panel_edits.end(key, token)
+        if self._panels.get(key) is panel:
+            panel.image = fresh.image if clean else None
+
+    async def _answer_with_panel(self, interaction: discord.Interaction, table_id: int,
+                                 panel: Panel, *, edit: bool
+                                 ) -> tuple[int | None, CardImage | None]:
+        """``_answer_panel``, leaving a picture that did not change on its panel when nothing
+        else edits that panel meanwhile. Returns the panel's message id when it was edited in
+        place, and the picture it is known to show."""
+        key = (table_id, interaction.user.id)
+        kept = self._panels.get(key)
+        message = interaction.message
+        token = self._panel_edits.begin(key)
+        shown = None
+        if (token[1] and kept is not None and message is not None
+                and kept.message_id == message.id):
+            shown = kept.image
+        try:
+            edited = await _answer_panel(interaction, panel, edit=edit, shown=shown)
+        finally:
+            clean = self._panel_edits.end(key, token)
+        return edited, panel.image if clean else None
 
     def _keep_panel(self, interaction: discord.Interaction, snapshot: TableSnapshot,
-                    panel: Panel, message_id: int | None) -> None:
+                    answered: tuple[int | None, CardImage | None]) -> None:
+        message_id, image = answered
         self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
-            interaction, user_lang(interaction), self._clock(), panel.image, message_id)
-
-    def _shown_on(self, interaction: discord.Interaction, table_id: int) -> CardImage | None:
-        """The picture on the panel ``interaction`` came from, when known."""
-        kept = self._panels.get((table_id, interaction.user.id))
-        message = interaction.message
-        if kept is None or message is None or kept.message_id != message.id:
-            return None
-        return kept.image
+            interaction, user_lang(interaction), self._clock(), image, message_id)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
@@ -747,10 +791,9 @@ class TableController:
             raise UserFacingError("You're not playing at this table.")
         panel = await self.panel(snapshot, interaction.user.id, user_lang(interaction),
                                  notice=notice, arg=arg)
-        shown = self._shown_on(interaction, snapshot.table_id)
-        edited = await _answer_panel(interaction, panel, edit=edit, shown=shown)
+        answered = await self._answer_with_panel(interaction, snapshot.table_id, panel, edit=edit)
         if snapshot.seat_of(interaction.user.id) is not None:
-            self._keep_panel(interaction, snapshot, panel, edited)
+            self._keep_panel(interaction, snapshot, answered)
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)
@@ -785,9 +828,9 @@ class TableController:
         notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
         self._remember(result.snapshot, result.events)
         panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
-        shown = self._shown_on(interaction, result.snapshot.table_id)
-        edited = await _answer_panel(interaction, panel, edit=from_panel, shown=shown)
-        self._keep_panel(interaction, result.snapshot, panel, edited)
+        answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
+                                            edit=from_panel)
+        self._keep_panel(interaction, result.snapshot, answered)
         await self.publish(result.snapshot)
 
     # -- history and replays -------------------------------------------------------------------
