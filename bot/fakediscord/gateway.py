@@ -13,7 +13,7 @@ import contextlib
 import json
 import secrets
 import zlib
-from collections import deque
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -128,6 +128,9 @@ class Session:
         self.compression: str | None = None
         self.ready = False
         self.invalidated = False
+        self.guild_events: Counter[tuple[str, int]] = Counter()
+        """Guild events dispatched to this session, by (event, guild id): which process got
+        which server's events, for tests of shards in several processes."""
 
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
@@ -210,6 +213,8 @@ class Gateway:
         """Send ``event`` to every session that asked for ``intent`` (None: needs none) and
         whose shard owns ``guild_id`` (None: not a guild event, shard 0)."""
         for session in self._targets(intent, guild_id):
+            if guild_id is not None:
+                session.guild_events[event, guild_id] += 1
             session.dispatch(event, data)
 
     def dispatch_message(self, event: str, message: StoredMessage) -> None:

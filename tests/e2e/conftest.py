@@ -254,6 +254,8 @@ class SubprocessBot:
         self.log_path = workdir / "bot.log"
         self.process: asyncio.subprocess.Process | None = None
         self.errors_expected = False
+        self.session_ids: set[str] = set()
+        """The fake's gateway sessions this bot opened while starting, over every start."""
 
     def output(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -312,6 +314,14 @@ class SubprocessBot:
             await ready
         except AssertionError as exc:
             raise AssertionError(f"{exc}\nbot output:\n{self.output()}") from None
+        self.session_ids |= set(self.fake.gateway.sessions) - sessions
+
+    async def kill(self) -> None:
+        """SIGKILL, as a crash or an out-of-memory kill would: no shutdown runs."""
+        process, self.process = self.process, None
+        assert process is not None, "the bot is not running"
+        process.kill()
+        await process.wait()
 
     async def stop(self) -> int | None:
         """SIGTERM, as a container runtime would; returns the exit status."""

@@ -176,8 +176,10 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
     seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
     engine = kind.new_engine(seats, kind.validate_options(start["options"]), start["seed"])
     announced: dict[int, list[tuple[int, int, int, str]]] = {}
-    for record in records[1:]:
-        engine.apply(record.player_id, kind.moves.from_dict(record.move))
+    for record in records:
+        if record.seq > 0:
+            engine.apply(record.player_id, kind.moves.from_dict(record.move))
+        # the start's events too: Tonk's first hand can end on the deal (tonk on the deal)
         for event in record.events:
             if event.get("type") == "hand_ended":
                 announced[event["hand_number"]] = sorted(

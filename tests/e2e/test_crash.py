@@ -27,14 +27,6 @@ KILL_POINTS = 100
 DEADLINE = 1.0  # the fake's interaction deadline, shortened so a killed bot's clicks fail fast
 
 
-async def _kill(bot: SubprocessBot) -> None:
-    process = bot.process
-    assert process is not None
-    process.kill()
-    await process.wait()
-    bot.process = None
-
-
 @pytest.mark.machine_speed
 async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
     subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World
@@ -62,7 +54,7 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
         # the kill comes right after the n-th acknowledgement, while other clicks are in flight
         with contextlib.suppress(InteractionFailed, DriverError, AssertionError, TimeoutError):
             await play_moves(players, rng.randint(1, 6))
-        await _kill(subprocess_bot)
+        await subprocess_bot.kill()
         await subprocess_bot.start()
 
     # every game can go on to its end (Tonk: the hand in play) after the last restart

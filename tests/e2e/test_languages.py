@@ -130,3 +130,85 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
     fragments = english_fragments()
     assert not _english(public, fragments)
     assert not _english(private, fragments)
+
+
+def _tonk_table(driver: Driver, channel: Channel) -> StoredMessage:
+    return next(m for m in reversed(driver.channel_messages(channel))
+                if m.embeds and str(m.embeds[0].get("title", "")).startswith("Tonk"))
+
+
+def _select(message: StoredMessage, action: str) -> dict[str, object] | None:
+    for select in message.selects():
+        parts = str(select.get("custom_id", "")).split(":")
+        if len(parts) >= 4 and parts[3] == action and select.get("options"):
+            return select
+    return None
+
+
+async def test_three_tonk_hands_in_swedish_on_a_danish_server(bot_runner: BotRunner,
+                                                              driver: Driver) -> None:
+    guild = driver.add_guild("Kortklubben", preferred_locale="da")
+    channel = driver.add_channel(guild, "tonk")
+    anna = driver.add_user("Anna", locale="sv-SE")
+    await bot_runner.start()
+    opened = await driver.slash(anna, channel, "tonk start", {"computers": 2})
+    private: list[str] = [opened.content]
+    lobby = await driver.wait_for_message(channel, lambda m: bool(m.embeds))
+    started = await driver.click(anna, lobby, _button(lobby, "start") or "")
+    private.append(started.content)
+    hands_dealt = 1
+
+    def waiting() -> StoredMessage | None:
+        table = _tonk_table(driver, channel)
+        if _button(table, "deal") is not None or f"<@{anna.id}>" in (table.content or ""):
+            return table
+        return None
+
+    for _ in range(300):
+        table = await driver.wait_for(waiting, what="Anna's turn or the next deal")
+        if _button(table, "deal") is not None:
+            if hands_dealt == 3:
+                break
+            dealt = await driver.click(anna, table, _button(table, "deal") or "")
+            private.append(dealt.content)
+            hands_dealt += 1
+            await _moved_on_tonk(driver, channel, _counter(table))
+            continue
+        panel = await driver.click(anna, table, _button(table, "hand") or "")
+        assert panel.message is not None
+        message = panel.message
+        private.append(message.text)
+        # draw, then discard the first card offered: always a legal turn
+        result = await driver.click(anna, message, _button(message, "draw_stock")
+                                    or _button(message, "end_hand") or "")
+        assert result.message is not None
+        private.append(result.message.text)
+        message = result.message
+        made = 1
+        discard = _select(message, "discard")
+        if discard is not None:
+            made += 1
+            options = discard["options"]
+            assert isinstance(options, list)
+            result = await driver.select(anna, message, [options[0]["value"]],
+                                         custom_id=str(discard["custom_id"]))
+            assert result.message is not None
+            private.append(result.message.text)
+        # the table shows Anna's last move (the counter it carries is the next move's)
+        await _moved_on_tonk(driver, channel, _counter(table) + made - 1)
+    ledger = await driver.slash(anna, channel, "tonk ledger", {"private": True})
+    assert ledger.message is not None
+    private.append(ledger.message.text)
+
+    public = _texts(driver.channel_messages(channel))
+    assert hands_dealt == 3
+    assert any("Runde 3" in t or "runde 3" in t for t in public)  # Danish on the table
+    assert any("Din hand" in t for t in private)  # Swedish in private
+    fragments = english_fragments()
+    assert not _english(public, fragments)
+    assert not _english(private, fragments)
+
+
+async def _moved_on_tonk(driver: Driver, channel: Channel, counter: int) -> None:
+    await driver.wait_for(lambda: _counter(_tonk_table(driver, channel)) > counter,
+                          what="the move on the table")

@@ -152,6 +152,12 @@ async def test_each_process_runs_only_its_own_servers(
                 assert made["lobby", guild.id] == 1
                 assert made["timer", guild.id] >= STRIKES
                 assert made["computer", guild.id] > 0
+    # The last clock jump also ran the Tonk tables' between-hands timers: the table deals the
+    # next hand, which can end at once (Tonk on the deal) or be played on by a computer, so
+    # moves and ledger rows may still be committing. The check reads the move log and the
+    # ledger one after the other, so it must not read while anything can move.
+    for runner in processes:
+        await runner.stop()
     await _check(postgres_url, players, guild_of)
 
 

@@ -52,7 +52,7 @@ async def _table(store: Store, guild: int, channel: int, *, deadline: float | No
              SeatInfo(player_id=-1, name="Astrid", is_computer=True)]
     lobby = await store.create_lobby(
         guild_id=guild, channel_id=channel, kind="toy", host=seats[0], options={},
-        turn_seconds=30, lobby_expires_at=None, now=NOW, computers=seats[1:],
+        turn_seconds=30, lobby_expires_at=None, now=NOW, guests=seats[1:],
     )
     started = await store.start_table(lobby.id, seats=seats, state="{}", seed=1,
                                       start_record={"type": "start"},
