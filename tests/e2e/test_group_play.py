@@ -135,3 +135,24 @@ async def test_history_lists_finished_games_and_a_replay_shows_only_public_cards
             break
     assert steps == last + 1
     assert "game over" in message.text
+
+
+async def test_a_server_sets_the_default_tonk_stake_with_manage_server(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    refused = await driver.slash(world.anna, world.channel, "tonk defaults", {"stake": 5})
+    assert refused.ephemeral and "Manage Server" in refused.content
+    owner = driver.add_user("Owner Olga", admin=True)
+    set_ = await driver.slash(owner, world.channel, "tonk defaults", {"stake": 5})
+    assert set_.ephemeral and "5 chips" in set_.content, set_.content
+    opened = await driver.slash(world.anna, world.channel, "tonk start")
+    assert opened.ephemeral, opened.content
+    assert bot.bot is not None
+    snapshot = await bot.bot.service.get(world.channel.id)
+    assert snapshot is not None and snapshot.options.stake == 5  # type: ignore[attr-defined]
+    # a host's own stake still wins
+    other = driver.add_channel(world.guild, "other")
+    chosen = await driver.slash(world.bo, other, "tonk start", {"stake": 2})
+    assert chosen.ephemeral, chosen.content
+    snapshot = await bot.bot.service.get(other.id)
+    assert snapshot is not None and snapshot.options.stake == 2  # type: ignore[attr-defined]

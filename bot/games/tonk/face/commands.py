@@ -49,6 +49,7 @@ from bot.games.tonk.face.ledger import (
 from bot.games.tonk.face.render import (
     card_text,
     cards_text,
+    chips,
     parse_cards_value,
     parse_hit_value,
     rules_text,
@@ -458,6 +459,30 @@ class Tonk(commands.Cog):
             lang, "Season {season} of the Tonk ledger has started: the standings start from "
                   "zero. Earlier seasons stay readable with `{command} season:`.",
             season=season, command=slash(lang, "tonk", "ledger")), ephemeral=True)
+
+    @tonk.command(name=cmd("defaults"),
+                  description=cmd("This server's defaults for new Tonk tables (Manage Server)"))
+    @app_commands.describe(stake=cmd("Chips each loser pays the winner per hand at new tables"))
+    @app_commands.default_permissions(manage_guild=True)
+    async def defaults(self, interaction: discord.Interaction,
+                       stake: app_commands.Range[int, 1, MAX_STAKE]) -> None:
+        guild_id = _guild(interaction)
+        checks.in_range(stake, 1, MAX_STAKE, L("The stake"))
+        # as for seasons: Discord applies default permissions to whole groups only
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError("Only members with the Manage Server permission can change "
+                                  "the server's settings. Nothing was changed.")
+        settings = self.controller.settings
+        kind = self.controller.game.kind
+        current = await settings.server(guild_id)
+        games = {k: v.model_dump() for k, v in current.games.items()}
+        mine = games.get(kind, {})
+        games[kind] = {**mine, "options": {**mine.get("options", {}), "stake": stake}}
+        await settings.update_server(guild_id, games=games)
+        lang = user_lang(interaction)
+        await interaction.response.send_message(tr(
+            lang, "New Tonk tables on this server are played for {chips} unless their host "
+                  "chooses a stake.", chips=chips(lang, stake)), ephemeral=True)
 
     # -- the ledger ----------------------------------------------------------------------------
 
