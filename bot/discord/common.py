@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import discord
 
@@ -44,6 +45,12 @@ def shown_name(name: str) -> str:
     The one place names are made safe to show."""
     if len(name) > NAME_LIMIT:
         name = name[: NAME_LIMIT - 1] + "…"
+    return _escaped(name)
+
+
+@lru_cache(maxsize=4096)
+def _escaped(name: str) -> str:
+    # kept: every table names every player, and the escapes are regular expressions (issue 16)
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
