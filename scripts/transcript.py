@@ -100,7 +100,8 @@ def main() -> None:
     recent = [line for e in engine.opening_events
               for line in face.describe([codec.public(codec.to_dict(e))], names, lang)]
     print("\n=== the table, first shown ===")
-    print(render_text(face.table_render(snapshot(0), recent[-6:], names, lang)))
+    first = face.table_render(snapshot(0), engine.public_view(), recent[-6:], names, lang)
+    print(render_text(first))
     print("\n=== the hand panel of Anna ===")
     panel = face.hand_panel(snapshot(0), seats[0].player_id, names, lang, notice=None, arg=None)
     print(panel.content + "\n" + view_text(panel.view))
@@ -127,12 +128,14 @@ def main() -> None:
             print(line)
         recent = (recent + lines)[-6:]
         if moves == 12:
-            midgame = face.table_render(snapshot(moves), recent, names, lang)
+            midgame = face.table_render(snapshot(moves), engine.public_view(), recent, names,
+                                      lang)
     if midgame is not None:
         print("\n=== the table mid-game (after 12 moves) ===")
         print(render_text(midgame))
     print("\n=== the table at the end ===")
-    print(render_text(face.table_render(snapshot(moves), recent, names, lang)))
+    print(render_text(face.table_render(snapshot(moves), engine.public_view(), recent, names,
+                                      lang)))
     print("\n=== how it went (history) ===")
     print(face.summary(snapshot(moves), names, None, lang))
 

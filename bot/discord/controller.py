@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Protocol
 
 import discord
@@ -41,7 +42,7 @@ from bot.discord.common import (
 )
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
-from bot.discord.publisher import Showing, TablePublisher, TableRender
+from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender, drawn
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
@@ -95,10 +96,12 @@ class GameFace(Protocol):
         """The table's options in a few words, for the lobby (``players`` seated so far)."""
         ...
 
-    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+    def table_render(self, snapshot: TableSnapshot, view: Any, recent: Sequence[str],
                      names: Mapping[int, str], lang: str) -> TableRender:
-        """The public table of a game in play or over; ``recent`` are its latest lines. A
-        replay draws past states with it too (the controller replaces the components)."""
+        """The public table of a game in play or over, from its public ``view`` (the engine's
+        ``public_view()``, taken when the version was made: the snapshot's engine may be
+        ``None`` or have moved on); ``recent`` are its latest lines. A replay draws past
+        states with it too (the controller replaces the components)."""
         ...
 
     def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
@@ -130,9 +133,11 @@ class GameFace(Protocol):
         ``lang``)."""
         ...
 
-    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
-        """The public cards on the table as a picture, or ``None`` when there are none to show.
-        Public information only, as ``table_render``."""
+    def table_picture(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                      lang: str) -> CardImage | None:
+        """The public cards on the table (its public ``view``) as a picture, or ``None`` when
+        there are none to show. Public information only, as ``table_render``; ``names`` are
+        everyone's names as typed (plain text, for the alt text)."""
         ...
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
@@ -427,29 +432,45 @@ class TableController:
         )
         return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang))
 
-    async def render(self, snapshot: TableSnapshot) -> TableRender:
+    async def drawing(self, snapshot: TableSnapshot) -> tuple[int | None, Draw]:
+        """The person to move in ``snapshot`` (``None``: a computer, or nobody) and how to draw
+        its table. Everything the drawing needs is taken now, the public view included, so it
+        may be drawn later (only if its write goes out) and still show this version."""
         if snapshot.is_lobby:
-            return self.lobby_render(snapshot)
+            return None, drawn(self.lobby_render(snapshot))
         pictures = (await self.settings.server(snapshot.guild_id)).cards == "pictures"
         recent = await self.recent_lines(snapshot)
+        finished = snapshot.status == "finished"
+        # the table itself cannot know the money it moved; the ledger does
+        money = await self._money(snapshot) if finished else None
         # the engine is shared: from here on, read it without awaiting
+        engine = snapshot.engine
+        assert engine is not None
         lang = self.table_lang(snapshot)
-        render = self.face.table_render(snapshot, recent, self.names(snapshot), lang)
-        if snapshot.status == "finished":
-            if self.game.stakes:
-                # the table itself cannot know the money it moved; the ledger does
-                money = await self._money(snapshot)
-                render.embed.add_field(
-                    name=tr(lang, "How it went"),
-                    value=self.face.summary(snapshot, self.names(snapshot), money, lang),
-                    inline=False)
-            render = replace(render, view=self._over_view(snapshot.table_id, lang),
-                             to_move=None)
-        embed = fit(render.embed)
-        image = self.face.table_picture(snapshot, lang) if pictures else None
-        if image is not None:
-            return replace(render, embed=show_in(embed, image), image=image)
-        return replace(render, embed=embed)
+        names = self.names(snapshot)
+        view = engine.public_view()
+        plain = dict(engine.names) if pictures else {}
+        summary = (self.face.summary(snapshot, names, money, lang)
+                   if finished and self.game.stakes else None)
+        person = engine.to_move
+        to_move = None if finished or person is None or person < 0 else person
+        frozen = replace(snapshot, engine=None)
+
+        @cache
+        def draw() -> TableRender:
+            render = self.face.table_render(frozen, view, recent, names, lang)
+            if summary is not None:
+                render.embed.add_field(name=tr(lang, "How it went"), value=summary,
+                                       inline=False)
+            if finished:
+                render = replace(render, view=self._over_view(frozen.table_id, lang))
+            embed = fit(render.embed)
+            image = self.face.table_picture(frozen, view, plain, lang) if pictures else None
+            if image is not None:
+                return replace(render, embed=show_in(embed, image), image=image)
+            return replace(render, embed=embed)
+
+        return to_move, draw
 
     async def panel(self, snapshot: TableSnapshot, player: int, lang: str, *,
                     notice: str | None, arg: str | None) -> Panel:
@@ -470,16 +491,16 @@ class TableController:
                              counter=0))
         return view
 
-    async def showing(self, snapshot: TableSnapshot, render: TableRender) -> Showing:
-        """``render`` of ``snapshot`` for the publisher, pinging the person to move unless they
-        (or their server) turned pings off."""
-        person = render.to_move
-        ping = (person if person is not None
-                and await self.settings.pings(snapshot.guild_id, person) else None)
+    async def showing(self, snapshot: TableSnapshot, draw: Draw,
+                      to_move: int | None = None) -> Showing:
+        """``snapshot`` for the publisher, drawn by ``draw``, pinging the person ``to_move``
+        unless they (or their server) turned pings off."""
+        ping = (to_move if to_move is not None
+                and await self.settings.pings(snapshot.guild_id, to_move) else None)
         return Showing(
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
-            render=render, ping=ping, pinged=snapshot.pinged,
+            draw=draw, to_move=to_move, ping=ping, pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
         )
@@ -492,10 +513,10 @@ class TableController:
         if snapshot.status == "cancelled":
             await self.close_table(snapshot)
             return
-        render = await self.render(snapshot)
-        self.publisher.publish(await self.showing(snapshot, render))
-        if render.to_move is not None:
-            await self._refresh_panel(snapshot, render.to_move)
+        to_move, draw = await self.drawing(snapshot)
+        self.publisher.publish(await self.showing(snapshot, draw, to_move))
+        if to_move is not None:
+            await self._refresh_panel(snapshot, to_move)
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
@@ -574,7 +595,7 @@ class TableController:
             view = self._over_view(snapshot.table_id, lang)
         self._drop_table(snapshot.table_id)
         render = TableRender(embed=fit(embed), view=view)
-        self.publisher.publish(await self.showing(snapshot, render))
+        self.publisher.publish(await self.showing(snapshot, drawn(render)))
         self._changed(snapshot)
 
     async def _money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
@@ -667,7 +688,8 @@ class TableController:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-        await self.publisher.post_new(await self.showing(snapshot, self.lobby_render(snapshot)))
+        await self.publisher.post_new(
+            await self.showing(snapshot, drawn(self.lobby_render(snapshot))))
         self._changed(snapshot)
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -772,8 +794,9 @@ class TableController:
         snapshot = await self.table_for(interaction)
         await interaction.response.send_message(tr(user_lang(interaction),
                                                    "The table is below."), ephemeral=True)
-        render = await self.render(snapshot)
-        await self.publisher.post_new(replace(await self.showing(snapshot, render), ping=None),
+        to_move, draw = await self.drawing(snapshot)
+        await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move),
+                                              ping=None),
                                       repost=True)
 
     # -- hands and moves -----------------------------------------------------------------------
@@ -892,7 +915,9 @@ class TableController:
         names = self.names(snapshot)
         lines = self.face.describe([self.game.events.public(e) for e in records[step].events],
                                    names, lang)
-        render = self.face.table_render(snapshot, lines[-RECENT_LINES:], names, lang)
+        assert snapshot.engine is not None
+        render = self.face.table_render(snapshot, snapshot.engine.public_view(),
+                                        lines[-RECENT_LINES:], names, lang)
         content = tr(lang, "Replay of {game} #{table}: move {step} of {last}.",
                      game=self.game.name, table=table_id, step=step, last=last)
         view = discord.ui.View(timeout=None)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -56,24 +57,35 @@ class TableRender:
     embed: discord.Embed
     view: discord.ui.View | None
     content: str | None = None
-    to_move: int | None = None
-    """The person whose turn it is (a computer's turn, or nobody's: ``None``)."""
     image: CardImage | None = None
     """A picture of the table's cards, attached to the message (the embed shows it)."""
 
 
+Draw = Callable[[], TableRender]
+"""Draws one version of a table when it is about to be sent. Under load most versions are
+replaced before their write's turn comes, so only the ones sent are ever drawn (issue 16); a
+draw reads only what was captured when the version was made, never the live game."""
+
+
+def drawn(render: TableRender) -> Draw:
+    """A ``Draw`` of a render already made."""
+    return lambda: render
+
+
 @dataclass(frozen=True)
 class Showing:
-    """One version of one table, ready for its channel. ``ping`` is the person to notify that
-    it is their turn (``None``: nobody, or they do not want pings); ``message_id`` and
-    ``pinged`` are the table message and whose turn it pinged for, as stored."""
+    """One version of one table, ready for its channel. ``to_move`` is the person whose turn
+    it is (``None``: a computer's, or nobody's) and ``ping`` the person to notify that it is
+    their turn (``None``: nobody, or they do not want pings); ``message_id`` and ``pinged`` are
+    the table message and whose turn it pinged for, as stored."""
 
     table_id: int
     channel_id: int
     message_id: int | None
     version: int
     counter: int
-    render: TableRender
+    draw: Draw
+    to_move: int | None = None
     ping: int | None = None
     pinged: int | None = None
     final: bool = False
@@ -149,7 +161,7 @@ class TablePublisher:
             if state.pending is not None and state.pending.version <= showing.version:
                 state.pending = None
             # a re-post pings nobody; a turn already pinged stays pinged
-            still = state.pinged if state.pinged == showing.render.to_move else None
+            still = state.pinged if state.pinged == showing.to_move else None
             return await self._send(state, showing, mention=showing.ping,
                                     pinged=showing.ping or still,
                                     replaces=state.message_id if repost else None)
@@ -271,7 +283,7 @@ class TablePublisher:
                              grant=grant)
             return
         message = self._partial(showing.channel_id, state.message_id)
-        render = showing.render
+        render = showing.draw()
         kwargs: dict[str, object] = {}
         if render.image is None:
             kwargs["attachments"] = []  # the old picture goes
@@ -306,7 +318,7 @@ class TablePublisher:
         instead of posting it twice. The message it ``replaces`` is deleted before the new one
         is recorded, so a process killed in between leaves at most the new one unrecorded,
         which the next process sweeps (``_sweep``)."""
-        render = showing.render
+        render = showing.draw()
         channel = self._client.get_partial_messageable(showing.channel_id)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))

@@ -53,7 +53,9 @@ async def test_the_table_always_shows_its_current_picture(
         message = table.table
         snapshot = await bot.bot.service.get(world.channel.id)
         assert snapshot is not None and counter_of(message) == snapshot.counter
-        expected = controller.face.table_picture(snapshot, "en")
+        assert snapshot.engine is not None
+        expected = controller.face.table_picture(snapshot, snapshot.engine.public_view(),
+                                                 snapshot.engine.names, "en")
         now = table_file(message)
         if expected is None:
             assert now is None

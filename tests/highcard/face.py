@@ -30,9 +30,8 @@ class HighCardFace:
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return "one card each"
 
-    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+    def table_render(self, snapshot: TableSnapshot, view: Any, recent: Sequence[str],
                      names: Mapping[int, str], lang: str) -> TableRender:
-        view = _engine(snapshot).public_view()
         embed = discord.Embed(title=f"High card — {'over' if view.over else 'in play'}")
         embed.add_field(name="Players", value="\n".join(
             f"{name_of(names, s.player_id, lang)}: "
@@ -45,8 +44,7 @@ class HighCardFace:
         buttons = discord.ui.View(timeout=None)
         buttons.add_item(button("highcard", snapshot.table_id, "hand", "Your hand",
                                 discord.ButtonStyle.primary))
-        return TableRender(embed=embed, view=buttons, to_move=view.to_move,
-                           content=f"<@{view.to_move}> to move.")
+        return TableRender(embed=embed, view=buttons, content=f"<@{view.to_move}> to move.")
 
     def describe(self, events: Sequence[Mapping[str, Any]], names: Mapping[int, str],
                  lang: str) -> list[str]:
@@ -85,7 +83,8 @@ class HighCardFace:
     def hand_picture(self, snapshot: TableSnapshot, player_id: int, lang: str) -> None:
         return None
 
-    def table_picture(self, snapshot: TableSnapshot, lang: str) -> None:
+    def table_picture(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                      lang: str) -> None:
         return None
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],

@@ -287,7 +287,7 @@ def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
     # the result is said once: in the description, not again in a field
     said = str(embed).count("caught by")
     assert said == 1 and "This hand" not in fields
-    assert render.to_move is None
+    assert "<@" not in (render.content or "")
     assert render.view is not None
     assert [c.label for c in _components(render.view)] == [
         "Deal next hand", "Join", "Leave", "Rules"]

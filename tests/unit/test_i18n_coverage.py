@@ -89,8 +89,9 @@ def _playthrough(spec: GameSpec, seed: int, names: Sequence[str], lang: str,
             message_id=None, counter=moves, engine=engine, turn_seconds=60,
             turn_deadline=1_900_000_000.0, lobby_expires_at=None, locale=lang,
         )
-        yield "table", face.table_render(snapshot, recent[-6:], shown, lang)
-        picture = face.table_picture(snapshot, lang)
+        view = engine.public_view()
+        yield "table", face.table_render(snapshot, view, recent[-6:], shown, lang)
+        picture = face.table_picture(snapshot, view, engine.names, lang)
         if picture is not None:
             yield "alt", picture.alt
         for seat in engine.seats:
@@ -196,7 +197,7 @@ def test_every_message_fits_discords_limits_for_any_names(
         if what == "table":
             # the controller fits every table it publishes
             _within_limits(TableRender(embed=fit(value.embed), view=value.view,
-                                       content=value.content, to_move=value.to_move))
+                                       content=value.content))
         elif what == "alt":
             assert len(value) <= 1024  # an attachment's description
         elif what == "panel":

@@ -15,6 +15,7 @@ from bot.discord.routing import Handler
 from bot.games.dubb.engine import DubbGame
 from bot.games.dubb.face import pictures, render
 from bot.games.dubb.face.commands import Dubb, routes
+from bot.games.dubb.views import DubbPublicView
 from bot.table.service import TableSnapshot
 
 
@@ -28,10 +29,11 @@ class DubbFace:
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return render.options_line(options, lang, players)
 
-    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+    def table_render(self, snapshot: TableSnapshot, view: Any, recent: Sequence[str],
                      names: Mapping[int, str], lang: str) -> TableRender:
+        assert isinstance(view, DubbPublicView)
         return render.table_render(
-            _engine(snapshot).public_view(), recent, names, lang, table_id=snapshot.table_id,
+            view, recent, names, lang, table_id=snapshot.table_id,
             counter=snapshot.counter, deadline=snapshot.turn_deadline,
         )
 
@@ -64,8 +66,10 @@ class DubbFace:
         engine = _engine(snapshot)
         return pictures.hand_picture(engine.public_view(), engine.private_view(player_id), lang)
 
-    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
-        return pictures.streak_picture(_engine(snapshot).public_view(), lang)
+    def table_picture(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                      lang: str) -> CardImage | None:
+        assert isinstance(view, DubbPublicView)
+        return pictures.streak_picture(view, lang)
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:

@@ -156,7 +156,6 @@ def table_render(
     return TableRender(
         embed=embed,
         view=table_view,
-        to_move=view.to_move if view.to_move is not None and view.to_move > 0 else None,
         content=turn,
     )
 

@@ -18,6 +18,7 @@ from bot.games.tonk.events import Left
 from bot.games.tonk.face import pictures, render
 from bot.games.tonk.face.commands import Tonk, routes
 from bot.games.tonk.options import TonkOptions
+from bot.games.tonk.views import TonkPublicView
 from bot.i18n import tr
 from bot.table.service import TableSnapshot
 
@@ -32,10 +33,11 @@ class TonkFace:
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return render.options_line(options, lang)
 
-    def table_render(self, snapshot: TableSnapshot, recent: Sequence[str],
+    def table_render(self, snapshot: TableSnapshot, view: Any, recent: Sequence[str],
                      names: Mapping[int, str], lang: str) -> TableRender:
         # the public view only: a replay of a past state shows what the table showed then
-        return render.table_render(_engine(snapshot).public_view(), recent,
+        assert isinstance(view, TonkPublicView)
+        return render.table_render(view, recent,
                                    table_id=snapshot.table_id, counter=snapshot.counter,
                                    names=names, lang=lang, deadline=snapshot.turn_deadline)
 
@@ -70,10 +72,11 @@ class TonkFace:
         engine = _engine(snapshot)
         return pictures.hand_picture(engine.public_view(), engine.private_view(player_id), lang)
 
-    def table_picture(self, snapshot: TableSnapshot, lang: str) -> CardImage | None:
+    def table_picture(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                      lang: str) -> CardImage | None:
         # alt text is plain text, never markdown: names go in as typed, at Discord's length
-        names = {p: n[:32] for p, n in _engine(snapshot).names.items()}
-        return pictures.table_picture(_engine(snapshot).public_view(), names, lang)
+        assert isinstance(view, TonkPublicView)
+        return pictures.table_picture(view, {p: n[:32] for p, n in names.items()}, lang)
 
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:

@@ -386,7 +386,6 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
     return TableRender(
         embed=embed,
         view=table_view,
-        to_move=to_move if human else None,
         content=tr(lang, "{name} to move.", name=f"<@{to_move}>" if human else mover),
     )
 
