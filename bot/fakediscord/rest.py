@@ -109,6 +109,10 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
             response.headers.update(headers)
     except DiscordHTTPError as exc:
         response = json_response(exc.body(), status=exc.status, headers=headers)
+    except ConnectionResetError:
+        # the client vanished before its request arrived whole (a process killed mid-upload):
+        # Discord never saw a request, so nothing happened and nobody is there to answer
+        return web.Response(status=400)
     error = None
     if response.status >= 400 and isinstance(response, web.Response) and response.body:
         try:
