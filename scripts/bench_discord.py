@@ -142,6 +142,17 @@ async def child(args: argparse.Namespace) -> None:
     client: discord.Client = (KortbordBot(settings) if args.role in ("bot", "base")
                               else _echo_client())
     monitor = LagMonitor()
+    pauses: list[tuple[int, float]] = []
+    began = [0.0]
+
+    def on_gc(when: str, info: dict[str, int]) -> None:
+        # a collection runs inside whatever callback allocated: a long one is a loop stall
+        if when == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - began[0]))
+
+    gc.callbacks.append(on_gc)
     tasks = [asyncio.create_task(monitor.run()), asyncio.create_task(client.start(TOKEN))]
     profile = None
     loop = asyncio.get_running_loop()
@@ -158,7 +169,9 @@ async def child(args: argparse.Namespace) -> None:
         if line == "quit":
             break
         times = os.times()
-        report = {"cpu": times.user + times.system, "rss": _rss(), "lag": monitor.take()}
+        report = {"cpu": times.user + times.system, "rss": _rss(), "lag": monitor.take(),
+                  "gc": pauses[:], "objects": len(gc.get_objects())}
+        pauses.clear()
         print(json.dumps(report), flush=True)
     if profile is not None:
         profile.disable()
@@ -233,8 +246,9 @@ class Child:
 
 @dataclass
 class Clicks:
-    latencies: list[tuple[float, float]] = field(default_factory=list)
-    """(when the interaction was made, seconds until it was answered), fake loop time."""
+    latencies: list[tuple[float, float, str]] = field(default_factory=list)
+    """(when the interaction was made, seconds until it was answered, what it was: a move,
+    a refresh, ...), fake loop time."""
     failed: int = 0
     errors: int = 0
 
@@ -266,13 +280,13 @@ class Bench:
         self.clicks = Clicks()
         self.rng = random.Random(7)
 
-    def note(self, result: Any) -> None:
+    def note(self, result: Any, what: str) -> None:
         record = result.record
         if record.callback_at is not None:
             self.clicks.latencies.append((record.created_at,
-                                          record.callback_at - record.created_at))
+                                          record.callback_at - record.created_at, what))
 
-    async def act(self, action: Callable[[], Any]) -> Any:
+    async def act(self, action: Callable[[], Any], what: str) -> Any:
         try:
             result = await action()
         except InteractionFailed:
@@ -281,7 +295,7 @@ class Bench:
         except DriverError:
             self.clicks.errors += 1
             return None
-        self.note(result)
+        self.note(result, what)
         return result
 
     async def open_table(self, people: list[Person], *, turn_time: int | None = None) -> None:
@@ -291,7 +305,8 @@ class Bench:
             options["turn_time"] = turn_time
         started_before = {m.id for m in self.driver.channel_messages(host.channel)}
         opened = await self.act(lambda: self.driver.slash(
-            host.user, host.channel, f"{self.args.game} start", options, within=BOOT_TIMEOUT))
+            host.user, host.channel, f"{self.args.game} start", options,
+            within=BOOT_TIMEOUT), "start")
         if opened is None:
             return
         lobby = await self.driver.wait_for_message(
@@ -299,9 +314,9 @@ class Bench:
             lambda m: m.id not in started_before and "waiting for players" in _title(m),
             within=BOOT_TIMEOUT * 5)
         for guest in people[1:]:
-            await self.act(lambda g=guest: self.driver.click(g.user, lobby, "Join"))
+            await self.act(lambda g=guest: self.driver.click(g.user, lobby, "Join"), "join")
         await self.act(lambda: self.driver.click(host.user, lobby, "Start",
-                                                 within=BOOT_TIMEOUT))
+                                                 within=BOOT_TIMEOUT), "Start")
         for person in people:
             person.panel = None
 
@@ -320,11 +335,13 @@ class Bench:
                 if person.host and (table is None or "waiting for players" not in _title(table)):
                     await self.open_table(people)
                 return
-            result = await self.act(lambda: driver.click(person.user, table, "Your hand"))
+            result = await self.act(lambda: driver.click(person.user, table, "Your hand"),
+                                    "hand")
         elif "Your turn" in text or "You start" in text or "Deal next hand" in text:
-            result = await self.act(lambda: self.move(person, panel))
+            result = await self.act(lambda: self.move(person, panel), "move")
         else:
-            result = await self.act(lambda: driver.click(person.user, panel, "Refresh"))
+            result = await self.act(lambda: driver.click(person.user, panel, "Refresh"),
+                                    "refresh")
         if result is not None and result.message is not None and result.message.ephemeral:
             person.panel = result.message
 
@@ -392,6 +409,13 @@ class Phase:
     rate_limited: int = 0
     events: int = 0
     latencies: list[float] = field(default_factory=list)
+    kinds: dict[str, list[float]] = field(default_factory=dict)
+    gc: list[tuple[int, float]] = field(default_factory=list)
+    """The garbage collections in the window: (generation, seconds)."""
+    objects: int = 0
+    """Objects the collector tracks in the child at the end."""
+    fake_lag: list[float] = field(default_factory=list)
+    """This process's own loop lag (the fake and the people): answers are timed here."""
     lag: list[float] = field(default_factory=list)
     failed: int = 0
 
@@ -441,6 +465,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         if role == "bot" and args.profile:
             await child_process.ask("profile")
         first = await child_process.ask()
+        fake_lag = LagMonitor()
+        lag_task = asyncio.create_task(fake_lag.run())
         loop_from = asyncio.get_running_loop().time()
         calls_from, events_from = len(fake.rest_calls), gateway_events(fake)
         moves_from = moves_in(folder / "kortbord.sqlite3") if role != "echo" else 0
@@ -458,12 +484,19 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         phase.events = gateway_events(fake) - events_from
         if role != "echo":
             phase.moves = moves_in(folder / "kortbord.sqlite3") - moves_from
-        measured = [lat for at, lat in bench.clicks.latencies[clicks_from:] if at >= loop_from]
+        measured = [(lat, what) for at, lat, what in bench.clicks.latencies[clicks_from:]
+                    if at >= loop_from]
         phase.interactions = len(measured)
-        phase.latencies = measured
+        phase.latencies = [lat for lat, _ in measured]
+        for lat, what in measured:
+            phase.kinds.setdefault(what, []).append(lat)
         phase.failed = bench.clicks.failed - failed_from
         phase.cpu = last["cpu"] - first["cpu"]
         phase.lag = last["lag"]
+        phase.gc = [(int(gen), float(secs)) for gen, secs in last["gc"]]
+        phase.objects = int(last["objects"])
+        phase.fake_lag = fake_lag.take()
+        lag_task.cancel()
         if role == "echo":
             phase.moves = phase.interactions
         await asyncio.gather(*players, return_exceptions=True)
@@ -483,6 +516,10 @@ def show(phase: Phase) -> None:
           f"{phase.interactions / phase.seconds:.1f} interactions/s, {phase.failed} failed")
     print(f"  answer p50 {statistics.median(phase.latencies) * ms:.1f} ms, "
           f"p99 {pct(phase.latencies, 99) * ms:.1f} ms, max {max(phase.latencies) * ms:.1f} ms")
+    if len(phase.kinds) > 1:
+        print("  answer p99 by what was clicked: " + ", ".join(
+            f"{what} {pct(lats, 99) * ms:.1f} ms ({len(lats)})"
+            for what, lats in sorted(phase.kinds.items(), key=lambda kv: -len(kv[1]))))
     print(f"  CPU {phase.cpu:.2f} s: {phase.per_move:.2f} ms per move, "
           f"{phase.per_interaction:.2f} ms per interaction")
     per_move = phase.requests / phase.moves if phase.moves else float("nan")
@@ -492,6 +529,13 @@ def show(phase: Phase) -> None:
     print(f"  429s (whole phase) {phase.rate_limited}; gateway events {phase.events}")
     print(f"  loop lag p50 {pct(phase.lag, 50) * ms:.2f} ms, p99 {pct(phase.lag, 99) * ms:.2f} "
           f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples)")
+    oldest = [secs for gen, secs in phase.gc if gen == 2]
+    print(f"  garbage collections {len(phase.gc)}, longest "
+          f"{max((s for _, s in phase.gc), default=0) * ms:.1f} ms; of the oldest generation "
+          f"{len(oldest)}, longest {max(oldest, default=0) * ms:.1f} ms; "
+          f"{phase.objects} objects tracked")
+    print(f"  the fake's own loop lag p99 {pct(phase.fake_lag, 99) * ms:.2f} ms, max "
+          f"{max(phase.fake_lag, default=0) * ms:.1f} ms")
 
 
 async def load(args: argparse.Namespace, base: Path) -> None:

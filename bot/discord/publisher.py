@@ -28,10 +28,11 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
 
 from bot.cardart import CardImage
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
@@ -282,7 +283,6 @@ class TablePublisher:
                              nonce=f"t{showing.table_id}v{showing.version}", replaces=old,
                              grant=grant)
             return
-        message = self._partial(showing.channel_id, state.message_id)
         render = showing.draw()
         kwargs: dict[str, object] = {}
         if render.image is None:
@@ -293,8 +293,9 @@ class TablePublisher:
         # names, so an unchanged picture is neither encoded into the request nor uploaded
         state.picture = None  # until the edit is known to have landed
         try:
-            await message.edit(content=render.content, embed=render.embed, view=render.view,
-                               allowed_mentions=_QUIET, **kwargs)  # type: ignore[arg-type]
+            await self._write(showing.channel_id, state.message_id, content=render.content,
+                              embed=render.embed, view=render.view, allowed_mentions=_QUIET,
+                              **kwargs)
         except discord.NotFound:
             grant.release()
             _log.info("table message in channel %s was deleted; posting it again",
@@ -319,7 +320,6 @@ class TablePublisher:
         is recorded, so a process killed in between leaves at most the new one unrecorded,
         which the next process sweeps (``_sweep``)."""
         render = showing.draw()
-        channel = self._client.get_partial_messageable(showing.channel_id)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
         kwargs: dict[str, object] = {
@@ -334,17 +334,32 @@ class TablePublisher:
         if grant is None:
             grant = await self._pacer.acquire(showing.channel_id, Kind.WRITE, urgent=True)
         try:
-            sent = await channel.send(**kwargs)  # type: ignore[arg-type]
+            sent = await self._write(showing.channel_id, None, **kwargs)
         finally:
             grant.release()
         state.picture = render.image
-        if replaces is not None and replaces != sent.id:
+        if replaces is not None and replaces != sent:
             await self._delete(showing.channel_id, replaces)
-        state.message_id = sent.id
+        state.message_id = sent
         state.pinged = pinged
-        await self._hooks.message_moved(showing.table_id, showing.channel_id, sent.id, pinged,
+        await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
                                         showing.version)
-        return sent.id
+        return sent
+
+    async def _write(self, channel_id: int, message_id: int | None, **fields: Any) -> int:
+        """Post a message (``message_id`` ``None``) or edit one; returns its id. Straight
+        through discord.py's HTTP client: the message Discord sends back is not needed, and
+        building a ``discord.Message`` of it cost more than the rest of the write (issue 16).
+        The components are routed by their custom ids (``DynamicItem``), so no view needs
+        storing."""
+        with handle_message_parameters(
+                previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
+            if message_id is None:
+                data = await self._client.http.send_message(channel_id, params=params)
+            else:
+                data = await self._client.http.edit_message(channel_id, message_id,
+                                                             params=params)
+        return int(data["id"])
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         # urgent: until it is gone the channel shows two tables

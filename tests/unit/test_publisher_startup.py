@@ -19,18 +19,25 @@ TABLES = 12
 
 
 @dataclass
-class Sent:
-    id: int
+class Http:
+    """Table messages are posted and edited straight through discord.py's HTTP client."""
+
+    log: list[tuple[str, int]]
+
+    async def send_message(self, channel_id: int, **_: Any) -> dict[str, Any]:
+        self.log.append(("send", channel_id))
+        return {"id": str(channel_id * 100)}
+
+    async def edit_message(self, channel_id: int, message_id: int, **_: Any
+                           ) -> dict[str, Any]:
+        self.log.append(("edit", channel_id))
+        return {"id": str(message_id)}
 
 
 @dataclass
 class Channel:
     id: int
     log: list[tuple[str, int]]
-
-    async def send(self, **_: Any) -> Sent:
-        self.log.append(("send", self.id))
-        return Sent(self.id * 100)
 
     async def _history(self) -> AsyncIterator[Any]:
         self.log.append(("history", self.id))
@@ -49,9 +56,6 @@ class Message:
     channel_id: int
     log: list[tuple[str, int]]
 
-    async def edit(self, **_: Any) -> None:
-        self.log.append(("edit", self.channel_id))
-
     async def delete(self) -> None:
         self.log.append(("delete", self.channel_id))
 
@@ -60,6 +64,11 @@ class Message:
 class Client:
     log: list[tuple[str, int]] = field(default_factory=list)
     user: discord.Object = field(default_factory=lambda: discord.Object(1))
+    allowed_mentions: discord.AllowedMentions | None = None
+
+    @property
+    def http(self) -> Http:
+        return Http(self.log)
 
     def get_partial_messageable(self, channel_id: int) -> Channel:
         return Channel(channel_id, self.log)
