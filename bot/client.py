@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import collector
 from bot.config import Settings
 from bot.discord.controller import TableController, load_face
 from bot.discord.errors import answer_error
@@ -75,7 +76,7 @@ class KortbordBot(commands.Bot):
     computers: ComputerPlayers
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
-                 games: Registry = GAMES, **options: Any) -> None:
+                 games: Registry = GAMES, settle: bool = False, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -96,6 +97,9 @@ class KortbordBot(commands.Bot):
         (a turn timer's move), ``computer`` (a computer player's move), ``lobby`` (an idle lobby
         closed). With shards, only the servers it owns appear here."""
         self._refresh_task: asyncio.Task[None] | None = None
+        self._settle = settle
+        """Set the process's garbage collector once start-up is done (``bot.collector``): the
+        process entry asks for it, tests running many bots in one process do not."""
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
@@ -125,6 +129,8 @@ class KortbordBot(commands.Bot):
         self._refresh_task = asyncio.create_task(self._refresh_tables(), name="kortbord-refresh")
         # deadlines that passed while the bot was down are due now and fire once
         self.timers.start()
+        if self._settle:
+            collector.settle()
 
     def table_changed(self, snapshot: TableSnapshot) -> None:
         """Every table a controller shows: deadlines may have moved, a computer may be next."""

@@ -21,7 +21,7 @@ _log = logging.getLogger("kortbord")
 
 
 async def run(settings: Settings) -> None:
-    bot = make_bot(settings)
+    bot = make_bot(settings, settle=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -46,6 +46,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import inspect
 import json
 import logging
 import os
@@ -122,7 +124,6 @@ def _echo_client() -> Any:
 
 
 async def child(args: argparse.Namespace) -> None:
-    import gc
 
     import discord
 
@@ -139,7 +140,9 @@ async def child(args: argparse.Namespace) -> None:
         discord_token=TOKEN, database_path=folder / "kortbord.sqlite3",
         computer_pause=args.computer_pause, log_level="INFO",
     )
-    client: discord.Client = (KortbordBot(settings) if args.role in ("bot", "base")
+    # as ``python -m bot`` makes it (``bot.main``), in a checkout that knows how
+    settle = {"settle": True} if "settle" in inspect.signature(KortbordBot).parameters else {}
+    client: discord.Client = (KortbordBot(settings, **settle) if args.role in ("bot", "base")
                               else _echo_client())
     monitor = LagMonitor()
     pauses: list[tuple[int, float]] = []
@@ -456,6 +459,10 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
                                     {**body, "embeds": [{"title": "echo"}]})
             for people in tables:
                 people[0].panel = None
+        # the fake and the people are the measuring instrument: full collections over their
+        # world would stall every answer they time, whichever bot is measured
+        gc.collect()
+        gc.freeze()
         print(f"[{role}] playing: {args.warmup:g} s warm-up, {args.seconds:g} s measured",
               flush=True)
         start = time.monotonic()
@@ -505,6 +512,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
             print(f"  429: {hit.method} {hit.route} ({hit.scope}, retry after "
                   f"{hit.retry_after:.2f} s)")
     finally:
+        gc.unfreeze()
         await child_process.stop()
         await fake.stop()
     return phase
@@ -529,11 +537,10 @@ def show(phase: Phase) -> None:
     print(f"  429s (whole phase) {phase.rate_limited}; gateway events {phase.events}")
     print(f"  loop lag p50 {pct(phase.lag, 50) * ms:.2f} ms, p99 {pct(phase.lag, 99) * ms:.2f} "
           f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples)")
-    oldest = [secs for gen, secs in phase.gc if gen == 2]
-    print(f"  garbage collections {len(phase.gc)}, longest "
-          f"{max((s for _, s in phase.gc), default=0) * ms:.1f} ms; of the oldest generation "
-          f"{len(oldest)}, longest {max(oldest, default=0) * ms:.1f} ms; "
-          f"{phase.objects} objects tracked")
+    print("  garbage collections by generation: " + ", ".join(
+        f"{gen}: {len(pauses)}, longest {max(pauses, default=0) * ms:.1f} ms"
+        for gen in range(3) for pauses in [[s for g, s in phase.gc if g == gen]])
+        + f"; {phase.objects} objects tracked")
     print(f"  the fake's own loop lag p99 {pct(phase.fake_lag, 99) * ms:.2f} ms, max "
           f"{max(phase.fake_lag, default=0) * ms:.1f} ms")
 
