@@ -71,6 +71,10 @@ PANEL_FRESH_SECONDS = 14 * 60
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
 bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
 
+ORIGINAL: Any = "@original"
+"""The message id that names an interaction's original answer on its follow-up webhook
+(Discord's "Edit Original Interaction Response" is that route with ``@original``)."""
+
 STALE_PANEL_NOTICE = N_("⚠️ The table moved on since this was shown. Here is where things "
                         "stand now.")
 
@@ -241,10 +245,15 @@ def display_name(interaction: discord.Interaction) -> str:
 
 @dataclass
 class _OpenPanel:
-    """The interaction that last showed a player their panel (Discord lets the bot edit its
-    answer for 15 minutes) and the language it was shown in."""
+    """The answer that last showed a player their panel (Discord lets the bot edit it for 15
+    minutes) and the language it was shown in.
 
-    interaction: discord.Interaction
+    The interaction itself is not kept, only its follow-up webhook (the application's id and
+    the interaction's token): an interaction holds its whole payload in reference cycles that
+    only a full garbage collection frees, and one kept per player for minutes made those
+    collections stall the loop for 100 ms under load (issue 16)."""
+
+    webhook: discord.Webhook
     lang: str
     shown_at: float
     image: CardImage | None
@@ -533,8 +542,8 @@ class TableController:
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         token = self._panel_edits.begin(key)
         try:
-            await panel.interaction.edit_original_response(
-                content=cut(fresh.content, 2000), view=fresh.view,
+            await panel.webhook.edit_message(
+                ORIGINAL, content=cut(fresh.content, 2000), view=fresh.view,
                 **_pictured(fresh.image, panel.image if token[1] else None))
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
@@ -570,7 +579,7 @@ class TableController:
                     answered: tuple[int | None, CardImage | None]) -> None:
         message_id, image = answered
         self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
-            interaction, user_lang(interaction), self._clock(), image, message_id)
+            interaction.followup, user_lang(interaction), self._clock(), image, message_id)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
