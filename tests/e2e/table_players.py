@@ -52,6 +52,12 @@ class Player:
     async def step(self) -> None:
         """One action by whoever can act; if nobody can, wait for the table to change."""
         table = self.table()
+        if table is None:
+            # a bot killed after sweeping away a table message it never recorded, before posting
+            # the table again, posts it once it is back: people wait for it as they would
+            await self.driver.wait_for(lambda: self.table() is not None, within=self.patience,
+                                       what="the table to be posted again")
+            table = self.table()
         assert table is not None
         if _over(table):
             return
