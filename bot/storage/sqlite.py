@@ -10,14 +10,6 @@ replays whole transactions only). ``FULL`` adds an fsync per commit for power-lo
 Connections. One writer connection, used only inside ``transaction`` under an asyncio lock, so
 transactions from different coroutines never interleave on it; a second, read-only connection
 serves queries, which in WAL mode never wait for the writer and never see an uncommitted write.
-
-The writer runs its statements on the event loop's own thread: a move's transaction (BEGIN, an
-update, an insert, COMMIT) takes about 40 µs there, with no fsync at ``NORMAL``, while a trip
-to a worker thread per statement (aiosqlite's way, which the reader still uses) held the write
-lock across four or more passes through a busy event loop, and under load transactions queued
-for it for up to 100 ms (issue 16). What may take long never runs on the loop: waiting for
-another process's write lock (``BEGIN IMMEDIATE`` is tried without waiting first, then waited
-for on a worker thread, up to the busy timeout), an fsync at ``FULL``, and checkpoints.
 A third one checkpoints the WAL into the database file in the background: SQLite's automatic
 checkpoint would run inside whichever commit crosses the threshold and add its writes and fsyncs
 to that move's latency (it made the p99 of a commit several times its p50). Other processes may
@@ -68,45 +60,29 @@ def _unique(exc: sqlite3.IntegrityError) -> bool:
     return str(exc).startswith("UNIQUE constraint failed")
 
 
-def _locked(exc: sqlite3.OperationalError) -> bool:
-    return "locked" in str(exc) or "busy" in str(exc)
-
-
-async def _to_the_end(fn: Callable[[], T]) -> T:
-    """``fn()`` on a worker thread; a caller cancelled meanwhile still waits for it to end
-    (the writer connection must not be used again while it is busy)."""
-    task = asyncio.ensure_future(asyncio.to_thread(fn))
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.wait([task])
-        raise
-
-
 class _SqliteTx:
-    """Statements of one transaction, on the writer connection, on the loop's thread."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         try:
-            return self._db.execute(sql, params).rowcount
+            cursor = await self._db.execute(sql, params)
         except sqlite3.IntegrityError as exc:
             if _unique(exc):
                 raise UniqueViolation(str(exc)) from exc
             raise
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         try:
-            self._db.executemany(sql, rows)
+            await self._db.executemany(sql, rows)
         except sqlite3.IntegrityError as exc:
             if _unique(exc):
                 raise UniqueViolation(str(exc)) from exc
             raise
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return self._db.execute(sql, params).fetchall()
+        return list(await self._db.execute_fetchall(sql, params))
 
     async def copy_rows(self, table: str, columns: Sequence[str],
                         rows: Sequence[Sequence[Any]]) -> None:
@@ -181,14 +157,11 @@ class SqliteDatabase:
     backend: Literal["sqlite"] = "sqlite"
     is_not = "IS NOT"
 
-    def __init__(self, path: str, writer: sqlite3.Connection, reader: aiosqlite.Connection,
-                 checkpointer: aiosqlite.Connection, *, synchronous: Synchronous = "NORMAL",
-                 busy_timeout_ms: int = 5000) -> None:
+    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection,
+                 checkpointer: aiosqlite.Connection) -> None:
         self.path = path
         self.where = path
         self._writer = writer
-        self._synchronous = synchronous
-        self._busy_timeout_ms = int(busy_timeout_ms)
         self._reader = reader
         self._checkpointer = checkpointer
         self._write_lock = asyncio.Lock()
@@ -220,44 +193,29 @@ class SqliteDatabase:
                 await db.execute_fetchall(f"PRAGMA {pragma}")
             return db
 
-        writer_pragmas = (f"busy_timeout = {int(busy_timeout_ms)}", f"synchronous = {synchronous}",
-                          "foreign_keys = ON", "wal_autocheckpoint = 0",
-                          f"journal_size_limit = {WAL_SIZE_LIMIT}")
-        writer: sqlite3.Connection | None = None
         try:
-            setup = await connect()
-            await _enter_wal(setup, str(path), busy_timeout_ms)
-            for pragma in writer_pragmas[1:]:
-                await setup.execute_fetchall(f"PRAGMA {pragma}")
+            writer = await connect()
+            await _enter_wal(writer, str(path), busy_timeout_ms)
+            for pragma in (f"synchronous = {synchronous}", "foreign_keys = ON",
+                           "wal_autocheckpoint = 0", f"journal_size_limit = {WAL_SIZE_LIMIT}"):
+                await writer.execute_fetchall(f"PRAGMA {pragma}")
             if check:
                 problems = [str(r[0]) for r in
-                            await setup.execute_fetchall("PRAGMA quick_check(1)")]
+                            await writer.execute_fetchall("PRAGMA quick_check(1)")]
                 if problems != ["ok"]:
                     raise DatabaseUnavailableError(str(path), f"it is corrupt ({problems[0]})")
-            await migrate_sqlite(setup, str(path))
+            await migrate_sqlite(writer, str(path))
             reader = await connect("query_only = ON")
             checkpointer = await connect("query_only = ON")
-            # used on the loop's thread and, to wait for a lock, on a worker thread: never both
-            # at once (the write lock)
-            writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            for pragma in writer_pragmas:
-                writer.execute(f"PRAGMA {pragma}")
         except sqlite3.DatabaseError as exc:
             for db in opened:
                 await db.close()
-            if writer is not None:
-                writer.close()
             raise DatabaseUnavailableError(str(path), _cause(exc)) from None
         except BaseException:
             for db in opened:
                 await db.close()
-            if writer is not None:
-                writer.close()
             raise
-        opened.remove(setup)
-        await setup.close()
-        return cls(str(path), writer, reader, checkpointer, synchronous=synchronous,
-                   busy_timeout_ms=busy_timeout_ms)
+        return cls(str(path), writer, reader, checkpointer)
 
     async def close(self) -> None:
         self._closing = True
@@ -266,17 +224,13 @@ class SqliteDatabase:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self._checkpoint)
         async with self._write_lock:
-            await _to_the_end(self._wrap_up)
+            # SQLite's advice for long-lived connections: refresh the planner's statistics
+            await self._writer.execute_fetchall("PRAGMA optimize")
+            # leave a small file behind: everything moved from the WAL into the database
+            await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._checkpointer.close()
             await self._reader.close()
-
-    def _wrap_up(self) -> None:
-        db = self._writer
-        # SQLite's advice for long-lived connections: refresh the planner's statistics
-        db.execute("PRAGMA optimize")
-        # leave a small file behind: everything moved from the WAL into the database
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        db.close()
+            await self._writer.close()
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._reader.execute_fetchall(sql, params))
@@ -284,39 +238,16 @@ class SqliteDatabase:
     async def transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         async with self._write_lock:
             db = self._writer
-            await self._begin()
+            await db.execute("BEGIN IMMEDIATE")
             try:
                 result = await body(_SqliteTx(db))
-                if self._synchronous == "NORMAL":
-                    db.execute("COMMIT")
-                else:
-                    await _to_the_end(lambda: db.execute("COMMIT"))
+                await db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
-                    db.execute("ROLLBACK")
+                    await db.execute("ROLLBACK")
                 raise
             self._after_commit()
             return result
-
-    async def _begin(self) -> None:
-        """Take SQLite's write lock: at once when it is free, else wait for it (another process
-        writes) on a worker thread, up to the busy timeout."""
-        db = self._writer
-        db.execute("PRAGMA busy_timeout = 0")
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as exc:
-            if not _locked(exc):
-                raise
-        finally:
-            db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
-        try:
-            await _to_the_end(lambda: db.execute("BEGIN IMMEDIATE"))
-        except asyncio.CancelledError:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     async def schema_version(self) -> int:
         return await sqlite_schema_version(self._reader)
@@ -334,7 +265,8 @@ class SqliteDatabase:
     async def pragma(self, name: Literal["journal_mode", "synchronous", "busy_timeout",
                                          "foreign_keys", "wal_autocheckpoint"]) -> Any:
         """The writer connection's setting ``name`` (for checks and diagnostics)."""
-        return self._writer.execute(f"PRAGMA {name}").fetchone()[0]
+        rows = list(await self._writer.execute_fetchall(f"PRAGMA {name}"))
+        return rows[0][0]
 
     async def integrity_check(self) -> list[str]:
         """SQLite's own consistency check: ``["ok"]`` for a sound file."""
@@ -362,8 +294,7 @@ class SqliteDatabase:
             )
             if rows[0][1] > WAL_LIMIT_FRAMES:
                 async with self._write_lock:
-                    await _to_the_end(
-                        lambda: self._writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchall())
+                    await self._writer.execute_fetchall("PRAGMA wal_checkpoint(RESTART)")
         except Exception:
             # the data is safe in the WAL either way; the next checkpoint tries again
             _log.exception("WAL checkpoint of %s failed", self.path)
