@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ValidationError
 
 from bot.games.base import Engine, GameSpec, Seat
@@ -70,7 +71,10 @@ a lobby left idle, nobody but computers left in a game, nobody left in a lobby."
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """A game's stored state, written after every move: orjson writes the same text as
+    ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` (integer keys become
+    strings there too) in a tenth of the time (issue 16)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _payments(game: GameSpec, events: Sequence[Any]) -> list[Payment]:

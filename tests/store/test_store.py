@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -303,3 +304,54 @@ async def test_finished_tables_page_back_newest_first(store: Store) -> None:
     assert [r.id for r in rest] == ids[::-1][3:]
     assert live not in [r.id for r in first + rest]
     assert await store.finished_tables(GUILD, "other") == []
+
+
+async def test_a_write_runs_whole_in_one_trip_to_the_writers_thread(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16: a move's transaction is one trip to the writer's thread (BEGIN, its
+    statements, COMMIT), not one per statement, so SQLite's lock is never held across a pass
+    of a busy event loop."""
+    store = await Store.open(db_path)
+    try:
+        table_id = await playing_table(store)
+        db = store.sqlite
+        trips: list[str] = []
+        on_writer = db._on_writer
+
+        async def counted(fn: Any) -> Any:
+            trips.append(getattr(fn, "func", fn).__name__)
+            return await on_writer(fn)
+
+        monkeypatch.setattr(db, "_on_writer", counted)
+        await store.commit_move(hand_end(table_id, 0, hand_no=1))
+        assert trips == ["_one_trip"]
+        record = await store.table(table_id)
+        assert record is not None and record.counter == 1
+        assert len(await store.ledger_entries(GUILD, kind="toy")) == 2
+    finally:
+        await store.close()
+
+
+async def test_a_write_body_that_awaits_something_else_is_refused_and_leaves_nothing(
+    db_path: Path,
+) -> None:
+    """A ``write`` body may await only its transaction; one that awaits anything else is
+    stopped, its statements rolled back, and the writer is free for the next."""
+    store = await Store.open(db_path)
+    try:
+        table_id = await playing_table(store)
+
+        async def wanders(tx: Any) -> None:
+            await tx.execute("UPDATE tables SET counter = 99 WHERE id = ?", (table_id,))
+            await asyncio.sleep(0)
+
+        with pytest.raises(TypeError):
+            await store.sqlite.write(wanders)
+        record = await store.table(table_id)
+        assert record is not None and record.counter == 0
+        await store.commit_move(hand_end(table_id, 0, hand_no=1))
+        record = await store.table(table_id)
+        assert record is not None and record.counter == 1
+    finally:
+        await store.close()
