@@ -9,7 +9,7 @@ the transaction, so a body that catches it must raise, never carry on.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from bot.storage.url import Backend
@@ -53,12 +53,6 @@ class Database(Reads, Protocol):
         ...
 
     async def transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
-
-    async def write(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
-        """A transaction whose body awaits nothing but its ``Tx`` (no other I/O, locks or
-        sleeps), so the backend may run all of it at once: SQLite on its writer's thread in
-        one trip; PostgreSQL as ``transaction``."""
-        ...
 
     async def schema_version(self) -> int: ...
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 import asyncpg
@@ -162,10 +162,6 @@ class PostgresDatabase:
                     raise
                 attempt += 1
                 _log.warning("transaction aborted by PostgreSQL (%s); trying again", exc)
-
-    async def write(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
-        """asyncpg is asynchronous all the way: a trip per statement is its only way."""
-        return await self.transaction(body)
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as conn:

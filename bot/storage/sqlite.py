@@ -7,16 +7,20 @@ kernel crash can lose the last few commits, and even then the database stays con
 replays whole transactions only). ``FULL`` adds an fsync per commit for power-loss safety;
 ``scripts/bench_store.py`` measures both.
 
-Connections. One writer connection, used only inside ``transaction`` and ``write`` under an
-asyncio lock, so transactions from different coroutines never interleave on it, and only on a
-thread of its own, so waiting for another process's lock, an fsync at ``FULL`` or a checkpoint
-never holds up the event loop. ``write`` runs a whole transaction there in one trip (BEGIN, the
-body's statements, COMMIT: about 50 µs for a move); a trip per statement (aiosqlite's way, and
-``transaction``'s, for bodies that await other things) held SQLite's lock across a pass of a
-busy event loop per statement, and under load moves queued for it for up to 100 ms (issue 16).
-One trip also keeps SQLite's lock free between transactions for as long as a trip takes, so
-another process waiting in its busy handler gets its turn. A second, read-only connection
+Connections. One writer connection, used only inside ``transaction`` under an asyncio lock, so
+transactions from different coroutines never interleave on it; a second, read-only connection
 serves queries, which in WAL mode never wait for the writer and never see an uncommitted write.
+
+The writer runs its statements on the event loop's own thread: a move's transaction (BEGIN, an
+update, an insert, COMMIT) takes about 40 µs there, with no fsync at ``NORMAL``, while a trip
+to a worker thread per statement (aiosqlite's way, which the reader still uses) held the write
+lock across four or more passes through a busy event loop, and under load transactions queued
+for it for up to 100 ms (issue 16). Even a whole transaction in one trip to a worker thread
+took 4 ms at the median and 36 ms at p90 under load: the worker takes the GIL back after every
+SQLite call, and while the loop runs Python that waits up to the switch interval (5 ms).
+What may take long never runs on the loop: waiting for another process's write lock (``BEGIN
+IMMEDIATE`` is tried without waiting first, then waited for on a worker thread, up to the busy
+timeout), an fsync at ``FULL``, and checkpoints.
 A third one checkpoints the WAL into the database file in the background: SQLite's automatic
 checkpoint would run inside whichever commit crosses the threshold and add its writes and fsyncs
 to that move's latency (it made the p99 of a commit several times its p50). Other processes may
@@ -31,9 +35,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -69,55 +71,45 @@ def _unique(exc: sqlite3.IntegrityError) -> bool:
     return str(exc).startswith("UNIQUE constraint failed")
 
 
-def _execute(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+async def _to_the_end(fn: Callable[[], T]) -> T:
+    """``fn()`` on a worker thread; a caller cancelled meanwhile still waits for it to end
+    (the writer connection must not be used again while it is busy)."""
+    task = asyncio.ensure_future(asyncio.to_thread(fn))
     try:
-        return db.execute(sql, params).rowcount
-    except sqlite3.IntegrityError as exc:
-        if _unique(exc):
-            raise UniqueViolation(str(exc)) from exc
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait([task])
         raise
-
-
-def _executemany(db: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    try:
-        db.executemany(sql, rows)
-    except sqlite3.IntegrityError as exc:
-        if _unique(exc):
-            raise UniqueViolation(str(exc)) from exc
-        raise
-
-
-def _fetch(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
-    return db.execute(sql, params).fetchall()
-
-
-Hop = Callable[[Callable[[], T]], Awaitable[T]]
 
 
 class _SqliteTx:
-    """The statements of one transaction on the writer connection: run where the body runs
-    (``write``: the body runs on the writer's thread) or, given ``hop``, sent there one by one
-    (``transaction``: the body runs on the event loop)."""
+    """Statements of one transaction, on the writer connection, on the loop's thread."""
 
-    def __init__(self, db: sqlite3.Connection, hop: Hop[Any] | None = None) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._hop = hop
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        if self._hop is None:
-            return _execute(self._db, sql, params)
-        return await self._hop(partial(_execute, self._db, sql, params))
+        try:
+            return self._db.execute(sql, params).rowcount
+        except sqlite3.IntegrityError as exc:
+            if _unique(exc):
+                raise UniqueViolation(str(exc)) from exc
+            raise
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        if self._hop is None:
-            _executemany(self._db, sql, rows)
-        else:
-            await self._hop(partial(_executemany, self._db, sql, rows))
+        try:
+            self._db.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            if _unique(exc):
+                raise UniqueViolation(str(exc)) from exc
+            raise
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        if self._hop is None:
-            return _fetch(self._db, sql, params)
-        return await self._hop(partial(_fetch, self._db, sql, params))
+        return self._db.execute(sql, params).fetchall()
 
     async def copy_rows(self, table: str, columns: Sequence[str],
                         rows: Sequence[Sequence[Any]]) -> None:
@@ -125,17 +117,6 @@ class _SqliteTx:
         await self.executemany(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
         )
-
-
-def _complete(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a ``write`` body to its end on this thread: it awaits only its ``_SqliteTx``, whose
-    methods never suspend here, so one step finishes it."""
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coro.close()
-    raise TypeError("a write body awaited something besides its transaction")
 
 
 def check_file(file: Path) -> None:
@@ -203,12 +184,14 @@ class SqliteDatabase:
     backend: Literal["sqlite"] = "sqlite"
     is_not = "IS NOT"
 
-    def __init__(self, path: str, writer: sqlite3.Connection, thread: ThreadPoolExecutor,
-                 reader: aiosqlite.Connection, checkpointer: aiosqlite.Connection) -> None:
+    def __init__(self, path: str, writer: sqlite3.Connection, reader: aiosqlite.Connection,
+                 checkpointer: aiosqlite.Connection, *, synchronous: Synchronous = "NORMAL",
+                 busy_timeout_ms: int = 5000) -> None:
         self.path = path
         self.where = path
         self._writer = writer
-        self._thread = thread
+        self._synchronous = synchronous
+        self._busy_timeout_ms = int(busy_timeout_ms)
         self._reader = reader
         self._checkpointer = checkpointer
         self._write_lock = asyncio.Lock()
@@ -240,24 +223,14 @@ class SqliteDatabase:
                 await db.execute_fetchall(f"PRAGMA {pragma}")
             return db
 
-        writer_pragmas = (f"synchronous = {synchronous}", "foreign_keys = ON",
-                          "wal_autocheckpoint = 0", f"journal_size_limit = {WAL_SIZE_LIMIT}")
-
-        def connect_writer() -> sqlite3.Connection:
-            # used on the writer's thread only (check_same_thread: it is made on that thread,
-            # but the loop's thread closes it if opening fails)
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            for pragma in (f"busy_timeout = {int(busy_timeout_ms)}", *writer_pragmas):
-                db.execute(f"PRAGMA {pragma}")
-            return db
-
-        thread = ThreadPoolExecutor(1, thread_name_prefix="kortbord-sqlite-writer")
+        writer_pragmas = (f"busy_timeout = {int(busy_timeout_ms)}", f"synchronous = {synchronous}",
+                          "foreign_keys = ON", "wal_autocheckpoint = 0",
+                          f"journal_size_limit = {WAL_SIZE_LIMIT}")
         writer: sqlite3.Connection | None = None
         try:
             setup = await connect()
             await _enter_wal(setup, str(path), busy_timeout_ms)
-            # the migration runs as the writer will: with its settings
-            for pragma in writer_pragmas:
+            for pragma in writer_pragmas[1:]:
                 await setup.execute_fetchall(f"PRAGMA {pragma}")
             if check:
                 problems = [str(r[0]) for r in
@@ -267,16 +240,27 @@ class SqliteDatabase:
             await migrate_sqlite(setup, str(path))
             reader = await connect("query_only = ON")
             checkpointer = await connect("query_only = ON")
-            writer = await asyncio.get_running_loop().run_in_executor(thread, connect_writer)
+            # used on the loop's thread and, to wait for a lock, on a worker thread: never both
+            # at once (the write lock)
+            writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            for pragma in writer_pragmas:
+                writer.execute(f"PRAGMA {pragma}")
         except sqlite3.DatabaseError as exc:
-            await _close_all(opened, writer, thread)
+            for db in opened:
+                await db.close()
+            if writer is not None:
+                writer.close()
             raise DatabaseUnavailableError(str(path), _cause(exc)) from None
         except BaseException:
-            await _close_all(opened, writer, thread)
+            for db in opened:
+                await db.close()
+            if writer is not None:
+                writer.close()
             raise
         opened.remove(setup)
         await setup.close()
-        return cls(str(path), writer, thread, reader, checkpointer)
+        return cls(str(path), writer, reader, checkpointer, synchronous=synchronous,
+                   busy_timeout_ms=busy_timeout_ms)
 
     async def close(self) -> None:
         self._closing = True
@@ -285,12 +269,9 @@ class SqliteDatabase:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self._checkpoint)
         async with self._write_lock:
-            try:
-                await self._on_writer(self._wrap_up)
-            finally:
-                self._thread.shutdown(wait=False)
-                await self._checkpointer.close()
-                await self._reader.close()
+            await _to_the_end(self._wrap_up)
+            await self._checkpointer.close()
+            await self._reader.close()
 
     def _wrap_up(self) -> None:
         db = self._writer
@@ -312,47 +293,38 @@ class SqliteDatabase:
     async def transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         async with self._write_lock:
             db = self._writer
+            await self._begin()
             try:
-                await self._on_writer(partial(db.execute, "BEGIN IMMEDIATE"))
-                result = await body(_SqliteTx(db, self._on_writer))
-                await self._on_writer(partial(db.execute, "COMMIT"))
+                result = await body(_SqliteTx(db))
+                if self._synchronous == "NORMAL":
+                    db.execute("COMMIT")
+                else:
+                    await _to_the_end(lambda: db.execute("COMMIT"))
             except BaseException:
-                await self._on_writer(self._roll_back)
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
             self._after_commit()
             return result
 
-    async def write(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
-        async with self._write_lock:
-            result = await self._on_writer(partial(self._one_trip, body))
-            self._after_commit()
-            return result
-
-    def _one_trip(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+    async def _begin(self) -> None:
+        """Take SQLite's write lock: at once when it is free, else wait for it (another process
+        writes) on a worker thread, up to the busy timeout."""
         db = self._writer
+        db.execute("PRAGMA busy_timeout = 0")
         try:
             db.execute("BEGIN IMMEDIATE")
-            result = _complete(body(_SqliteTx(db)))
-            db.execute("COMMIT")
-        except BaseException:
-            self._roll_back()
-            raise
-        return result
-
-    def _roll_back(self) -> None:
-        if self._writer.in_transaction:
-            self._writer.execute("ROLLBACK")
-
-    async def _on_writer(self, fn: Callable[[], T]) -> T:
-        """``fn()`` on the writer's thread. A caller cancelled meanwhile still waits for it to
-        end, so whatever it leaves behind (an open transaction) is known before the next."""
-        job = asyncio.get_running_loop().run_in_executor(self._thread, fn)
+            return
+        except sqlite3.OperationalError as exc:
+            if not _locked(exc):
+                raise
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
         try:
-            return await asyncio.shield(job)
+            await _to_the_end(lambda: db.execute("BEGIN IMMEDIATE"))
         except asyncio.CancelledError:
-            await asyncio.wait([job])
-            if not job.cancelled():
-                job.exception()
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     async def schema_version(self) -> int:
@@ -371,8 +343,7 @@ class SqliteDatabase:
     async def pragma(self, name: Literal["journal_mode", "synchronous", "busy_timeout",
                                          "foreign_keys", "wal_autocheckpoint"]) -> Any:
         """The writer connection's setting ``name`` (for checks and diagnostics)."""
-        return await self._on_writer(
-            lambda: self._writer.execute(f"PRAGMA {name}").fetchone()[0])
+        return self._writer.execute(f"PRAGMA {name}").fetchone()[0]
 
     async def integrity_check(self) -> list[str]:
         """SQLite's own consistency check: ``["ok"]`` for a sound file."""
@@ -400,20 +371,11 @@ class SqliteDatabase:
             )
             if rows[0][1] > WAL_LIMIT_FRAMES:
                 async with self._write_lock:
-                    await self._on_writer(lambda: self._writer.execute(
-                        "PRAGMA wal_checkpoint(RESTART)").fetchall())
+                    await _to_the_end(
+                        lambda: self._writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchall())
         except Exception:
             # the data is safe in the WAL either way; the next checkpoint tries again
             _log.exception("WAL checkpoint of %s failed", self.path)
             raise
         finally:
             self._checkpoint = None
-
-
-async def _close_all(opened: Sequence[aiosqlite.Connection], writer: sqlite3.Connection | None,
-                     thread: ThreadPoolExecutor) -> None:
-    for db in opened:
-        await db.close()
-    if writer is not None:
-        writer.close()
-    thread.shutdown(wait=False)

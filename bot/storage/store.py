@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -171,11 +171,10 @@ class Store:
     async def schema_version(self) -> int:
         return await self._db.schema_version()
 
-    async def _transaction(self, body: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+    async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed if it returns, rolled back if it
-        raises. Shielded, so a cancelled caller never leaves a transaction half-done. Every
-        body here awaits only its ``Tx``, so the backend may run it in one trip (``write``)."""
-        task = asyncio.ensure_future(self._db.write(body))
+        raises. Shielded, so a cancelled caller never leaves a transaction half-done."""
+        task = asyncio.ensure_future(self._db.transaction(body))
         task.add_done_callback(_consume_result)
         return await asyncio.shield(task)
 

@@ -306,52 +306,42 @@ async def test_finished_tables_page_back_newest_first(store: Store) -> None:
     assert await store.finished_tables(GUILD, "other") == []
 
 
-async def test_a_write_runs_whole_in_one_trip_to_the_writers_thread(
+
+async def test_a_move_commits_on_the_loops_thread_and_waits_for_another_process_off_it(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16: a move's transaction is one trip to the writer's thread (BEGIN, its
-    statements, COMMIT), not one per statement, so SQLite's lock is never held across a pass
-    of a busy event loop."""
+    """Issue 16: a move's transaction runs its statements on the event loop's thread, with no
+    trip to a worker thread (each trip held SQLite's lock across passes of a busy loop); only
+    waiting for another process's write lock goes to a worker thread, and the move then
+    commits once that process lets go."""
     store = await Store.open(db_path)
     try:
         table_id = await playing_table(store)
-        db = store.sqlite
         trips: list[str] = []
-        on_writer = db._on_writer
+        waiting = asyncio.Event()
+        to_the_end = sqlite_module._to_the_end
 
         async def counted(fn: Any) -> Any:
-            trips.append(getattr(fn, "func", fn).__name__)
-            return await on_writer(fn)
+            trips.append("trip")
+            waiting.set()
+            return await to_the_end(fn)
 
-        monkeypatch.setattr(db, "_on_writer", counted)
+        monkeypatch.setattr(sqlite_module, "_to_the_end", counted)
         await store.commit_move(hand_end(table_id, 0, hand_no=1))
-        assert trips == ["_one_trip"]
+        assert trips == []
+        other = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            move = asyncio.ensure_future(store.commit_move(hand_end(table_id, 1, hand_no=2)))
+            await waiting.wait()
+            assert not move.done()
+            other.execute("COMMIT")
+            await move
+        finally:
+            other.close()
+        assert trips == ["trip"]
         record = await store.table(table_id)
-        assert record is not None and record.counter == 1
-        assert len(await store.ledger_entries(GUILD, kind="toy")) == 2
-    finally:
-        await store.close()
-
-
-async def test_a_write_body_that_awaits_something_else_is_refused_and_leaves_nothing(
-    db_path: Path,
-) -> None:
-    """A ``write`` body may await only its transaction; one that awaits anything else is
-    stopped, its statements rolled back, and the writer is free for the next."""
-    store = await Store.open(db_path)
-    try:
-        table_id = await playing_table(store)
-
-        async def wanders(tx: Any) -> None:
-            await tx.execute("UPDATE tables SET counter = 99 WHERE id = ?", (table_id,))
-            await asyncio.sleep(0)
-
-        with pytest.raises(TypeError):
-            await store.sqlite.write(wanders)
-        record = await store.table(table_id)
-        assert record is not None and record.counter == 0
-        await store.commit_move(hand_end(table_id, 0, hand_no=1))
-        record = await store.table(table_id)
-        assert record is not None and record.counter == 1
+        assert record is not None and record.counter == 2
+        assert len(await store.ledger_entries(GUILD, kind="toy")) == 4
     finally:
         await store.close()

@@ -70,10 +70,6 @@ class HeldOpen:
 
         return await self._inner.transaction(held)
 
-    async def write(self, body: Callable[[Tx], Awaitable[T]]) -> T:
-        # held open by awaiting an event, which a one-trip write cannot: the general way
-        return await self.transaction(body)
-
 
 async def open_held(url: str) -> tuple[Store, HeldOpen]:
     target = parse_database_url(url)
