@@ -45,6 +45,9 @@ _log = logging.getLogger(__name__)
 _QUIET = discord.AllowedMentions.none()
 CLOSE_GRACE = 5.0
 """Seconds a shutdown waits for table writes in flight."""
+ENDED_REMEMBERED = 1024
+"""Tables shown over whose last version the publisher remembers, so that an older version
+published late (its maker was still awaiting something) never replaces the closed table."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -119,7 +122,14 @@ class _Table:
     """The next write's place in the pacer's queue, while it waits."""
     picture: CardImage | None = None
     """The picture the table message is known to carry (``None``: none, or not known)."""
+    shown: int = -1
+    """The newest version written to the table message by this publisher."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def newer_than(self, showing: Showing) -> bool:
+        """Whether a newer version than ``showing``'s is shown or waiting to be."""
+        pending = -1 if self.pending is None else self.pending.version
+        return showing.version < max(self.shown, pending)
 
 
 class TablePublisher:
@@ -132,6 +142,9 @@ class TablePublisher:
         self._clock = clock
         self._pacer = pacer or RequestPacer()
         self._tables: dict[int, _Table] = {}
+        self._ended: dict[int, int] = {}
+        """Table → the version it ended at, for the last ``ENDED_REMEMBERED`` tables shown
+        over (oldest first)."""
 
     def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
         state = self._tables.get(showing.table_id)
@@ -143,8 +156,15 @@ class TablePublisher:
         return state
 
     def publish(self, showing: Showing) -> None:
-        """Show ``showing`` on its table message soon; returns at once."""
+        """Show ``showing`` on its table message soon; returns at once. A version older than
+        one already shown or waiting is dropped: whoever made it awaited something meanwhile
+        (a game started and at once stopped: the start's table came after the closed one)."""
+        if showing.table_id not in self._tables and (
+                self._ended.get(showing.table_id, -1) >= showing.version):
+            return
         state = self._state(showing)
+        if state.newer_than(showing):
+            return
         state.pending = showing
         if state.ticket is not None and _urgent(state, showing):
             self._pacer.hurry(state.ticket)
@@ -204,7 +224,7 @@ class TablePublisher:
                     failures = 0
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
-                        self._tables.pop(state.table_id, None)
+                        self._forget(state.table_id, showing.version)
                     continue
                 except discord.Forbidden:
                     # the bot may not write here any more; the next change tries again
@@ -227,6 +247,12 @@ class TablePublisher:
                     # a write that failed before it was sent still counts: it may have arrived
                     grant.release()
             await self._clock.sleep_until(self._clock.now() + _backoff(failures))
+
+    def _forget(self, table_id: int, version: int) -> None:
+        self._tables.pop(table_id, None)
+        self._ended[table_id] = version
+        if len(self._ended) > ENDED_REMEMBERED:
+            del self._ended[next(iter(self._ended))]
 
     async def _swept(self, state: _Table) -> bool:
         """Sweep before asking for the write's grant, not while holding it: the sweep's own
@@ -305,6 +331,7 @@ class TablePublisher:
         finally:
             grant.release()
         state.picture = render.image
+        state.shown = max(state.shown, showing.version)
         if state.pinged != showing.ping:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
             state.pinged = None
@@ -342,6 +369,7 @@ class TablePublisher:
             await self._delete(showing.channel_id, replaces)
         state.message_id = sent
         state.pinged = pinged
+        state.shown = max(state.shown, showing.version)
         await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
                                         showing.version)
         return sent
