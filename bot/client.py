@@ -133,8 +133,10 @@ class KortbordBot(commands.Bot):
             collector.settle()
 
     def table_changed(self, snapshot: TableSnapshot) -> None:
-        """Every table a controller shows: deadlines may have moved, a computer may be next."""
-        self.timers.rearm()
+        """Every table a controller shows: its deadline may have moved, a computer may be
+        next."""
+        self.timers.deadline_set(snapshot.turn_deadline if snapshot.status == "playing"
+                                 else snapshot.lobby_expires_at)
         self.computers.kick(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:

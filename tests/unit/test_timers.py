@@ -244,6 +244,35 @@ async def test_rearm_picks_up_a_deadline_set_while_the_scheduler_sleeps(
         await scheduler.close()
 
 
+
+async def test_a_deadline_pushed_later_needs_no_look_and_an_earlier_one_is_picked_up(
+    clock: FakeClock, stored: Deadlines
+) -> None:
+    """Issue 16: a move pushes its table's deadline later, which the scheduler finds when it
+    wakes for the old one; only a deadline before its next wake makes it look at once."""
+    now = clock.now()
+    fired = Fired(lambda due: stored.close(due.table_id))
+    scheduler = DeadlineScheduler(stored, fired, clock)
+    scheduler.start()
+    try:
+        stored.turn(1, now + 1000)
+        scheduler.rearm()
+        assert await clock.someone_sleeping() == now + 1000
+        stored.turn(1, now + 2000, counter=1)
+        scheduler.deadline_set(now + 2000)
+        assert not scheduler._wake.is_set()
+        stored.turn(2, now + 10)
+        scheduler.deadline_set(now + 10)
+        clock.advance(10)
+        await fired.wait(1)
+        assert [d.table_id for d in fired.deadlines] == [2]
+        # the wake planned for the old deadline finds the new one
+        clock.advance(1990)
+        await fired.wait(2)
+        assert [(d.table_id, d.counter) for d in fired.deadlines] == [(2, 0), (1, 1)]
+    finally:
+        await scheduler.close()
+
 async def test_an_unreadable_store_is_looked_at_again_later(
     clock: FakeClock, stored: Deadlines, caplog: pytest.LogCaptureFixture
 ) -> None:
