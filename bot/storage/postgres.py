@@ -19,6 +19,7 @@ the database, so running it again is safe.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -113,6 +114,13 @@ def _unreachable(exc: BaseException) -> str | None:
     return None
 
 
+def _consume_result(task: asyncio.Task[Any]) -> None:
+    # a transaction whose caller was cancelled still finishes; its outcome is read here so
+    # asyncio does not report it as never retrieved
+    if not task.cancelled():
+        task.exception()
+
+
 class PostgresDatabase:
     backend: Literal["postgresql"] = "postgresql"
     is_not = "IS DISTINCT FROM"
@@ -152,6 +160,13 @@ class PostgresDatabase:
         return list(await self._pool.fetch(numbered(sql), *params))
 
     async def transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        # shielded: a query cancelled half-way leaves asyncpg's connection to be reset, so a
+        # cancelled caller's transaction finishes on its own (and commits or rolls back whole)
+        task = asyncio.ensure_future(self._transaction(body))
+        task.add_done_callback(_consume_result)
+        return await asyncio.shield(task)
+
+    async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         attempt = 1
         while True:
             try:

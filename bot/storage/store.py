@@ -11,7 +11,6 @@ them are decided by the database, so they hold between processes as well as with
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -106,13 +105,6 @@ def _owned(shards: Shards | None) -> tuple[str, list[int]]:
     return f" AND ((guild_id >> 22) % ?) IN ({marks})", [shards.count, *shards.ids]
 
 
-def _consume_result(task: asyncio.Task[Any]) -> None:
-    # a transaction whose caller was cancelled still finishes; its outcome is read here so
-    # asyncio does not report it as never retrieved
-    if not task.cancelled():
-        task.exception()
-
-
 class Store:
     """Open with ``await Store.open(url)``; close with ``await store.close()``."""
 
@@ -173,10 +165,10 @@ class Store:
 
     async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed if it returns, rolled back if it
-        raises. Shielded, so a cancelled caller never leaves a transaction half-done."""
-        task = asyncio.ensure_future(self._db.transaction(body))
-        task.add_done_callback(_consume_result)
-        return await asyncio.shield(task)
+        raises. A cancelled caller never leaves a transaction half-done (the backend sees to
+        it), and on SQLite a transaction that need not wait runs without a task of its own or
+        a pass of the event loop (issue 16)."""
+        return await self._db.transaction(body)
 
     # -- tables --------------------------------------------------------------------------------
 
