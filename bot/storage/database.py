@@ -9,6 +9,7 @@ the transaction, so a body that catches it must raise, never carry on.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -16,6 +17,14 @@ from bot.storage.url import Backend
 
 T = TypeVar("T")
 Row = Sequence[Any]
+
+
+def consume_result(task: asyncio.Future[Any]) -> None:
+    """A done-callback for work that finishes after its caller stopped waiting (a cancelled
+    caller's transaction, a background checkpoint): reads its outcome so that asyncio does not
+    report it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 class UniqueViolation(Exception):

@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 
 import asyncpg
 
-from bot.storage.database import Row, Tx, UniqueViolation
+from bot.storage.database import Row, Tx, UniqueViolation, consume_result
 from bot.storage.errors import DatabaseUnavailableError
 from bot.storage.migrations import migrate_postgresql, postgresql_schema_version
 from bot.storage.url import DatabaseUrl
@@ -114,13 +114,6 @@ def _unreachable(exc: BaseException) -> str | None:
     return None
 
 
-def _consume_result(task: asyncio.Task[Any]) -> None:
-    # a transaction whose caller was cancelled still finishes; its outcome is read here so
-    # asyncio does not report it as never retrieved
-    if not task.cancelled():
-        task.exception()
-
-
 class PostgresDatabase:
     backend: Literal["postgresql"] = "postgresql"
     is_not = "IS DISTINCT FROM"
@@ -163,7 +156,7 @@ class PostgresDatabase:
         # shielded: a query cancelled half-way leaves asyncpg's connection to be reset, so a
         # cancelled caller's transaction finishes on its own (and commits or rolls back whole)
         task = asyncio.ensure_future(self._transaction(body))
-        task.add_done_callback(_consume_result)
+        task.add_done_callback(consume_result)
         return await asyncio.shield(task)
 
     async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:

@@ -10,6 +10,11 @@ replays whole transactions only). ``FULL`` adds an fsync per commit for power-lo
 Connections. One writer connection, used only inside ``transaction`` under an asyncio lock, so
 transactions from different coroutines never interleave on it; a second, read-only connection
 serves queries, which in WAL mode never wait for the writer and never see an uncommitted write.
+A third one checkpoints the WAL into the database file in the background: SQLite's automatic
+checkpoint would run inside whichever commit crosses the threshold and add its writes and fsyncs
+to that move's latency (it made the p99 of a commit several times its p50). Other processes may
+open the same file: SQLite's write lock (``BEGIN IMMEDIATE``, waiting up to the busy timeout)
+serialises their transactions.
 
 The writer runs its statements on the event loop's own thread: a move's transaction (BEGIN, an
 update, an insert, COMMIT) takes about 40 µs there, with no fsync at ``NORMAL``, while a trip
@@ -21,11 +26,6 @@ SQLite call, and while the loop runs Python that waits up to the switch interval
 What may take long never runs on the loop: waiting for another process's write lock (``BEGIN
 IMMEDIATE`` is tried without waiting first, then waited for on a worker thread, up to the busy
 timeout), an fsync at ``FULL``, and checkpoints.
-A third one checkpoints the WAL into the database file in the background: SQLite's automatic
-checkpoint would run inside whichever commit crosses the threshold and add its writes and fsyncs
-to that move's latency (it made the p99 of a commit several times its p50). Other processes may
-open the same file: SQLite's write lock (``BEGIN IMMEDIATE``, waiting up to the busy timeout)
-serialises their transactions.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.storage.database import Row, Tx, UniqueViolation
+from bot.storage.database import Row, Tx, UniqueViolation, consume_result
 from bot.storage.errors import DatabaseUnavailableError, StoreError
 from bot.storage.migrations import migrate_sqlite, sqlite_schema_version
 
@@ -60,11 +60,6 @@ WAL_LIMIT_FRAMES = 10_000
 burst of moves leaves no such moment, so past this size (about 40 MB) a checkpoint takes the
 write lock and restarts the WAL itself."""
 SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def _consume_result(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled():
-        task.exception()
 
 
 def _unique(exc: sqlite3.IntegrityError) -> bool:
@@ -359,7 +354,7 @@ class SqliteDatabase:
         if self._checkpoint is None:
             self._commits = 0
             self._checkpoint = asyncio.ensure_future(self._run_checkpoint())
-            self._checkpoint.add_done_callback(_consume_result)
+            self._checkpoint.add_done_callback(consume_result)
         return self._checkpoint
 
     async def _run_checkpoint(self) -> None:

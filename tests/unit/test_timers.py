@@ -244,7 +244,6 @@ async def test_rearm_picks_up_a_deadline_set_while_the_scheduler_sleeps(
         await scheduler.close()
 
 
-
 async def test_a_deadline_pushed_later_needs_no_look_and_an_earlier_one_is_picked_up(
     clock: FakeClock, stored: Deadlines
 ) -> None:
