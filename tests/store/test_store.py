@@ -306,7 +306,6 @@ async def test_finished_tables_page_back_newest_first(store: Store) -> None:
     assert await store.finished_tables(GUILD, "other") == []
 
 
-
 async def test_a_move_commits_on_the_loops_thread_and_waits_for_another_process_off_it(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
