@@ -1,5 +1,6 @@
-"""Benchmark the card pictures (not a test): render time with warm caches, bytes per picture, and
-the cold cost of drawing the faces.
+"""Benchmark the card pictures (not a test): render time with the faces drawn (but no finished
+picture kept: each run draws and encodes its picture), bytes per picture, and the cold cost of
+drawing the faces.
 
     .venv/bin/python scripts/bench_cards.py [--runs N] [--width PX]
 
@@ -21,7 +22,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.cardart import BACK, CARD_WIDTH, FAN, CardImage, Group, hand_image, render, row_image, warm
+from bot.cardart import (
+    BACK,
+    CARD_WIDTH,
+    FAN,
+    CardImage,
+    Group,
+    compose,
+    hand_image,
+    render,
+    row_image,
+    warm,
+)
 from bot.cards import new_deck, rank, sorted_hand
 from bot.games.tonk.spreads import sort_cards
 
@@ -113,6 +125,7 @@ def main() -> None:
         image = case()
         times = []
         for _ in range(args.runs):
+            compose._drawn.cache_clear()
             t0 = time.perf_counter()
             case()
             times.append((time.perf_counter() - t0) * 1000)

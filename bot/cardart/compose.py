@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,7 +9,7 @@ from itertools import groupby
 
 from PIL import Image
 
-from bot.cardart import palette
+from bot.cardart import palette, png
 from bot.cardart.faces import ASPECT, BACK, EMPTY, face, height_for, mask
 from bot.cardart.labels import label_image
 from bot.cardart.layout import FAN, SPREAD, Group, Style, arrange
@@ -21,11 +20,6 @@ CARD_WIDTH = 140
 """Default card width in pixels. A 12-card hand comes out 700–950 pixels wide: phones show it
 about 400 wide but on screens of two or three device pixels per point, where the extra pixels
 keep the corners crisp; desktops scale it down to their preview width."""
-
-_PNG_LEVEL = 1
-"""zlib's fastest level: the palette pictures are flat, so it compresses them almost as well as
-the default (a 12-card hand: 11 KB instead of 8 KB) in a third of the time (0.5 ms instead of
-1.5 ms), and encoding was the bot's largest single cost per move under load (issue 16)."""
 
 _CACHED = 512
 """Pictures kept, newest used first (about 8 KB each, so at most about 4 MB): the same cards are
@@ -46,9 +40,7 @@ class CardImage:
 
 
 def encode(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", transparency=palette.TRANSPARENT, compress_level=_PNG_LEVEL)
-    return buffer.getvalue()
+    return png.encode(image, palette.TRANSPARENT)
 
 
 def _as_group(group: Group | Iterable[int]) -> Group:
