@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
+from discord.webhook.async_ import async_context, handle_message_parameters
 
 from bot.cardart import CardImage
 from bot.discord import checks
@@ -205,6 +206,20 @@ def _pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any
     return {"attachments": [attachment(image)] if image else []}
 
 
+async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
+                       **fields: Any) -> None:
+    """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
+    through discord.py's webhook adapter: the message Discord sends back is not needed, and
+    ``Webhook.edit_message`` would build a ``WebhookMessage`` of it and store the view, which
+    the routed components (``DynamicItem``) do not need (issue 16, as the table's writes)."""
+    assert webhook.token is not None
+    with handle_message_parameters(view=view, **fields) as params:
+        await async_context.get().edit_webhook_message(
+            webhook.id, webhook.token, ORIGINAL, session=webhook.session, proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth, payload=params.payload, multipart=params.multipart,
+            files=params.files, with_components=view is not None)
+
+
 async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
                         shown: CardImage | None = None) -> int | None:
     """Show a hand panel: in place when the interaction came from the user's own private panel
@@ -254,6 +269,8 @@ class _OpenPanel:
     collections stall the loop for 100 ms under load (issue 16)."""
 
     webhook: discord.Webhook
+    mentions: discord.AllowedMentions | None
+    """The client's allowed mentions, which discord.py sends with every edit."""
     lang: str
     shown_at: float
     image: CardImage | None
@@ -542,9 +559,9 @@ class TableController:
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         token = self._panel_edits.begin(key)
         try:
-            await panel.webhook.edit_message(
-                ORIGINAL, content=cut(fresh.content, 2000), view=fresh.view,
-                **_pictured(fresh.image, panel.image if token[1] else None))
+            await _edit_answer(panel.webhook, content=cut(fresh.content, 2000),
+                               view=fresh.view, previous_allowed_mentions=panel.mentions,
+                               **_pictured(fresh.image, panel.image if token[1] else None))
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
@@ -579,7 +596,8 @@ class TableController:
                     answered: tuple[int | None, CardImage | None]) -> None:
         message_id, image = answered
         self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
-            interaction.followup, user_lang(interaction), self._clock(), image, message_id)
+            interaction.followup, interaction.client.allowed_mentions, user_lang(interaction),
+            self._clock(), image, message_id)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
