@@ -5,6 +5,7 @@ knægt, dame, konge, es). On cards themselves and in compact views the figures s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot import cards
 from bot.i18n import NC_, trc, trn
@@ -66,8 +67,12 @@ _SUITS = (NC_("suit", "spades"), NC_("suit", "hearts"), NC_("suit", "diamonds"),
           NC_("suit", "clubs"))
 
 
+@lru_cache(maxsize=1024)
 def card_name(lang: str, card: int) -> str:
-    """One card in words, for alt text: "queen of hearts", "hjärter dam", "hjerter dame"."""
+    """One card in words, for alt text: "queen of hearts", "hjärter dam", "hjerter dame".
+    Kept: every hand picture's alt text names all its cards (issue 16), and the catalogs are
+    fixed once loaded. 1,024 holds every card code (two packs, jokers) in the three
+    languages."""
     rank = card & 15
     if rank == cards.JOKER_RANK:
         return trc(lang, "rank", "joker")
