@@ -24,6 +24,7 @@ from bot.storage.errors import (
     StoreError,
     TableChangedError,
 )
+from bot.storage.jsontext import dumps
 from bot.storage.models import (
     Balance,
     DueDeadline,
@@ -58,12 +59,8 @@ RACE_RETRIES = 3
 only: SQLite's write lock keeps other writers out of the whole transaction)."""
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _seats_json(seats: Iterable[SeatInfo]) -> str:
-    return _dumps([s.model_dump() for s in seats])
+    return dumps([s.model_dump() for s in seats])
 
 
 def _record(row: Row) -> TableRecord:
@@ -198,7 +195,7 @@ class Store:
                     "INSERT INTO tables (guild_id, channel_id, kind, status, host_id, options, "
                     "seats, created_at, updated_at, lobby_expires_at, turn_seconds, locale) "
                     "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (guild_id, channel_id, kind, host.player_id, _dumps(options),
+                    (guild_id, channel_id, kind, host.player_id, dumps(options),
                      _seats_json(seats), now, now, lobby_expires_at, turn_seconds, locale),
                 ):
                     break
@@ -276,7 +273,7 @@ class Store:
             await db.execute(
                 "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
                 "VALUES (?, 0, ?, ?, ?, ?)",
-                (table_id, by_id, _dumps(start_record), _dumps(list(events)), now),
+                (table_id, by_id, dumps(start_record), dumps(list(events)), now),
             )
             await self._record_results(db, table_id, payments, stat_deltas, now)
             guild_id = await self._guild_of(db, table_id)
@@ -309,7 +306,7 @@ class Store:
             await db.execute(
                 "INSERT INTO moves (table_id, seq, player_id, move, events, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (c.table_id, seq, c.player_id, _dumps(c.move), _dumps(c.events), c.now),
+                (c.table_id, seq, c.player_id, dumps(c.move), dumps(c.events), c.now),
             )
             await self._record_results(db, c.table_id, c.payments, c.stat_deltas, c.now)
             if c.status == "finished":
@@ -334,7 +331,7 @@ class Store:
                 "UPDATE tables SET status = ?, updated_at = ?, turn_deadline = NULL, "
                 "deadline_counter = NULL, lobby_expires_at = NULL, version = version + 1, "
                 f"closed_note = ? WHERE id = ? AND {_LIVE} AND version = coalesce(?, version)",
-                (status, now, None if note is None else _dumps(note), table_id,
+                (status, now, None if note is None else dumps(note), table_id,
                  expected_version),
             )
             if changed != 1:
@@ -773,7 +770,7 @@ class Store:
                 f"INSERT INTO {table} ({key}, settings, updated_at) VALUES (?, ?, ?) "
                 f"ON CONFLICT ({key}) DO UPDATE SET settings = excluded.settings, "
                 "updated_at = excluded.updated_at",
-                (owner, _dumps(settings), now),
+                (owner, dumps(settings), now),
             )
 
         await self._transaction(body)

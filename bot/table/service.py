@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from pydantic import BaseModel, ValidationError
 
 from bot.games.base import Engine, GameSpec, Seat
@@ -44,6 +43,7 @@ from bot.storage import (
     TableChangedError,
     TableRecord,
 )
+from bot.storage.jsontext import dumps
 from bot.table.errors import (
     AlreadyJoinedError,
     AlreadySeatedError,
@@ -68,13 +68,6 @@ LOBBY_TTL_SECONDS = 15 * 60
 STOPPED, IDLE, ABANDONED, EMPTY = "stopped", "idle", "abandoned", "empty"
 """Why a table closed without its game ending (``closed_note["why"]``): stopped by someone,
 a lobby left idle, nobody but computers left in a game, nobody left in a lobby."""
-
-
-def _dumps(value: Any) -> str:
-    """A game's stored state, written after every move: orjson writes the same text as
-    ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` (integer keys become
-    strings there too) in a tenth of the time (issue 16)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _payments(game: GameSpec, events: Sequence[Any]) -> list[Payment]:
@@ -504,7 +497,7 @@ class TableService:
             engine = game.new_engine([Seat(s.player_id, s.name) for s in record.seats],
                                      options, seed)
             events = list(engine.opening_events)
-            state = _dumps(engine.to_stored())
+            state = dumps(engine.to_stored())
             start_record = {
                 "type": "start",
                 "seed": seed,
@@ -608,7 +601,7 @@ class TableService:
         try:
             events = engine.apply(player_id, move)
             over = bool(engine.is_over)
-            state = _dumps(engine.to_stored())
+            state = dumps(engine.to_stored())
             seats = self._seats_after(live)
             now = self._clock()
             commit = MoveCommit(
