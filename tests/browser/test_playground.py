@@ -4,6 +4,7 @@ buttons and picking from menus, and see only what Discord would show them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, expect
@@ -27,6 +28,23 @@ def _dubb_over(page: PlaygroundPage) -> Locator:
     return page.table("Dubb").filter(has=page.page.locator(".embed-title", has_text="game over"))
 
 
+def _move(anna: PlaygroundPage, game: str, panel: Locator, act: Callable[[], None]) -> None:
+    """Anna makes a move from her panel with ``act``; returns once her panel has answered and
+    the public table has changed since (nothing else edits it during her turn: it shows her
+    move).
+
+    Her panel is the answer to her click and comes first; the bot edits the table after it, as
+    Discord's rate limits allow. Until then the table still names her, so a turn that looked at
+    the table as soon as her panel changed saw her turn again on the old table and pressed its
+    Your hand just as the edit replaced it — and when her move had ended the game, the edit
+    (game over) took the button away for good."""
+    table_version = version_of(anna.table(game))
+    panel_version = version_of(panel)
+    act()
+    wait_changed(anna.panels().last, panel_version)
+    wait_changed(anna.table(game), table_version)
+
+
 def _dubb_turn(anna: PlaygroundPage) -> str | None:
     """Anna opens her hand from the table and makes the first play in the menu, or draws, or
     passes. Returns the hand she saw, or None when it was not her turn after all."""
@@ -34,21 +52,19 @@ def _dubb_turn(anna: PlaygroundPage) -> str | None:
     table_version = version_of(table)
     panel = anna.open_panel(table)
     hand = _hand_line(panel)
-    panel_version = version_of(panel)
     menu = panel.locator("select:enabled")
     draw = panel.get_by_role("button", name="Draw", exact=True)
     pass_ = panel.get_by_role("button", name="Pass", exact=True)
     if menu.count():
-        menu.first.select_option(index=1)
+        _move(anna, "Dubb", panel, lambda: menu.first.select_option(index=1))
     elif draw.count():
-        draw.click()
+        _move(anna, "Dubb", panel, draw.click)
     elif pass_.count():
-        pass_.click()
+        _move(anna, "Dubb", panel, pass_.click)
     else:
         # the table still showed her turn while the bot was editing it: wait for the edit
         wait_changed(anna.table("Dubb"), table_version)
         return None
-    wait_changed(anna.panels().last, panel_version)
     return hand
 
 
@@ -112,16 +128,13 @@ def _tonk_turn(anna: PlaygroundPage, turns_done: int) -> bool:
     panel = anna.open_panel(table)
     drop = panel.get_by_role("button", name=re.compile(r"^Drop \("))
     draw = panel.get_by_role("button", name="Draw from stock", exact=True)
-    version = version_of(panel)
     if turns_done >= 2 and drop.count():
-        drop.click()
-        wait_changed(anna.panels().last, version)
+        _move(anna, "Tonk", panel, drop.click)
         return True
     if not draw.count():
         wait_changed(anna.table("Tonk"), table_version)
         return False
-    draw.click()
-    wait_changed(anna.panels().last, version)
+    _move(anna, "Tonk", panel, draw.click)
     if turns_done == 0:
         table_version = version_of(anna.table("Tonk"))
         anna.choose_suggestion("/tonk discard card:", "")
@@ -134,9 +147,7 @@ def _tonk_turn(anna: PlaygroundPage, turns_done: int) -> bool:
     panel = anna.panels().last
     discard = panel.locator("select", has=anna.page.locator("option", has_text="Discard"))
     expect(discard).to_have_count(1)
-    version = version_of(panel)
-    discard.select_option(index=1)
-    wait_changed(anna.panels().last, version)
+    _move(anna, "Tonk", panel, lambda: discard.select_option(index=1))
     return True
 
 
