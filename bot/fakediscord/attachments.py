@@ -10,7 +10,6 @@ out of the message's ``attachments`` array.
 
 from __future__ import annotations
 
-import copy
 import mimetypes
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -166,56 +165,85 @@ def resolve_references(
     components: list[dict[str, Any]],
     attachments: list[Attachment],
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``embeds`` and ``components`` with ``attachment://name`` replaced by the file's URL
-    (copies, when there are files), marking the files so used. A name that matches no file
-    stays as it was."""
+    """``embeds`` and ``components`` with ``attachment://name`` replaced by the file's URL,
+    marking the files so used. A name that matches no file stays as it was.
+
+    Copy on write: what changes is new, everything else is shared with the arguments, which
+    are never changed (a stored message's lists are replaced by an edit, not changed, so the
+    message log shares them; ``records.py``). A full copy of every table's embed and
+    components on each edit that carries its picture was a good part of the fake's work."""
     if not attachments:
-        return embeds, components  # nothing to point at: no copies on the common path
+        return embeds, components  # nothing to point at
     by_name = {a.filename: a for a in attachments}
     for attachment in attachments:
         attachment.referenced = False
-    embeds = copy.deepcopy(embeds)
-    for embed in embeds:
-        for key in ("image", "thumbnail", "author", "footer"):
-            part = embed.get(key)
-            if not isinstance(part, dict):
-                continue
-            field = "icon_url" if key in ("author", "footer") else "url"
-            _resolve(part, field, by_name, images_only=True)
-    components = copy.deepcopy(components)
-    _resolve_components(components, by_name)
-    return embeds, components
+    resolved = [_resolved_embed(e, by_name) for e in embeds]
+    return resolved, _resolved_components(components, by_name)
 
 
-def _resolve(
+def _resolved_embed(embed: dict[str, Any], by_name: dict[str, Attachment]) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key in ("image", "thumbnail", "author", "footer"):
+        part = embed.get(key)
+        if not isinstance(part, dict):
+            continue
+        field = "icon_url" if key in ("author", "footer") else "url"
+        resolved = _resolved(part, field, by_name, images_only=True)
+        if resolved is not part:
+            changes[key] = resolved
+    return {**embed, **changes} if changes else embed
+
+
+def _resolved(
     holder: dict[str, Any], field: str, by_name: dict[str, Attachment], *, images_only: bool
-) -> None:
+) -> dict[str, Any]:
     value = holder.get(field)
     if not isinstance(value, str) or not value.startswith(SCHEME):
-        return
+        return holder
     attachment = by_name.get(value[len(SCHEME) :])
     if attachment is None:
-        return
+        return holder
     if images_only and not attachment.filename.lower().endswith(EMBED_IMAGE_SUFFIXES):
-        return
+        return holder
     attachment.referenced = True
-    holder[field] = attachment.url
     if field == "url":
-        holder["proxy_url"] = attachment.url
+        return {**holder, field: attachment.url, "proxy_url": attachment.url}
+    return {**holder, field: attachment.url}
 
 
-def _resolve_components(items: list[Any], by_name: dict[str, Attachment]) -> None:
-    for item in items:
+def _resolved_components(items: Any, by_name: dict[str, Attachment]) -> Any:
+    changed: list[Any] | None = None
+    for position, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        for key in ("media", "file"):  # thumbnail / gallery item media, file component
-            if isinstance(item.get(key), dict):
-                _resolve(item[key], "url", by_name, images_only=False)
-        _resolve_components(item.get("items") or [], by_name)
-        _resolve_components(item.get("components") or [], by_name)
-        for key in ("accessory", "component"):
-            if isinstance(item.get(key), dict):
-                _resolve_components([item[key]], by_name)
+        resolved = _resolved_component(item, by_name)
+        if resolved is not item:
+            if changed is None:
+                changed = list(items)
+            changed[position] = resolved
+    return items if changed is None else changed
+
+
+def _resolved_component(item: dict[str, Any], by_name: dict[str, Attachment]) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key in ("media", "file"):  # thumbnail / gallery item media, file component
+        value = item.get(key)
+        if isinstance(value, dict):
+            resolved = _resolved(value, "url", by_name, images_only=False)
+            if resolved is not value:
+                changes[key] = resolved
+    for key in ("items", "components"):
+        value = item.get(key) or []
+        resolved = _resolved_components(value, by_name)
+        if resolved is not value:
+            changes[key] = resolved
+    for key in ("accessory", "component"):
+        value = item.get(key)
+        if isinstance(value, dict):
+            resolved = _resolved_component(value, by_name)
+            if resolved is not value:
+                changes[key] = resolved
+    return {**item, **changes} if changes else item
 
 
 def attachment_text(attachments: list[Attachment]) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import zlib
 from collections import Counter, deque
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.snowflake import shard_of
 
 if TYPE_CHECKING:
@@ -60,13 +60,12 @@ class _Compressor:
             self._zstd = zstandard.ZstdCompressor().compressobj()
             self._zstd_flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
 
-    def pack(self, text: str) -> bytes | str:
-        raw = text.encode()
+    def pack(self, raw: bytes) -> bytes | str:
         if self._zlib is not None:
             return self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
         if self._zstd is not None:
             return self._zstd.compress(raw) + self._zstd.flush(self._zstd_flush)
-        return text
+        return raw.decode()  # uncompressed: a text frame
 
 
 class Connection:
@@ -76,21 +75,21 @@ class Connection:
         self.ws = ws
         self.compression = compression
         self._compressor = _Compressor(compression)
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
         self.session: Session | None = None
         self.closing = False
 
     def send(self, payload: dict[str, Any]) -> None:
         if not self.closing:
-            self._queue.put_nowait(json.dumps(payload, separators=(",", ":")))
+            self._queue.put_nowait(dumps(payload))
 
     async def _write(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            raw = await self._queue.get()
+            if raw is None:
                 return
-            packed = self._compressor.pack(text)
+            packed = self._compressor.pack(raw)
             try:
                 if isinstance(packed, bytes):
                     await self.ws.send_bytes(packed)
@@ -340,7 +339,7 @@ class Gateway:
 
     async def _on_payload(self, connection: Connection, raw: str | bytes) -> None:
         try:
-            payload = json.loads(raw)
+            payload = loads(raw)
             op = payload["op"]
             data = payload.get("d")
         except (ValueError, KeyError, TypeError):

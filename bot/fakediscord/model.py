@@ -6,12 +6,12 @@ discord.py reads and the ones Discord documents as always present.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.fakediscord.attachments import Attachment, attachment_text
+from bot.fakediscord.jsonvalue import copy_json
 from bot.fakediscord.locales import DEFAULT_LOCALE
 from bot.fakediscord.snowflake import iso_from_snowflake
 from bot.fakediscord.validation import (
@@ -394,9 +394,9 @@ class StoredMessage:
         if self.application_id is not None:
             data["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
-            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+            data["interaction_metadata"] = copy_json(self.interaction_metadata)
         if self.legacy_interaction is not None:
-            data["interaction"] = copy.deepcopy(self.legacy_interaction)
+            data["interaction"] = copy_json(self.legacy_interaction)
         if self.nonce is not None:
             data["nonce"] = self.nonce
         if self.referenced is not None:

@@ -22,7 +22,9 @@ from bot.fakediscord.attachments import (
     media_type,
 )
 from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.formdata import FormFile, read_form
 from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
+from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
 from bot.fakediscord.records import RateLimitHit, RestCall
@@ -58,7 +60,7 @@ def json_response(
 ) -> web.Response:
     # exactly "application/json", no charset: discord.py only parses that content type
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=dumps(data),
         status=status,
         headers={**(headers or {}), "Content-Type": "application/json"},
     )
@@ -175,13 +177,14 @@ def _limit(
 async def _body(request: web.Request) -> tuple[Any, Files]:
     """The JSON body, or ``payload_json`` (else the plain form fields) and the uploaded
     ``files[n]`` of a multipart body."""
-    if request.content_type == "multipart/form-data":
-        form = await request.post()
+    form = await read_form(request)
+    if form is not None:
         files: Files = []
         fields: dict[str, Any] = {}
         payload: Any = None
-        for name, value in form.items():
-            if isinstance(value, web.FileField):
+        for field in form:
+            name = field.name
+            if isinstance(field, FormFile):
                 found = _FILE_FIELD.fullmatch(name)
                 if found is None:
                     raise errors.invalid_form_body(
@@ -190,18 +193,19 @@ async def _body(request: web.Request) -> tuple[Any, Files]:
                 files.append(
                     Upload(
                         int(found.group(1)),
-                        value.filename,
-                        media_type(value.filename, value.content_type),
-                        value.file.read(),
+                        field.filename,
+                        media_type(field.filename, field.content_type),
+                        field.data,
                     )
                 )
             else:
                 # a part sent with its own content type (payload_json as application/json)
                 # comes back as bytes
-                text = value.decode() if isinstance(value, bytes | bytearray) else str(value)
+                value = field.value
+                text = value.decode() if isinstance(value, bytes) else value
                 if name == "payload_json":
                     try:
-                        payload = json.loads(text)
+                        payload = loads(text)
                     except ValueError:
                         raise errors.bad_json() from None
                 else:
@@ -211,7 +215,7 @@ async def _body(request: web.Request) -> tuple[Any, Files]:
     if not raw:
         return {}, []
     try:
-        return json.loads(raw), []
+        return loads(raw), []
     except ValueError:
         raise errors.bad_json() from None
 

@@ -41,6 +41,7 @@ from bot.fakediscord.gateway import (
     INTENT_GUILDS,
     Gateway,
 )
+from bot.fakediscord.jsonvalue import copy_json
 from bot.fakediscord.locales import DEFAULT_LOCALE, check_locale
 from bot.fakediscord.model import (
     ADMINISTRATOR,
@@ -598,7 +599,7 @@ class FakeDiscord:
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
         returns emoji ids as snowflake strings."""
-        result = copy.deepcopy(components)
+        result: list[dict[str, Any]] = copy_json(components)
         counter = [0]
 
         def walk(items: list[dict[str, Any]]) -> None:
@@ -620,7 +621,7 @@ class FakeDiscord:
 
     @staticmethod
     def _normalise_embeds(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        result = copy.deepcopy(embeds)
+        result: list[dict[str, Any]] = copy_json(embeds)
         for embed in result:
             embed.setdefault("type", "rich")
             embed["content_scan_version"] = 0

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 from typing import Any
@@ -13,6 +14,8 @@ import pytest
 from discord import app_commands
 
 from bot.fakediscord import Driver, FakeDiscord, StoredMessage
+from bot.fakediscord.attachments import Attachment, resolve_references
+from bot.fakediscord.jsonvalue import copy_json
 from tests.e2e.conftest import TEST_TOKEN, BareClients, World
 
 pytestmark = pytest.mark.e2e
@@ -258,3 +261,57 @@ async def test_attachment_limits(
         assert (error["code"], node["_errors"][0]["code"]) == (50035, code)
     assert driver.channel_messages(world.channel) == []
     assert fake.attachments == {}
+
+
+def test_references_resolve_in_copies_and_what_they_were_given_stays_as_it_was() -> None:
+    cards = Attachment(1, "cards.png", "image/png", b"", "http://fake/1/cards.png")
+    notes = Attachment(2, "notes.txt", "text/plain", b"", "http://fake/2/notes.txt")
+    embeds = [
+        {
+            "title": "Table",
+            "image": {"url": "attachment://cards.png"},
+            "thumbnail": {"url": "attachment://notes.txt"},  # not an image: stays
+            "footer": {"text": "f", "icon_url": "attachment://cards.png"},
+            "fields": [{"name": "a", "value": "b"}],
+        }
+    ]
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Draw", "custom_id": "d"}]}
+    section = {
+        "type": 9,
+        "components": [{"type": 10, "content": "hi"}],
+        "accessory": {"type": 11, "media": {"url": "attachment://cards.png"}},
+    }
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://notes.txt"}}]}
+    missing = {"type": 13, "file": {"url": "attachment://missing.txt"}}
+    components = [row, section, gallery, missing]
+    given = copy.deepcopy((embeds, components))
+
+    new_embeds, new_components = resolve_references(embeds, components, [cards, notes])
+
+    assert (embeds, components) == given
+    assert new_embeds == [
+        {
+            "title": "Table",
+            "image": {"url": cards.url, "proxy_url": cards.url},
+            "thumbnail": {"url": "attachment://notes.txt"},
+            "footer": {"text": "f", "icon_url": cards.url},
+            "fields": [{"name": "a", "value": "b"}],
+        }
+    ]
+    assert list(new_embeds[0]) == list(embeds[0])  # keys stay in their order
+    assert new_components[1]["accessory"]["media"] == {"url": cards.url, "proxy_url": cards.url}
+    assert new_components[2]["items"] == [{"media": {"url": notes.url, "proxy_url": notes.url}}]
+    # what did not change is shared, not copied
+    assert new_components[0] is row and new_components[3] is missing
+    assert new_embeds[0]["fields"] is embeds[0]["fields"]
+    assert cards.referenced and notes.referenced
+
+
+def test_json_copies_share_nothing_mutable() -> None:
+    value = {"a": [{"b": 1, "c": [2, 3.5, None, True, "x"]}], "d": {"e": (1, [2])}}
+
+    copied = copy_json(value)
+
+    assert copied == value
+    assert copied["a"] is not value["a"] and copied["a"][0]["c"] is not value["a"][0]["c"]
+    assert copied["d"]["e"][1] is not value["d"]["e"][1]  # a tuple goes through deepcopy

@@ -13,8 +13,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FAKE = REPO_ROOT / "bot" / "fakediscord"
 PLAYGROUND = REPO_ROOT / "bot" / "playground"
-# aiohttp comes with discord.py; zstandard is optional (zstd-stream only when importable)
-FAKE_MAY_IMPORT = {"aiohttp", "zstandard"}
+# aiohttp comes with discord.py; zstandard is optional (zstd-stream only when importable), and
+# so is orjson (JSON written faster when importable)
+FAKE_MAY_IMPORT = {"aiohttp", "orjson", "zstandard"}
 
 
 def imported_modules(path: Path) -> Iterator[str]:
