@@ -599,7 +599,8 @@ def show(phase: Phase) -> None:
               f"{name} {n}" for name, n in sorted(phase.stalls.items(), key=lambda kv: -kv[1])[:6])
               if phase.stalls else ""))
     print("  garbage collections by generation: " + ", ".join(
-        f"{gen}: {len(pauses)}, longest {max(pauses, default=0) * ms:.1f} ms"
+        f"{gen}: {len(pauses)}, {sum(pauses) * ms:.0f} ms in all, longest "
+        f"{max(pauses, default=0) * ms:.1f} ms"
         for gen in range(3) for pauses in [[s for g, s in phase.gc if g == gen]])
         + f"; {phase.objects} objects tracked")
     print(f"  the fake's own loop lag p99 {pct(phase.fake_lag, 99) * ms:.2f} ms, max "
