@@ -65,7 +65,10 @@ def _colours() -> list[RGB]:
     return entries + [_UNUSED] * (256 - len(entries))
 
 
-_FLAT = [v for c in _colours() for v in c]
+_FLAT = bytes(v for c in _colours() for v in c)
+"""As bytes, not a list of ints: Pillow keeps what it is given in every palette image, and the
+garbage collector walks a list's 768 entries in every collection that reaches it (the cached
+faces' palettes were a quarter of what a full collection walked under load, issue 16)."""
 
 
 @cache
