@@ -10,7 +10,7 @@ from itertools import groupby
 from PIL import Image
 
 from bot.cardart import palette, png
-from bot.cardart.faces import ASPECT, BACK, EMPTY, face, height_for, mask
+from bot.cardart.faces import ASPECT, BACK, EMPTY, corner, face, height_for, mask, pieces
 from bot.cardart.labels import label_image
 from bot.cardart.layout import FAN, SPREAD, Group, Style, arrange
 from bot.cardart.words import alt_text
@@ -78,14 +78,20 @@ def render(
 def _drawn(groups: tuple[tuple[Group, ...], ...], style: Style,
            highlight: frozenset[int] | None, four_colour: bool, card_width: int) -> CardImage:
     layout = arrange(groups, style, card_width)
-    canvas = palette.canvas((layout.width, layout.height))
+    # drawn one column to the right, so that the PNG's rows come out of it as they are
+    canvas = palette.canvas((layout.width + 1, layout.height))
+    side = corner(card_width)
     for p in layout.cards:
         dimmed = highlight is not None and p.card != EMPTY and p.card not in highlight
-        canvas.paste(face(p.card, card_width, four_colour, dimmed), (p.x, p.y),
-                     mask(p.card, card_width))
+        # the next card covers all of this one but its strip and what its own rounded corners
+        # leave uncovered
+        keep = card_width if p.shown >= card_width else p.shown + side
+        for piece, dx, opaque in pieces(p.card, card_width, four_colour, dimmed, keep):
+            canvas.paste(piece, (p.x + 1 + dx, p.y), opaque)
     for text, x, y in layout.labels:
-        canvas.paste(label_image(text, card_width), (x, y))
-    return CardImage(encode(canvas), alt_text(groups), layout.width, layout.height)
+        canvas.paste(label_image(text, card_width), (x + 1, y))
+    data = png.encode_framed(canvas, palette.TRANSPARENT)
+    return CardImage(data, alt_text(groups), layout.width, layout.height)
 
 
 def row_image(

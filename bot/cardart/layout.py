@@ -58,7 +58,8 @@ SPREAD = Style(step=0.36, group_gap=0.16, max_width=8.0)
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A card (``EMPTY`` for an empty slot) at its top-left corner. ``shown`` is the width of
-    its strip that no later card covers."""
+    its strip that no later card covers (the whole card when the next is an empty slot, which
+    covers only its outline)."""
 
     card: int
     x: int
@@ -144,7 +145,9 @@ def arrange(rows: Sequence[Sequence[Group]], style: Style, card_width: int) -> L
                     line_cards.append((card, x + i * step))
                 x += _span(group, style, card_width) + gap
             for i, (card, cx) in enumerate(line_cards):
-                nxt = line_cards[i + 1][1] if i + 1 < len(line_cards) else cx + card_width
+                # an empty place covers nothing but its outline
+                covered = i + 1 < len(line_cards) and line_cards[i + 1][0] != EMPTY
+                nxt = line_cards[i + 1][1] if covered else cx + card_width
                 placements.append(Placement(card, cx, y + band, min(card_width, nxt - cx)))
             width = max(width, x - gap)
             y += band + card_height + line_gap

@@ -40,11 +40,27 @@ def encode(image: Image.Image, transparent: int) -> bytes:
     if image.mode != "P":
         raise ValueError(f"a palette picture is needed, not mode {image.mode}")
     width, height = image.size
-    # each row starts with its filter type: 0, the row as it is (best for palette pictures);
-    # a column of zeros on the left puts it there, copied in C rather than row by row
     framed = Image.new("P", (width + 1, height), 0)
     framed.paste(image, (1, 0))
-    rows = framed.tobytes()
+    return _file(framed.tobytes(), width, height, image, transparent)
+
+
+def encode_framed(framed: Image.Image, transparent: int) -> bytes:
+    """A picture drawn one column to the right of its place in ``framed`` (mode ``"P"``), as a
+    PNG file of the picture alone: ``framed``'s first column, all index 0, is not part of it.
+
+    Each row of a PNG starts with its filter type, 0 (the row as it is) being best for palette
+    pictures: a picture drawn so (``compose`` does) has its rows ready to compress as Pillow
+    hands them over, without being copied into a wider image first."""
+    if framed.mode != "P":
+        raise ValueError(f"a palette picture is needed, not mode {framed.mode}")
+    width, height = framed.size
+    if framed.crop((0, 0, 1, height)).getextrema() != (0, 0):
+        raise ValueError("the first column of a framed picture must be all index 0")
+    return _file(framed.tobytes(), width - 1, height, framed, transparent)
+
+
+def _file(rows: bytes, width: int, height: int, image: Image.Image, transparent: int) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     palette = bytes(image.getpalette() or ())
     return b"".join((

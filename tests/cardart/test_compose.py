@@ -24,6 +24,7 @@ from bot.cardart import (
     faces,
     hand_image,
     labels,
+    palette,
     render,
     row_image,
 )
@@ -77,6 +78,43 @@ def test_highlight_dims_exactly_the_other_cards(cards: list[int], data: st.DataO
         # the strip of a lit card is mostly white card; a dimmed one has no white at all
         brightest = ImageStat.Stat(strip.convert("L")).extrema[0][1]
         assert (brightest > 240) == (p.card in legal), (p.card, brightest)
+
+
+@st.composite
+def any_rows(draw: st.DrawFn) -> list[list[Group]]:
+    """Rows of groups as any screen could ask for: empty places, face-down cards, labels."""
+    cards = st.sampled_from([*TWO_PACKS, BACK])
+    group = st.builds(Group, st.lists(cards, max_size=6),
+                      st.none() | st.sampled_from(["S1", "Discard", "Stock"]))
+    return draw(st.lists(st.lists(group, min_size=1, max_size=8), min_size=1, max_size=3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(any_rows(), st.sampled_from([FAN, SPREAD]), st.sampled_from([61, 96, CARD_WIDTH, 200]),
+       st.booleans(), st.data())
+def test_pixels_are_those_of_every_whole_face_pasted_in_turn(
+    rows: list[list[Group]], style: Style, width: int, four_colour: bool, data: st.DataObject
+) -> None:
+    """Only the parts of a face that can show are pasted (issue 16): the picture must be the one
+    that pasting every whole face with its mask, left to right, top to bottom, gives."""
+    shown = [c for row in rows for g in row for c in g.cards]
+    highlight = data.draw(st.none() | st.sets(st.sampled_from(shown or [BACK])))
+    image = render(rows, style=style, highlight=highlight, four_colour=four_colour,
+                   card_width=width)
+    layout = arrange(rows, style, width)
+    lit = None if highlight is None else set(highlight)
+    if lit is not None and set(shown) - {faces.EMPTY} <= lit:
+        lit = None  # every card bright is no highlight at all
+    expected = palette.canvas((layout.width, layout.height))
+    for p in layout.cards:
+        dimmed = lit is not None and p.card != faces.EMPTY and p.card not in lit
+        expected.paste(faces.face(p.card, width, four_colour, dimmed), (p.x, p.y),
+                       faces.mask(p.card, width))
+    for text, x, y in layout.labels:
+        expected.paste(labels.label_image(text, width), (x, y))
+    decoded = Image.open(io.BytesIO(image.data))
+    assert decoded.mode == "P"
+    assert decoded.tobytes() == expected.tobytes()
 
 
 def test_no_highlight_dims_nothing_and_an_empty_one_dims_everything() -> None:

@@ -64,3 +64,18 @@ def test_only_index_zero_is_transparent() -> None:
 def test_a_picture_without_a_palette_is_refused() -> None:
     with pytest.raises(ValueError, match="palette"):
         png.encode(Image.new("RGB", (2, 2)), palette.TRANSPARENT)
+
+
+@settings(max_examples=30, deadline=None)
+@given(pictures())
+def test_a_framed_picture_is_the_picture_right_of_its_first_column(image: Image.Image) -> None:
+    framed = palette.canvas((image.width + 1, image.height))
+    framed.paste(image, (1, 0))
+    assert png.encode_framed(framed, palette.TRANSPARENT) == png.encode(image,
+                                                                       palette.TRANSPARENT)
+
+
+def test_a_framed_picture_with_anything_in_its_first_column_is_refused() -> None:
+    framed = picture(3, 2, bytes([0, 1, 2, 5, 1, 2]))
+    with pytest.raises(ValueError, match="first column"):
+        png.encode_framed(framed, palette.TRANSPARENT)
