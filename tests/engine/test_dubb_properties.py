@@ -87,7 +87,7 @@ def _try_refused(game: DubbGame, rng: random.Random) -> None:
     candidates = [DRAW, PASS, play_of(2, 1), play_of(14, 3, 1), play_of(9, 0, 1)]
     illegal = [m for m in candidates if m not in legal]
     others = [s.player_id for s in game.seats if s.player_id != player]
-    before = game.to_stored()
+    before, seen = game.to_stored(), game.public_view()
     for who, move in ((player, rng.choice(illegal)), (rng.choice(others), DRAW)):
         try:
             game.apply(who, move)
@@ -96,6 +96,7 @@ def _try_refused(game: DubbGame, rng: random.Random) -> None:
         else:
             raise AssertionError(f"{move} by {who} was accepted")
         assert game.to_stored() == before
+        assert game.public_view() == seen
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,7 +119,9 @@ def test_random_games_keep_every_invariant(sc: Scenario) -> None:
         if rng.random() < 0.01:
             _try_refused(game, rng)
         player, move = _choose(game, sc, rng)
+        game.public_view()  # kept until the next apply, which must drop it
         events = game.apply(player, move)
+        assert game.public_view() == game._make_public_view()
         log.append((player, move))
         assert events, "every move causes at least one event"
         for event in events:

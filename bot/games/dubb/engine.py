@@ -110,6 +110,7 @@ class DubbGame:
         "_out_order",
         "_pile",
         "_pile_cards",
+        "_public",
         "_ranking",
         "_rng",
         "_seats",
@@ -161,6 +162,7 @@ class DubbGame:
         self._pile_cards = sum(len(p[2]) for p in pile)
         self._card_total = len(draw_pile) + self._pile_cards + sum(len(h) for h in hands)
         self._offered: tuple[int, tuple[Move, ...]] | None = None
+        self._public: DubbPublicView | None = None
         self._streak = _streak_length(pile)
         self._status = status
         self._out_order = out_order
@@ -378,7 +380,15 @@ class DubbGame:
         return self._legal(s)
 
     def public_view(self) -> DubbPublicView:
-        """What everyone at the table may see (D14)."""
+        """What everyone at the table may see (D14).
+
+        Kept until the next ``apply``, the one way a game changes: a move's table, panel and
+        picture all ask for it (issue 16), and the view is immutable."""
+        if self._public is None:
+            self._public = self._make_public_view()
+        return self._public
+
+    def _make_public_view(self) -> DubbPublicView:
         ids = self._ids
         pile = self._pile
         streak = tuple(
@@ -445,6 +455,7 @@ class DubbGame:
         do not allow raises ``RuleError`` and changes nothing."""
         offered = self._offered
         self._offered = None
+        self._public = None
         if self._to_move < 0:
             raise RuleError("D11", "the game is over")
         s = self._index.get(player_id, -1)
