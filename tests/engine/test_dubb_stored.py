@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -51,13 +52,57 @@ def _played(game: DubbGame, moves: int, seed: int = 3) -> DubbGame:
 def test_stored_form_round_trips_through_json_and_plays_on_identically() -> None:
     game = _played(DubbGame.new(seats(4), ALL_ON, 99), 40)
     stored = game.to_stored()
-    assert stored["format_version"] == DubbGame.STATE_VERSION == 1
+    assert stored["format_version"] == DubbGame.STATE_VERSION == 2
+    assert "rng_state" not in stored and stored["rng_draws"] >= 52
     assert stored["kind"] == DubbGame.KIND == "dubb"
     copy = DubbGame.from_stored(json.loads(json.dumps(stored)))
     assert copy.to_stored() == stored
     _played(game, 300, seed=5)
     _played(copy, 300, seed=5)
     assert copy.to_stored() == game.to_stored()
+
+
+def test_the_rng_comes_back_from_the_seed_and_the_count_of_numbers_drawn() -> None:
+    """Version 2 keeps the RNG as a count (issue 16): after deals, pile turns and leaves,
+    the generator restored from it is in exactly the state of the one that drew them."""
+    game = DubbGame.new(seats(4), ALL_ON, 31)
+    turned = 0
+    rng = random.Random(2)
+    while not game.is_over:
+        player = game.to_move
+        assert player is not None
+        events = game.apply(player, random_move(game.observe(player), rng))
+        turned += sum(isinstance(e, PileTurned) for e in events)
+        copy = DubbGame.from_stored(json.loads(json.dumps(game.to_stored())))
+        assert copy._rng.getstate() == game._rng.getstate()
+    assert turned >= 1
+
+
+def _in_version_1(stored: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    version, internal, gauss = rng.getstate()
+    old = {k: v for k, v in stored.items() if k != "rng_draws"}
+    return {**old, "format_version": 1, "rng_state": [version, list(internal), gauss]}
+
+
+def test_a_version_1_game_loads_into_version_2_and_plays_on_identically() -> None:
+    game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
+    loaded = DubbGame.from_stored(json.loads(json.dumps(_in_version_1(game.to_stored(),
+                                                                      game._rng))))
+    assert loaded.to_stored() == game.to_stored()
+    _played(game, 200, seed=9)
+    _played(loaded, 200, seed=9)
+    assert loaded.to_stored() == game.to_stored()
+
+
+def test_a_version_1_game_whose_rng_is_not_its_seeds_keeps_it() -> None:
+    game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
+    foreign = random.Random(123)
+    old = _in_version_1(game.to_stored(), foreign)
+    loaded = DubbGame.from_stored(json.loads(json.dumps(old)))
+    assert loaded.to_stored() == old
+    _played(loaded, 200, seed=9)
+    assert loaded.to_stored()["format_version"] == 1
+    assert loaded.check_invariants(full_deck=False) == []
 
 
 def test_a_finished_game_round_trips_with_its_result() -> None:
@@ -85,13 +130,18 @@ def test_replay_of_options_seed_and_moves_reaches_the_same_state() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(format_version=2), "format_version"),
+        (lambda d: d.update(format_version=3), "format_version"),
+        (lambda d: d.update(format_version=1), "rng_state"),
+        (lambda d: d.update(rng_state=[3, list(range(625)), None]), "rng_draws"),
+        (lambda d: d.update(rng_draws=-1), "rng_draws"),
+        (lambda d: d.update(rng_draws=10**9), "rng_draws"),
         (lambda d: d.update(kind="tonk"), "kind"),
         (lambda d: d["hands"].pop(), "one entry per seat"),
         (lambda d: d.update(to_move=9), "out of range"),
         (lambda d: d["draw_pile"].append(d["draw_pile"][0]), "two places"),
         (lambda d: d.update(status=["out"] * len(d["status"])), "inconsistent"),
-        (lambda d: d.update(rng_state=[3, [1, 2], None]), "RNG"),
+        (lambda d: d.update(format_version=1, rng_draws=None, rng_state=[3, [1, 2], None]),
+         "RNG"),
         (lambda d: d["options"].update(decks=5), "options"),
         (lambda d: d.update(extra=1), "extra"),
     ],

@@ -1,4 +1,6 @@
-"""Validation of a Dubb game's stored form (``DubbGame.to_stored``), version 1.
+"""Validation of a Dubb game's stored form (``DubbGame.to_stored``), versions 1 and 2: they
+differ only in how the shuffling RNG is kept — version 1 its whole state, version 2 the number
+of numbers drawn from the seed.
 
 Pydantic checks shapes and types here, at the storage boundary, so the engine's hot path can
 work on plain lists; ``DubbGame.from_stored`` then checks the game's own invariants.
@@ -13,7 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from bot.games.dubb.events import EndReason
 from bot.games.dubb.options import DubbOptions
 
-FORMAT_VERSION = 1
+FORMAT_VERSIONS = (1, 2)
+MAX_RNG_DRAWS = 1_000_000
+"""Far above any game's (every pile turn reshuffles at most two packs, and moves are capped,
+D13), low enough that restoring the RNG stays quick even for damaged data."""
 
 
 class _Strict(BaseModel):
@@ -37,14 +42,17 @@ class StoredEnd(_Strict):
     loser: int = Field(ge=0)
 
 
-class StoredDubbV1(_Strict):
-    format_version: Literal[1]
+class StoredDubb(_Strict):
+    format_version: Literal[1, 2]
     kind: Literal["dubb"]
     seats: list[StoredSeat] = Field(min_length=2, max_length=6)
     options: DubbOptions
     cards_each: int = Field(ge=1)
     seed: int
-    rng_state: tuple[int, list[int], float | None]
+    rng_state: tuple[int, list[int], float | None] | None = None
+    """Version 1 only."""
+    rng_draws: int | None = Field(default=None, ge=0, le=MAX_RNG_DRAWS)
+    """Version 2 only."""
     hands: list[list[int]]
     draw_pile: list[int]
     pile: list[StoredPlay]
@@ -58,7 +66,10 @@ class StoredDubbV1(_Strict):
     end: StoredEnd | None
 
     @model_validator(mode="after")
-    def _per_seat(self) -> StoredDubbV1:
+    def _per_seat(self) -> StoredDubb:
+        if (self.rng_state is None) != (self.format_version == 2) or (
+                self.rng_draws is None) != (self.format_version == 1):
+            raise ValueError("version 1 keeps the RNG as rng_state, version 2 as rng_draws")
         n = len(self.seats)
         for name in ("hands", "status", "strikes"):
             if len(getattr(self, name)) != n:
@@ -75,13 +86,14 @@ class StoredDubbV1(_Strict):
         return self
 
 
-def load_stored(data: dict[str, Any]) -> StoredDubbV1:
+def load_stored(data: dict[str, Any]) -> StoredDubb:
     """Validate ``data``; ``ValueError`` with a readable reason if it is not a stored game."""
     if not isinstance(data, dict):
         raise ValueError(f"a stored Dubb game is a dict, not {type(data).__name__}")
     version = data.get("format_version")
-    if version != FORMAT_VERSION:
-        raise ValueError(f"unsupported Dubb format_version {version!r} (expected {FORMAT_VERSION})")
+    if version not in FORMAT_VERSIONS:
+        raise ValueError(f"unsupported Dubb format_version {version!r} (expected one of "
+                         f"{FORMAT_VERSIONS})")
     # options are stored as a plain dict; the model is frozen and strict everywhere else
     prepared = dict(data)
     if isinstance(prepared.get("options"), dict):
@@ -92,6 +104,6 @@ def load_stored(data: dict[str, Any]) -> StoredDubbV1:
     if isinstance(prepared.get("rng_state"), list):
         prepared["rng_state"] = tuple(prepared["rng_state"])
     try:
-        return StoredDubbV1.model_validate(prepared)
+        return StoredDubb.model_validate(prepared)
     except ValidationError as e:
         raise ValueError(f"not a valid stored Dubb game: {e}") from e
