@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
+from typing import Any
 
 from bot.cards import JOKER_RANK, make, make_joker, parse_card
 from bot.games.base import Seat
@@ -51,3 +53,11 @@ def position(
         options=options,
         **kwargs,  # type: ignore[arg-type]
     )
+
+
+def in_version_1(stored: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A Dubb game's stored form (version 2) in version 1, with ``rng``'s whole state for the
+    count of numbers drawn."""
+    version, internal, gauss = rng.getstate()
+    old = {k: v for k, v in stored.items() if k != "rng_draws"}
+    return {**old, "format_version": 1, "rng_state": [version, list(internal), gauss]}

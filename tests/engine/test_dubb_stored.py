@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
 
@@ -33,7 +32,7 @@ from bot.games.dubb import (
     random_move,
 )
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, LEAVE, PASS, TIMEOUT
-from tests.engine.conftest import A, B, seats
+from tests.engine.conftest import A, B, in_version_1, seats
 
 ALL_ON = DubbOptions(decks=2, jokers=True, hand_limit=True, last_player_draw_play=True)
 
@@ -78,15 +77,9 @@ def test_the_rng_comes_back_from_the_seed_and_the_count_of_numbers_drawn() -> No
     assert turned >= 1
 
 
-def _in_version_1(stored: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    version, internal, gauss = rng.getstate()
-    old = {k: v for k, v in stored.items() if k != "rng_draws"}
-    return {**old, "format_version": 1, "rng_state": [version, list(internal), gauss]}
-
-
 def test_a_version_1_game_loads_into_version_2_and_plays_on_identically() -> None:
     game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
-    loaded = DubbGame.from_stored(json.loads(json.dumps(_in_version_1(game.to_stored(),
+    loaded = DubbGame.from_stored(json.loads(json.dumps(in_version_1(game.to_stored(),
                                                                       game._rng))))
     assert loaded.to_stored() == game.to_stored()
     _played(game, 200, seed=9)
@@ -97,7 +90,7 @@ def test_a_version_1_game_loads_into_version_2_and_plays_on_identically() -> Non
 def test_a_version_1_game_whose_rng_is_not_its_seeds_keeps_it() -> None:
     game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
     foreign = random.Random(123)
-    old = _in_version_1(game.to_stored(), foreign)
+    old = in_version_1(game.to_stored(), foreign)
     loaded = DubbGame.from_stored(json.loads(json.dumps(old)))
     assert loaded.to_stored() == old
     _played(loaded, 200, seed=9)

@@ -21,6 +21,7 @@ import pytest
 
 from bot.games.base import GameSpec, Seat
 from bot.games.registry import GAMES
+from tests.engine.conftest import in_version_1
 
 FIXTURE = Path(__file__).parent / "fixtures" / "old_games.json"
 OLD = json.loads(FIXTURE.read_text())["games"]
@@ -39,9 +40,7 @@ def _as_stored_then(spec: GameSpec, engine: Any, old: dict[str, Any]) -> dict[st
     if stored["format_version"] == old["format_version"]:
         return stored
     assert stored["kind"] == "dubb" and (stored["format_version"], old["format_version"]) == (2, 1)
-    version, internal, gauss = spec.load_engine(stored)._rng.getstate()
-    stored = {k: v for k, v in stored.items() if k != "rng_draws"}
-    return {**stored, "format_version": 1, "rng_state": [version, list(internal), gauss]}
+    return in_version_1(stored, spec.load_engine(stored)._rng)
 
 
 @pytest.mark.parametrize("game", OLD, ids=IDS)

@@ -1079,9 +1079,7 @@ class DubbGame:
             draws = _draws_to(s.seed, rng.getstate())
         else:
             rng = random.Random(s.seed)
-            draw = rng.random
-            for _ in range(draws):
-                draw()
+            _draw_numbers(rng, draws)
         game = cls(
             seats=[Seat(x.player_id, x.name) for x in s.seats],
             options=s.options,
@@ -1205,17 +1203,21 @@ def _draws_to(seed: int, state: tuple[Any, ...]) -> int | None:
     if gauss is not None or position % 2:
         return None
     rng = random.Random(seed)
-    draw = rng.random
     count = position // 2 % 312
-    for _ in range(count):
-        draw()
+    _draw_numbers(rng, count)
     while count <= _SEARCHED_DRAWS:
         if rng.getstate()[1] == internal:
             return count
-        for _ in range(312):
-            draw()
+        _draw_numbers(rng, 312)
         count += 312
     return None
+
+
+def _draw_numbers(rng: random.Random, count: int) -> None:
+    """Move ``rng`` on by ``count`` numbers, as ``count`` cards shuffled would."""
+    draw = rng.random
+    for _ in range(count):
+        draw()
 
 
 def shuffle_cards(rng: random.Random, cards: list[int]) -> None:
