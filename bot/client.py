@@ -24,6 +24,7 @@ from bot.games.registry import GAMES, Registry
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
 from bot.table.computers import ComputerPlayers, computer_to_move
+from bot.table.priority import PeopleFirst
 from bot.table.service import IDLE
 from bot.table.settings import SettingsService
 from bot.table.timers import Clock, DeadlineScheduler, SystemClock
@@ -55,7 +56,14 @@ def bot_intents() -> discord.Intents:
 
 
 class KortbordTree(app_commands.CommandTree):
-    """The single error handler for every slash command and autocomplete."""
+    """The single error handler for every slash command and autocomplete; every command is
+    served before the bot's background work (``KortbordBot.people``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # discord.py calls this first in the task that runs the command (or autocomplete)
+        client: Any = interaction.client
+        client.people.serve()
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -90,7 +98,9 @@ class KortbordBot(commands.Bot):
         self.settings = settings
         self.games = games
         self.clock = clock or SystemClock()
-        self.router = Router()
+        self.people = PeopleFirst()
+        """Interactions being answered, which the computers and table edits wait for."""
+        self.router = Router(self.people)
         self.controllers: dict[str, TableController] = {}
         self.automatic: Counter[tuple[str, int]] = Counter()
         """What this process did by itself since it started, by (what, server id): ``timer``
@@ -109,10 +119,11 @@ class KortbordBot(commands.Bot):
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock,
                                         RequestPacer(Limits.discord(
-                                            self.settings.discord_limits_scale)))
+                                            self.settings.discord_limits_scale)),
+                                        self.people)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
-                                         self.settings.computer_pause)
+                                         self.settings.computer_pause, self.people)
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
                                          self.preferences, on_change=self.table_changed)

@@ -37,6 +37,7 @@ from discord.http import handle_message_parameters
 from bot.cardart import CardImage
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
 from bot.discord.pictures import attachment
+from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
@@ -136,8 +137,9 @@ class TablePublisher:
     """``pacer`` paces every request (default: Discord's limits)."""
 
     def __init__(self, client: discord.Client, hooks: PublishHooks, clock: Clock,
-                 pacer: RequestPacer | None = None) -> None:
+                 pacer: RequestPacer | None = None, people: PeopleFirst | None = None) -> None:
         self._client = client
+        self._people = people or PeopleFirst()
         self._hooks = hooks
         self._clock = clock
         self._pacer = pacer or RequestPacer()
@@ -206,7 +208,10 @@ class TablePublisher:
                 failures += 1
                 await self._clock.sleep_until(self._clock.now() + _backoff(failures))
                 continue
-            # wait for room first: what is published meanwhile goes out in this one write
+            # a person being answered goes first, then wait for room (not the other way round:
+            # a write must go out as soon as the pacer lets it); what is published meanwhile
+            # goes out in this one write
+            await self._people.wait_turn()
             state.ticket = self._pacer.ticket(state.channel_id, Kind.WRITE,
                                               urgent=_urgent(state, state.pending))
             try:

@@ -20,6 +20,7 @@ import discord
 
 from bot.discord.errors import answer_error
 from bot.i18n import N_, lang_of, tr
+from bot.table.priority import PeopleFirst
 
 _log = logging.getLogger(__name__)
 
@@ -66,10 +67,12 @@ class HasRouter(Protocol):
 
 
 class Router:
-    """Maps (game, action) to the cog method that handles it."""
+    """Maps (game, action) to the cog method that handles it; a click is served before the
+    bot's background work (``people``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, people: PeopleFirst | None = None) -> None:
         self._handlers: dict[tuple[str, str], Handler] = {}
+        self._people = people or PeopleFirst()
 
     def register(self, game: str, action: str, handler: Handler) -> None:
         self._handlers[(game, action)] = handler
@@ -77,6 +80,7 @@ class Router:
     async def dispatch(
         self, interaction: discord.Interaction, route: Route, values: list[str]
     ) -> None:
+        self._people.serve()
         handler = self._handlers.get((route.game, route.action))
         try:
             if not _own_message(interaction):

@@ -27,6 +27,7 @@ from typing import Protocol
 from bot.games.base import GameSpec, RuleError, Strategy
 from bot.storage import MoveRecord, SeatInfo
 from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError
+from bot.table.priority import PeopleFirst
 from bot.table.service import ApplyResult, TableService, TableSnapshot
 from bot.table.timers import Clock
 
@@ -108,8 +109,10 @@ class ComputerPlayers:
     """Runs every computer seat of the bot: at most one task per channel, started by ``kick``
     whenever a table changes; ``shows`` shows each move made."""
 
-    def __init__(self, service: TableService, shows: Shows, clock: Clock, pause: float) -> None:
+    def __init__(self, service: TableService, shows: Shows, clock: Clock, pause: float,
+                 people: PeopleFirst | None = None) -> None:
         self._service = service
+        self._people = people or PeopleFirst()
         self._shows = shows
         self._clock = clock
         self._pause = pause
@@ -176,6 +179,8 @@ class ComputerPlayers:
                 assert snapshot is not None
                 if self._pause > 0:
                     await self._clock.sleep_until(self._clock.now() + self._pause)
+                # a person being answered goes first; the move reads the table again
+                await self._people.wait_turn()
                 await self._move(channel_id, snapshot, computer)
         except Exception:
             # the turn's deadline (if the table has a turn time) starts us again
