@@ -144,7 +144,7 @@ class _Live:
     """A channel's table in memory: the record as committed, the engine and its committed
     stored form (to rebuild the engine from when a move does not go through)."""
 
-    __slots__ = ("engine", "options", "record", "state")
+    __slots__ = ("_kept", "engine", "options", "record", "state")
 
     def __init__(self, record: TableRecord, options: BaseModel, engine: Engine | None,
                  state: str | None) -> None:
@@ -152,10 +152,18 @@ class _Live:
         self.options = options
         self.engine = engine
         self.state = state
+        self._kept: tuple[TableRecord, TableSnapshot] | None = None
 
     def snapshot(self) -> TableSnapshot:
         r = self.record
-        return TableSnapshot(
+        # every change replaces the (frozen) record, and the options or engine it swaps: the
+        # same three objects make the same snapshot, so it is made once per change, not per
+        # look (a move is looked at several times: its answer, the computers, the timers)
+        kept = self._kept
+        if (kept is not None and kept[0] is r and kept[1].engine is self.engine
+                and kept[1].options is self.options):
+            return kept[1]
+        snapshot = TableSnapshot(
             table_id=r.id, guild_id=r.guild_id, channel_id=r.channel_id, kind=r.kind,
             status=r.status, host_id=r.host_id, options=self.options, seats=r.seats,
             message_id=r.message_id, counter=r.counter, engine=self.engine,
@@ -164,6 +172,8 @@ class _Live:
             shown_version=r.shown_version, pinged=r.pinged,
             locale=r.locale, closed_note=r.closed_note,
         )
+        self._kept = (r, snapshot)
+        return snapshot
 
 
 class TableService:

@@ -196,6 +196,22 @@ async def test_apply_commits_move_state_ledger_and_stats(service: TableService,
     assert await service.table_of_player(GUILD, 1) is None
 
 
+async def test_a_snapshot_is_made_once_per_change(service: TableService) -> None:
+    """Looking at a table makes its snapshot once per change (issue 16): the answer, the
+    computers and the timers all look at every move."""
+    await started_table(service, 10)
+    first = await service.get(10)
+    assert first is not None and await service.get(10) is first
+    moved = await service.apply(10, 1, Add(1))
+    now = await service.get(10)
+    assert now is moved.snapshot and now is not first
+    assert now.counter == first.counter + 1
+    record = moved.snapshot
+    await service.message_shows(record.table_id, 10, record.version, pinged=2)
+    shown = await service.get(10)
+    assert shown is not None and shown is not now and shown.pinged == 2
+
+
 async def test_stale_and_duplicate_counters_are_rejected(service: TableService,
                                                          store: Store) -> None:
     table_id = await started_table(service, 10)
