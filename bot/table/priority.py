@@ -6,9 +6,8 @@ Why. asyncio runs every callback that became ready, in turn, before it looks aga
 person's answer queued behind whatever the loop had already taken up: computers thinking and
 drawing their panels, tables being drawn. Those have no one waiting on them by the millisecond
 (a computer pauses 1.5 s before its move anyway, and a table edit goes out when its channel's
-rate limit lets it), so they now step aside: at 200 tables the answers' p99 fell by a quarter to
-a third, and the bot spent less CPU per move, as fewer tasks were in flight at once
-(``scripts/bench_discord.py``; figures in the README, "Under load").
+rate limit lets it), so they now step aside: at 200 tables the answers' p99 fell by a sixth to
+two fifths, a quarter on average (``scripts/bench_discord.py``, old and new code in one run).
 
 How. ``serve`` counts the current task as serving a person until it ends. ``wait_turn`` returns
 at once when nobody is being served, else when the last such task has ended, and waiters are let
