@@ -211,6 +211,15 @@ def _pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any
     return {"attachments": [attachment(image)] if image else []}
 
 
+def _let_go(view: discord.ui.View | None) -> None:
+    """Empty a panel's view once it is sent: nothing uses it again (its components are routed
+    by their custom ids), and a discord.py view and its items point at each other, so only the
+    cyclic garbage collector would free them — 37 objects a panel, which under load made a
+    quarter of the young collections (issue 16)."""
+    if view is not None:
+        view.clear_items()
+
+
 async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
                        **fields: Any) -> None:
     """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
@@ -219,13 +228,15 @@ async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None
     the routed components (``DynamicItem``) do not need (issue 16, as the table's writes)."""
     assert webhook.token is not None
     with handle_message_parameters(view=view, **fields) as params:
+        _let_go(view)
         await async_context.get().edit_webhook_message(
             webhook.id, webhook.token, ORIGINAL, session=webhook.session, proxy=webhook.proxy,
             proxy_auth=webhook.proxy_auth, payload=params.payload, multipart=params.multipart,
             files=params.files, with_components=view is not None)
 
 
-async def _update_panel(interaction: discord.Interaction, **fields: Any) -> None:
+async def _update_panel(interaction: discord.Interaction, *, view: discord.ui.View | None,
+                        **fields: Any) -> None:
     """Answer a click on a private panel by editing that panel (``UPDATE_MESSAGE``) without
     asking Discord for the message back. ``InteractionResponse.edit_message`` always asks
     (``with_response``) and builds a ``Message`` of the answer, which nothing here reads: about
@@ -236,7 +247,8 @@ async def _update_panel(interaction: discord.Interaction, **fields: Any) -> None
     webhook = interaction.followup  # the interaction's session, as discord.py's answer uses
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value,
-        previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
+        view=view, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
+    _let_go(view)
     route = HttpRoute("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                       webhook_id=interaction.id, webhook_token=interaction.token)
     await async_context.get().request(

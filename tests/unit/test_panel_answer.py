@@ -11,7 +11,8 @@ import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot.discord.controller import _update_panel
+from bot.discord.common import button
+from bot.discord.controller import _edit_answer, _update_panel
 
 
 @pytest.fixture
@@ -34,25 +35,54 @@ def clicked() -> Any:
     return interaction
 
 
+def panel_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button("dubb", 1, "draw", "Draw"))
+    return view
+
+
 async def test_the_panel_is_updated_without_asking_for_the_message_back(
         sent: list[dict[str, Any]]) -> None:
-    interaction = clicked()
-    await _update_panel(interaction, content="Your hand", embed=None, view=None)
+    interaction, view = clicked(), panel_view()
+    await _update_panel(interaction, content="Your hand", embed=None, view=view)
     [request] = sent
     assert request["method"] == "POST"
     assert request["url"].endswith("/interactions/111/tok/callback")
     assert request.get("params") is None  # no with_response: Discord answers 204
     assert request["payload"]["type"] == discord.InteractionResponseType.message_update.value
     assert request["payload"]["data"]["content"] == "Your hand"
+    [row] = request["payload"]["data"]["components"]
+    assert [b["custom_id"] for b in row["components"]] == ["kb:dubb:1:draw"]
+    # sent, the view is emptied: a view and its items point at each other, and would wait
+    # for the cyclic garbage collector (issue 16)
+    assert view.children == []
     assert interaction.response.is_done()
     assert interaction.response.type is discord.InteractionResponseType.message_update
 
 
 async def test_an_answered_click_is_not_answered_again(sent: list[dict[str, Any]]) -> None:
     interaction = clicked()
-    await _update_panel(interaction, content="Your hand")
+    await _update_panel(interaction, content="Your hand", view=None)
     with pytest.raises(discord.InteractionResponded):
-        await _update_panel(interaction, content="again")
+        await _update_panel(interaction, content="again", view=None)
     with pytest.raises(discord.InteractionResponded):
         await interaction.response.send_message("again", ephemeral=True)
     assert len(sent) == 1
+
+
+async def test_a_refreshed_panel_is_sent_with_its_view_and_the_view_is_emptied(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    edits: list[dict[str, Any]] = []
+
+    async def edit(self: AsyncWebhookAdapter, *args: Any, **kwargs: Any) -> None:
+        edits.append(kwargs)
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "edit_webhook_message", edit)
+    webhook: Any = SimpleNamespace(id=5, token="tok", session=object(), proxy=None,
+                                   proxy_auth=None)
+    view = panel_view()
+    await _edit_answer(webhook, content="🔔 Your turn.", view=view)
+    [sent] = edits
+    [row] = sent["payload"]["components"]
+    assert [b["custom_id"] for b in row["components"]] == ["kb:dubb:1:draw"]
+    assert view.children == []
