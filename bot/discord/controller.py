@@ -211,7 +211,7 @@ def _pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any
     return {"attachments": [attachment(image)] if image else []}
 
 
-def _let_go(view: discord.ui.View | None) -> None:
+def _empty_view(view: discord.ui.View | None) -> None:
     """Empty a panel's view once it is sent: nothing uses it again (its components are routed
     by their custom ids), and a discord.py view and its items point at each other, so only the
     cyclic garbage collector would free them — 37 objects a panel, which under load made a
@@ -228,7 +228,7 @@ async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None
     the routed components (``DynamicItem``) do not need (issue 16, as the table's writes)."""
     assert webhook.token is not None
     with handle_message_parameters(view=view, **fields) as params:
-        _let_go(view)
+        _empty_view(view)
         await async_context.get().edit_webhook_message(
             webhook.id, webhook.token, ORIGINAL, session=webhook.session, proxy=webhook.proxy,
             proxy_auth=webhook.proxy_auth, payload=params.payload, multipart=params.multipart,
@@ -248,7 +248,7 @@ async def _update_panel(interaction: discord.Interaction, *, view: discord.ui.Vi
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value,
         view=view, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
-    _let_go(view)
+    _empty_view(view)
     route = HttpRoute("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                       webhook_id=interaction.id, webhook_token=interaction.token)
     await async_context.get().request(
