@@ -115,7 +115,7 @@ class KortbordBot(commands.Bot):
         self.store = await Store.open(self.settings.database)
         # timers, computers and start-up redraws only for this process's servers
         self.service = TableService(self.store, self.games, clock=self.clock.now,
-                                    shards=self.settings.shards)
+                                    shards=self.settings.shards, people=self.people)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
         self.publisher = TablePublisher(self, self.service, self.clock,
                                         RequestPacer(Limits.discord(
@@ -126,7 +126,8 @@ class KortbordBot(commands.Bot):
                                          self.settings.computer_pause, self.people)
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
-                                         self.preferences, on_change=self.table_changed)
+                                         self.preferences, on_change=self.table_changed,
+                                         people=self.people)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
         # components are routed by custom id, so tables posted before a restart keep working

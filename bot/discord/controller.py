@@ -56,6 +56,7 @@ from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import computer_label, free_computer
 from bot.table.errors import NoTableError, StaleMoveError
+from bot.table.priority import PeopleFirst
 from bot.table.service import (
     ABANDONED,
     EMPTY,
@@ -351,8 +352,11 @@ class TableController:
     def __init__(self, service: TableService, publisher: TablePublisher, game: GameSpec,
                  face: GameFace, settings: SettingsService, *,
                  on_change: OnChange | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 people: PeopleFirst | None = None) -> None:
         self.service = service
+        self.people = people or PeopleFirst()
+        """Whose heavy step goes next (``PeopleFirst.step``): drawing a panel or a table."""
         self.publisher = publisher
         self.settings = settings
         self.game = game
@@ -428,6 +432,9 @@ class TableController:
         """The channel's table of this game; for a component, the very table it was drawn for."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
+        # what is done with the table read here (a panel drawn, a move applied) runs without
+        # awaiting: its step of the loop comes first (issue 16)
+        await self.people.step()
         snapshot = await self.service.get(interaction.channel_id)
         if snapshot is None or snapshot.kind != self.game.kind:
             if route is not None:

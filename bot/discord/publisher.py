@@ -218,6 +218,9 @@ class TablePublisher:
                 grant = await self._pacer.wait(state.ticket)
             finally:
                 state.ticket = None
+            # drawing the table and sending it is a long stretch without awaiting: one such per
+            # pass of the loop (a grant counts from now, so waiting for the step is safe)
+            await self._people.step()
             async with state.lock:
                 showing, state.pending = state.pending, None
                 if showing is None:

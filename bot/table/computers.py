@@ -179,8 +179,10 @@ class ComputerPlayers:
                 assert snapshot is not None
                 if self._pause > 0:
                     await self._clock.sleep_until(self._clock.now() + self._pause)
-                # a person being answered goes first; the move reads the table again
+                # a person being answered goes first; the move reads the table again, deciding
+                # and applying in the loop's step it waits for
                 await self._people.wait_turn()
+                await self._people.step()
                 await self._move(channel_id, snapshot, computer)
         except Exception:
             # the turn's deadline (if the table has a turn time) starts us again

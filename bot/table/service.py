@@ -59,6 +59,7 @@ from bot.table.errors import (
     StaleMoveError,
     TableFullError,
 )
+from bot.table.priority import PeopleFirst
 
 _log = logging.getLogger("kortbord.tables")
 
@@ -200,8 +201,10 @@ class TableService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         lobby_ttl: float | None = LOBBY_TTL_SECONDS,
         shards: Shards | None = None,
+        people: PeopleFirst | None = None,
     ) -> None:
         self._store = store
+        self._people = people or PeopleFirst()
         self._shards = shards
         self._games = games
         self._clock = clock
@@ -552,7 +555,13 @@ class TableService:
                 raise NotPlayingError()
             if expected_counter is not None and expected_counter != live.record.counter:
                 raise StaleMoveError(expected=expected_counter, actual=live.record.counter)
-            return await self._apply_locked(live, player_id, move)
+            result = await self._apply_locked(live, player_id, move)
+            # what follows a move (its answer, the table's drawing, the next person's panel)
+            # is the longest stretch the bot runs without awaiting: it waits for its step of
+            # the loop (issue 16) while the table stays locked, so the snapshot it draws from
+            # is still the table as it is
+            await self._people.step()
+            return result
 
     async def expire_turn(self, channel_id: int, counter: int) -> ApplyResult | None:
         """Fire the turn deadline set at move ``counter``: the player to move gets the game's

@@ -28,6 +28,7 @@ from bot.table import (
     TableFullError,
     TableService,
 )
+from bot.table.priority import PeopleFirst
 from tests.store.conftest import FakeClock
 from tests.store.helpers import GUILD, check_against_log, play_to_end, started_table
 from tests.store.toy import (
@@ -210,6 +211,38 @@ async def test_a_snapshot_is_made_once_per_change(service: TableService) -> None
     await service.message_shows(record.table_id, 10, record.version, pinged=2)
     shown = await service.get(10)
     assert shown is not None and shown is not now and shown.pinged == 2
+
+
+class HeldStep(PeopleFirst):
+    """A ``PeopleFirst`` whose steps are held until ``open`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+        self.open = asyncio.Event()
+
+    async def step(self) -> None:
+        self.asked.set()
+        await self.open.wait()
+
+
+async def test_a_move_waits_for_its_step_with_the_table_locked(
+        store: Store, clock: FakeClock) -> None:
+    """What follows a move is drawn from its snapshot without awaiting, in the step of the loop
+    it waits for (issue 16); meanwhile nothing else may change the table it draws."""
+    steps = HeldStep()
+    service = TableService(store, {"toy": TOY}, clock=clock, seed_source=lambda: 12345,
+                           people=steps)
+    await started_table(service, 10)
+    move = asyncio.create_task(service.apply(10, 1, Add(1)))
+    await asyncio.wait_for(steps.asked.wait(), 10)
+    look = asyncio.create_task(service.get(10))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not move.done() and not look.done()
+    steps.open.set()
+    moved = await asyncio.wait_for(move, 10)
+    assert await asyncio.wait_for(look, 10) is moved.snapshot
 
 
 async def test_stale_and_duplicate_counters_are_rejected(service: TableService,

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from bot.client import KortbordTree
+from bot.discord.controller import TableController
+from bot.discord.errors import UserFacingError
 from bot.discord.routing import Route, Router
 from bot.table.computers import ComputerPlayers
 from bot.table.priority import PeopleFirst
@@ -201,3 +203,148 @@ async def test_a_slash_command_is_counted_while_it_runs() -> None:
     assert await asyncio.create_task(command()) == 1
     await passes(1)
     assert people.serving == 0
+
+
+# -- one heavy step per pass ----------------------------------------------------------------
+
+
+def stepper(people: PeopleFirst, name: str, log: list[str], *, serve: bool = False
+            ) -> asyncio.Task[None]:
+    async def step() -> None:
+        if serve:
+            people.serve()
+        await people.step()
+        log.append(name)
+
+    return asyncio.create_task(step())
+
+
+async def test_a_step_goes_at_once_when_none_went_in_this_pass() -> None:
+    people, log = PeopleFirst(), []
+    work = stepper(people, "alone", log)
+    await passes(1)
+    assert work.done() and log == ["alone"]
+
+
+async def test_steps_ready_together_go_one_per_pass_in_the_order_they_came() -> None:
+    people, log = PeopleFirst(), []
+    steps = [stepper(people, name, log) for name in ("first", "second", "third", "fourth")]
+    went: list[int] = []
+    while not all(s.done() for s in steps):
+        await passes(1)
+        went.append(len(log))
+        assert len(went) < 100
+    # the four became ready in one pass; run there, they would make one long pass
+    assert all(b - a <= 1 for a, b in pairwise(went))
+    assert log == ["first", "second", "third", "fourth"]
+
+
+async def test_a_persons_step_goes_before_the_background_steps_waiting() -> None:
+    people, log = PeopleFirst(), []
+    steps = [stepper(people, name, log) for name in ("took the pass", "table", "computer")]
+    steps.append(stepper(people, "person", log, serve=True))
+    await asyncio.wait_for(asyncio.gather(*steps), 10)
+    assert log == ["took the pass", "person", "table", "computer"]
+
+
+async def test_timers_already_due_run_between_two_steps() -> None:
+    people, log = PeopleFirst(), []
+    loop = asyncio.get_running_loop()
+
+    async def first() -> None:
+        await people.step()
+        log.append("first")
+        # due at once: it runs in the next pass, before the next step
+        loop.call_later(0, log.append, "timer")
+
+    steps = [asyncio.create_task(first()), stepper(people, "second", log)]
+    await asyncio.wait_for(asyncio.gather(*steps), 10)
+    assert log == ["first", "timer", "second"]
+
+
+async def test_a_cancelled_step_is_passed_over() -> None:
+    people, log = PeopleFirst(), []
+    steps = [stepper(people, name, log) for name in ("first", "gone", "third")]
+    await passes(1)
+    steps[1].cancel()
+    await asyncio.wait_for(asyncio.gather(steps[0], steps[2]), 10)
+    assert steps[1].cancelled() and log == ["first", "third"]
+    # nobody is left waiting: a later step goes at once, in the pass after the last one
+    await passes(2)
+    later = stepper(people, "later", log)
+    await passes(1)
+    assert later.done()
+
+
+class HeldStep(PeopleFirst):
+    """A ``PeopleFirst`` whose steps are held until ``open`` is set (its line is open)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+        self.open = asyncio.Event()
+
+    async def step(self) -> None:
+        self.asked.set()
+        await self.open.wait()
+
+
+async def test_a_table_edit_takes_its_step_once_granted() -> None:
+    client, hooks, steps = Client(), Hooks(), HeldStep()
+    tables = publisher(client, hooks)
+    tables._people = steps
+    try:
+        tables.publish(showing(1, "in play"))
+        await asyncio.wait_for(steps.asked.wait(), 10)
+        # granted already (no longer waiting for room), not drawn or sent yet
+        assert tables._pacer.waiting == 0 and client.titles == []
+        steps.open.set()
+        await hooks.shown(1)
+    finally:
+        await tables.close()
+    assert client.titles == ["in play"]
+
+
+async def test_a_computer_decides_and_moves_in_its_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps = HeldStep()
+    table = SimpleNamespace(status="playing", is_playing=True, channel_id=5, table_id=1,
+                            engine=SimpleNamespace(to_move=-1))
+
+    class Service:
+        async def get(self, channel_id: int) -> Any:
+            return table
+
+    moved: list[int] = []
+
+    async def move(self: ComputerPlayers, channel_id: int, snapshot: Any, computer: int) -> None:
+        moved.append(computer)
+        table.engine.to_move = 7
+
+    monkeypatch.setattr(ComputerPlayers, "_move", move)
+    computers = ComputerPlayers(Service(), None, SystemClock(), 0, steps)  # type: ignore[arg-type]
+    computers.kick(table)  # type: ignore[arg-type]
+    await asyncio.wait_for(steps.asked.wait(), 10)
+    assert moved == []
+    steps.open.set()
+    await asyncio.wait_for(asyncio.gather(*computers._tasks.values()), 10)
+    assert moved == [-1]
+
+
+async def test_a_click_reads_its_table_in_its_step() -> None:
+    steps, read = HeldStep(), []
+
+    class Service:
+        async def get(self, channel_id: int) -> Any:
+            read.append(channel_id)
+
+    controller: Any = SimpleNamespace(people=steps, service=Service(),
+                                      game=SimpleNamespace(kind="dubb", name="Dubb"))
+    interaction: Any = SimpleNamespace(channel_id=5, guild_id=9)
+    look = asyncio.create_task(TableController.table_for(controller, interaction))
+    await asyncio.wait_for(steps.asked.wait(), 10)
+    await passes(5)
+    assert read == []
+    steps.open.set()
+    with pytest.raises(UserFacingError):
+        await asyncio.wait_for(look, 10)
+    assert read == [5]
