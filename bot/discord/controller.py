@@ -602,8 +602,15 @@ class TableController:
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             self._panels.pop(key, None)
             return
+        # drawn and sent in steps of their own, not in the move's (issue 16); a move made
+        # meanwhile refreshes the panel itself when it is published
+        snapshot = await self._still(snapshot)
+        if snapshot is None:
+            return
         fresh = await self.panel(snapshot, player, panel.lang,
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
+        if await self._still(snapshot) is None:
+            return
         token = self._panel_edits.begin(key)
         try:
             await _edit_answer(panel.webhook, content=cut(fresh.content, 2000),
@@ -619,12 +626,23 @@ class TableController:
         if self._panels.get(key) is panel:
             panel.image = fresh.image if clean else None
 
+    async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
+        """After a step of the loop (``PeopleFirst.step``), the table as it is now if no move
+        was made since ``snapshot``, else ``None``."""
+        await self.people.step()
+        now = await self.service.get(snapshot.channel_id)
+        if now is None or now.table_id != snapshot.table_id or now.counter != snapshot.counter:
+            return None
+        return now
+
     async def _answer_with_panel(self, interaction: discord.Interaction, table_id: int,
                                  panel: Panel, *, edit: bool
                                  ) -> tuple[int | None, CardImage | None]:
         """``_answer_panel``, leaving a picture that did not change on its panel when nothing
         else edits that panel meanwhile. Returns the panel's message id when it was edited in
         place, and the picture it is known to show."""
+        # the panel is drawn: sending it is a stretch of its own (issue 16)
+        await self.people.step()
         key = (table_id, interaction.user.id)
         kept = self._panels.get(key)
         message = interaction.message
