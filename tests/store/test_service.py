@@ -28,7 +28,6 @@ from bot.table import (
     TableFullError,
     TableService,
 )
-from bot.table.priority import PeopleFirst
 from tests.store.conftest import FakeClock
 from tests.store.helpers import GUILD, check_against_log, play_to_end, started_table
 from tests.store.toy import (
@@ -42,6 +41,7 @@ from tests.store.toy import (
     ToyEngine,
     ToyRules,
 )
+from tests.unit.test_people_first import HeldStep
 
 # -- lobby ---------------------------------------------------------------------------------------
 
@@ -211,19 +211,6 @@ async def test_a_snapshot_is_made_once_per_change(service: TableService) -> None
     await service.message_shows(record.table_id, 10, record.version, pinged=2)
     shown = await service.get(10)
     assert shown is not None and shown is not now and shown.pinged == 2
-
-
-class HeldStep(PeopleFirst):
-    """A ``PeopleFirst`` whose steps are held until ``open`` is set."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = asyncio.Event()
-        self.open = asyncio.Event()
-
-    async def step(self) -> None:
-        self.asked.set()
-        await self.open.wait()
 
 
 async def test_a_move_waits_for_its_step_with_the_table_locked(
