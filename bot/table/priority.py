@@ -45,8 +45,9 @@ class PeopleFirst:
         self._serving: set[asyncio.Task[object]] = set()
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._waking = False
-        self._people_steps: deque[asyncio.Future[None]] = deque()
-        self._other_steps: deque[asyncio.Future[None]] = deque()
+        self._people_steps: deque[tuple[asyncio.Future[None], float]] = deque()
+        self._other_steps: deque[tuple[asyncio.Future[None], float]] = deque()
+        """Steps waiting, each with when it began to wait."""
         self._stepping = False
         """A heavy step went in this pass: the next waits for ``_next_step``."""
 
@@ -106,7 +107,8 @@ class PeopleFirst:
     async def step(self) -> None:
         """Return when this task may take the loop's heavy step of the pass: at once when no
         other was taken in this pass, else in a later pass, people's steps (a task counted by
-        ``serve``) before the background's, each in the order they came."""
+        ``serve``) before the background's, each in the order they came — but a background step
+        that has waited ``PATIENCE`` goes next, so that people keep it waiting, never stopped."""
         loop = asyncio.get_running_loop()
         if not self._stepping and not self._people_steps and not self._other_steps:
             self._stepping = True
@@ -114,7 +116,7 @@ class PeopleFirst:
             return
         turn: asyncio.Future[None] = loop.create_future()
         queue = self._people_steps if asyncio.current_task() in self._serving else self._other_steps
-        queue.append(turn)
+        queue.append((turn, loop.time()))
         # a cancelled waiter stays in its queue, done; ``_next_step`` passes over it
         await turn
 
@@ -122,13 +124,17 @@ class PeopleFirst:
         """The pass after a step went: let the next one go (it runs in the pass after this
         one, behind the timers and reads due by then), and come again for the one after it."""
         self._stepping = False
-        for queue in (self._people_steps, self._other_steps):
+        loop = asyncio.get_running_loop()
+        queues = (self._people_steps, self._other_steps)
+        if self._other_steps and self._other_steps[0][1] <= loop.time() - self._patience:
+            queues = (self._other_steps, self._people_steps)
+        for queue in queues:
             while queue:
-                turn = queue.popleft()
+                turn, _ = queue.popleft()
                 if not turn.done():
                     turn.set_result(None)
                     self._stepping = True
-                    asyncio.get_running_loop().call_soon(self._next_step)
+                    loop.call_soon(self._next_step)
                     return
 
 

@@ -348,3 +348,21 @@ async def test_a_click_reads_its_table_in_its_step() -> None:
     with pytest.raises(UserFacingError):
         await asyncio.wait_for(look, 10)
     assert read == [5]
+
+
+async def test_a_background_step_goes_after_its_patience_while_people_keep_stepping() -> None:
+    people, log, stop = PeopleFirst(patience=0.01), [], asyncio.Event()
+
+    async def busy_person() -> None:
+        people.serve()
+        while not stop.is_set():
+            await people.step()
+
+    crowd = [asyncio.create_task(busy_person()) for _ in range(3)]
+    await passes(3)
+    try:
+        await asyncio.wait_for(stepper(people, "table", log), 10)
+    finally:
+        stop.set()
+        await asyncio.gather(*crowd)
+    assert log == ["table"]
