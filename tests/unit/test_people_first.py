@@ -5,6 +5,7 @@ afterwards, and never longer than its patience."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from itertools import pairwise
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from bot.client import KortbordTree
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
+from bot.discord.publisher import TablePublisher
 from bot.discord.routing import Route, Router
 from bot.table.computers import ComputerPlayers
 from bot.table.priority import PeopleFirst
@@ -123,42 +125,45 @@ async def test_a_task_is_counted_once() -> None:
     assert people.serving == 0
 
 
-class Gate(PeopleFirst):
-    """A ``PeopleFirst`` whose line is held shut until ``open`` is set."""
+class Held(PeopleFirst):
+    """A ``PeopleFirst`` that holds whoever calls ``hold`` until ``open`` is set."""
 
     def __init__(self) -> None:
         super().__init__()
         self.asked = asyncio.Event()
         self.open = asyncio.Event()
 
-    async def wait_turn(self) -> None:
+    async def hold(self) -> None:
         self.asked.set()
         await self.open.wait()
 
 
-async def test_a_click_is_counted_while_it_is_handled() -> None:
-    people = PeopleFirst()
-    router = Router(people)
-    seen: list[int] = []
+class Gate(Held):
+    """A ``PeopleFirst`` whose line is held shut until ``open`` is set."""
 
-    async def handler(interaction: Any, route: Route, values: list[str]) -> None:
-        seen.append(people.serving)
-
-    router.register("dubb", "hand", handler)
-    interaction: Any = SimpleNamespace(message=None)
-    await asyncio.create_task(router.dispatch(interaction, Route("dubb", 1, "hand"), []))
-    await passes(1)
-    assert seen == [1] and people.serving == 0
+    async def wait_turn(self) -> None:
+        await self.hold()
 
 
-async def test_a_table_edit_waits_for_people() -> None:
-    client, hooks, gate = Client(), Hooks(), Gate()
+class HeldStep(Held):
+    """A ``PeopleFirst`` whose steps are held until ``open`` is set (its line is open)."""
+
+    async def step(self) -> None:
+        await self.hold()
+
+
+async def a_table_edit_held_by(gate: Held,
+                               while_held: Callable[[TablePublisher], None] = lambda _: None
+                               ) -> None:
+    """A table edit waits for ``gate`` to open; ``while_held`` looks at the publisher then."""
+    client, hooks = Client(), Hooks()
     tables = publisher(client, hooks)
     tables._people = gate
     try:
         tables.publish(showing(1, "in play"))
         await asyncio.wait_for(gate.asked.wait(), 10)
         assert client.titles == []
+        while_held(tables)
         gate.open.set()
         await hooks.shown(1)
     finally:
@@ -166,8 +171,8 @@ async def test_a_table_edit_waits_for_people() -> None:
     assert client.titles == ["in play"]
 
 
-async def test_a_computer_waits_for_people(monkeypatch: pytest.MonkeyPatch) -> None:
-    gate = Gate()
+async def a_computer_held_by(gate: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer to move does not move until ``gate`` opens."""
     table = SimpleNamespace(status="playing", is_playing=True, channel_id=5, table_id=1,
                             engine=SimpleNamespace(to_move=-1))
 
@@ -189,6 +194,29 @@ async def test_a_computer_waits_for_people(monkeypatch: pytest.MonkeyPatch) -> N
     gate.open.set()
     await asyncio.wait_for(asyncio.gather(*computers._tasks.values()), 10)
     assert moved == [-1]
+
+
+async def test_a_click_is_counted_while_it_is_handled() -> None:
+    people = PeopleFirst()
+    router = Router(people)
+    seen: list[int] = []
+
+    async def handler(interaction: Any, route: Route, values: list[str]) -> None:
+        seen.append(people.serving)
+
+    router.register("dubb", "hand", handler)
+    interaction: Any = SimpleNamespace(message=None)
+    await asyncio.create_task(router.dispatch(interaction, Route("dubb", 1, "hand"), []))
+    await passes(1)
+    assert seen == [1] and people.serving == 0
+
+
+async def test_a_table_edit_waits_for_people() -> None:
+    await a_table_edit_held_by(Gate())
+
+
+async def test_a_computer_waits_for_people(monkeypatch: pytest.MonkeyPatch) -> None:
+    await a_computer_held_by(Gate(), monkeypatch)
 
 
 async def test_a_slash_command_is_counted_while_it_runs() -> None:
@@ -276,58 +304,16 @@ async def test_a_cancelled_step_is_passed_over() -> None:
     assert later.done()
 
 
-class HeldStep(PeopleFirst):
-    """A ``PeopleFirst`` whose steps are held until ``open`` is set (its line is open)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = asyncio.Event()
-        self.open = asyncio.Event()
-
-    async def step(self) -> None:
-        self.asked.set()
-        await self.open.wait()
-
-
 async def test_a_table_edit_takes_its_step_once_granted() -> None:
-    client, hooks, steps = Client(), Hooks(), HeldStep()
-    tables = publisher(client, hooks)
-    tables._people = steps
-    try:
-        tables.publish(showing(1, "in play"))
-        await asyncio.wait_for(steps.asked.wait(), 10)
+    def granted(tables: TablePublisher) -> None:
         # granted already (no longer waiting for room), not drawn or sent yet
-        assert tables._pacer.waiting == 0 and client.titles == []
-        steps.open.set()
-        await hooks.shown(1)
-    finally:
-        await tables.close()
-    assert client.titles == ["in play"]
+        assert tables._pacer.waiting == 0
+
+    await a_table_edit_held_by(HeldStep(), granted)
 
 
 async def test_a_computer_decides_and_moves_in_its_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    steps = HeldStep()
-    table = SimpleNamespace(status="playing", is_playing=True, channel_id=5, table_id=1,
-                            engine=SimpleNamespace(to_move=-1))
-
-    class Service:
-        async def get(self, channel_id: int) -> Any:
-            return table
-
-    moved: list[int] = []
-
-    async def move(self: ComputerPlayers, channel_id: int, snapshot: Any, computer: int) -> None:
-        moved.append(computer)
-        table.engine.to_move = 7
-
-    monkeypatch.setattr(ComputerPlayers, "_move", move)
-    computers = ComputerPlayers(Service(), None, SystemClock(), 0, steps)  # type: ignore[arg-type]
-    computers.kick(table)  # type: ignore[arg-type]
-    await asyncio.wait_for(steps.asked.wait(), 10)
-    assert moved == []
-    steps.open.set()
-    await asyncio.wait_for(asyncio.gather(*computers._tasks.values()), 10)
-    assert moved == [-1]
+    await a_computer_held_by(HeldStep(), monkeypatch)
 
 
 async def test_a_click_reads_its_table_in_its_step() -> None:
