@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot import collector
 from bot.config import Settings
 from bot.discord.controller import TableController, load_face
+from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
 from bot.discord.pacing import Limits, RequestPacer
 from bot.discord.publisher import TablePublisher
@@ -63,6 +64,10 @@ class KortbordTree(app_commands.CommandTree):
         # discord.py calls this first in the task that runs the command (or autocomplete)
         client: Any = interaction.client
         client.people.serve()
+        task = asyncio.current_task()
+        if task is not None:
+            # served once the task ends, its error handler included (``bot.discord.cycles``)
+            task.add_done_callback(lambda _: let_go(interaction))
         return True
 
     async def on_error(

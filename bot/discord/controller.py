@@ -46,9 +46,10 @@ from bot.discord.common import (
     lobby_view,
     shown_name,
 )
+from bot.discord.cycles import empty_view
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
-from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender, drawn
+from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
@@ -212,15 +213,6 @@ def _pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any
     return {"attachments": [attachment(image)] if image else []}
 
 
-def _empty_view(view: discord.ui.View | None) -> None:
-    """Empty a panel's view once it is sent: nothing uses it again (its components are routed
-    by their custom ids), and a discord.py view and its items point at each other, so only the
-    cyclic garbage collector would free them — 37 objects a panel, which under load made a
-    quarter of the young collections (issue 16)."""
-    if view is not None:
-        view.clear_items()
-
-
 async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
                        **fields: Any) -> None:
     """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
@@ -229,7 +221,7 @@ async def _edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None
     the routed components (``DynamicItem``) do not need (issue 16, as the table's writes)."""
     assert webhook.token is not None
     with handle_message_parameters(view=view, **fields) as params:
-        _empty_view(view)
+        empty_view(view)
         await async_context.get().edit_webhook_message(
             webhook.id, webhook.token, ORIGINAL, session=webhook.session, proxy=webhook.proxy,
             proxy_auth=webhook.proxy_auth, payload=params.payload, multipart=params.multipart,
@@ -249,7 +241,7 @@ async def _update_panel(interaction: discord.Interaction, *, view: discord.ui.Vi
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value,
         view=view, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
-    _empty_view(view)
+    empty_view(view)
     route = HttpRoute("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                       webhook_id=interaction.id, webhook_token=interaction.token)
     await async_context.get().request(
@@ -510,7 +502,7 @@ class TableController:
         its table. Everything the drawing needs is taken now, the public view included, so it
         may be drawn later (only if its write goes out) and still show this version."""
         if snapshot.is_lobby:
-            return None, drawn(self.lobby_render(snapshot))
+            return None, lambda: self.lobby_render(snapshot)
         pictures = (await self.settings.server(snapshot.guild_id)).cards == "pictures"
         recent = await self.recent_lines(snapshot)
         finished = snapshot.status == "finished"
@@ -675,8 +667,8 @@ class TableController:
         lang = self.table_lang(snapshot)
         embed = closed_embed(tr(lang, "{game} — closed", game=self.game.name),
                              closed_text(snapshot.closed_note, lang))
-        view = None
-        if snapshot.engine is not None:
+        started = snapshot.engine is not None
+        if started:
             lines = await self.recent_lines(snapshot)
             if lines:
                 embed.add_field(name=tr(lang, "Latest"), value="\n".join(lines), inline=False)
@@ -684,10 +676,14 @@ class TableController:
             embed.add_field(name=tr(lang, "How it went"),
                             value=self.face.summary(snapshot, self.names(snapshot), money, lang),
                             inline=False)
-            view = self._over_view(snapshot.table_id, lang)
         self._drop_table(snapshot.table_id)
-        render = TableRender(embed=fit(embed), view=view)
-        self.publisher.publish(await self.showing(snapshot, drawn(render)))
+        embed = fit(embed)
+
+        def draw() -> TableRender:
+            view = self._over_view(snapshot.table_id, lang) if started else None
+            return TableRender(embed=embed, view=view)
+
+        self.publisher.publish(await self.showing(snapshot, draw))
         self._changed(snapshot)
 
     async def _money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
@@ -781,7 +777,7 @@ class TableController:
         else:
             await interaction.response.send_message(text, ephemeral=True)
         await self.publisher.post_new(
-            await self.showing(snapshot, drawn(self.lobby_render(snapshot))))
+            await self.showing(snapshot, lambda: self.lobby_render(snapshot)))
         self._changed(snapshot)
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:

@@ -11,10 +11,22 @@ import discord
 from bot.cardart import CardImage
 
 
+class _Attachment(discord.File):
+    """A ``discord.File`` that leaves no cycle behind once closed (``bot.discord.cycles``)."""
+
+    __slots__ = ()
+
+    def close(self) -> None:
+        super().close()
+        # discord.File.close puts the file's own close back on it as an attribute: a bound
+        # method pointing at its file, in that file's __dict__. The class's close is the same.
+        vars(self.fp).pop("close", None)
+
+
 def attachment(image: CardImage) -> discord.File:
     """A fresh file for one request (a ``discord.File`` is read once, so a retried request
     needs a new one)."""
-    return discord.File(io.BytesIO(image.data), image.filename, description=image.alt)
+    return _Attachment(io.BytesIO(image.data), image.filename, description=image.alt)
 
 
 def show_in(embed: discord.Embed, image: CardImage) -> discord.Embed:

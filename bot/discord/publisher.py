@@ -35,6 +35,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.cardart import CardImage
+from bot.discord.cycles import empty_view
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
 from bot.discord.pictures import attachment
 from bot.table.priority import PeopleFirst
@@ -69,12 +70,9 @@ class TableRender:
 Draw = Callable[[], TableRender]
 """Draws one version of a table when it is about to be sent. Under load most versions are
 replaced before their write's turn comes, so only the ones sent are ever drawn (issue 16); a
-draw reads only what was captured when the version was made, never the live game."""
-
-
-def drawn(render: TableRender) -> Draw:
-    """A ``Draw`` of a render already made."""
-    return lambda: render
+draw reads only what was captured when the version was made, never the live game. Each call
+draws a new render: a sent render's view is emptied (``bot.discord.cycles``), and a failed
+write draws again."""
 
 
 @dataclass(frozen=True)
@@ -390,6 +388,7 @@ class TablePublisher:
         storing."""
         with handle_message_parameters(
                 previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
+            empty_view(fields.get("view"))  # serialised into the payload
             if message_id is None:
                 data = await self._client.http.send_message(channel_id, params=params)
             else:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord.cycles import empty_view, let_go
 from bot.discord.errors import answer_error
 from bot.i18n import N_, lang_of, tr
 from bot.table.priority import PeopleFirst
@@ -136,7 +137,10 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_PR
         return cls(Route.parse(match), label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _router_of(interaction).dispatch(interaction, self.route, [])
+        try:
+            await _router_of(interaction).dispatch(interaction, self.route, [])
+        finally:
+            _served(self, interaction)
 
 
 class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_PREFIX + _BODY):
@@ -169,7 +173,19 @@ class RoutedSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_PR
         return cls(Route.parse(match), options=item.options, placeholder=item.placeholder or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _router_of(interaction).dispatch(interaction, self.route, list(self.item.values))
+        try:
+            await _router_of(interaction).dispatch(interaction, self.route,
+                                                   list(self.item.values))
+        finally:
+            _served(self, interaction)
+
+
+def _served(item: discord.ui.Item[Any], interaction: discord.Interaction) -> None:
+    """A routed click is served: discord.py's task ends with its item's callback, and what it
+    made of the click leaves no cycle (``bot.discord.cycles``) — the interaction, and the view
+    it built of the clicked message to hold the item."""
+    empty_view(item.view)
+    let_go(interaction)
 
 
 GONE_TEXT = N_("That button isn't here any more. Nothing was changed.")
@@ -209,3 +225,5 @@ async def answer_unmatched(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(_gone(interaction), ephemeral=True)
     except discord.HTTPException:
         _log.warning("could not answer a component that is not on its message")
+    finally:
+        let_go(interaction)

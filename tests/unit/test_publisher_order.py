@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord.pacing import Limits, RequestPacer
-from bot.discord.publisher import Showing, TablePublisher, TableRender, drawn
+from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.table.timers import SystemClock
 
 CHANNEL = 5
@@ -65,7 +65,7 @@ class Hooks:
 def showing(version: int, title: str, *, final: bool = False) -> Showing:
     render = TableRender(embed=discord.Embed(title=title), view=None)
     return Showing(table_id=1, channel_id=CHANNEL, message_id=MESSAGE, version=version,
-                   counter=0, draw=drawn(render), final=final)
+                   counter=0, draw=lambda: render, final=final)
 
 
 def publisher(client: Client, hooks: Hooks) -> TablePublisher:

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord.pacing import Limits, RequestPacer
-from bot.discord.publisher import Showing, TablePublisher, TableRender, drawn
+from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.table.timers import SystemClock
 
 TABLES = 12
@@ -101,7 +101,7 @@ async def test_more_tables_behind_than_requests_in_flight_are_all_redrawn() -> N
     render = TableRender(embed=discord.Embed(title="table"), view=None)
     for table in range(1, TABLES + 1):
         publisher.publish(Showing(table_id=table, channel_id=table, message_id=table * 10,
-                                  version=2, counter=1, draw=drawn(render), behind=True))
+                                  version=2, counter=1, draw=lambda: render, behind=True))
     # a deadlock leaves the redraw waiting for ever: close() gives up on it after its grace
     await asyncio.wait([asyncio.create_task(hooks.all_shown.wait())], timeout=30)
     await publisher.close()
