@@ -3,10 +3,11 @@
 CPython frees an object the moment nothing points at it, unless it sits in a cycle: then it
 waits for the cyclic garbage collector, which walks the young objects each time some 700 were
 made and stalls the event loop while it does. Under load almost all of the bot's garbage came
-from four cycles, each made per click or per write: about 5,600 objects a second, whose
-collections made most of the loop's stalls over 5 ms. Each is broken here, where the bot knows
-the object's work is done, so it is freed at once (``tests/e2e/test_cyclic_garbage.py`` plays
-a game and finds none of them left for the collector):
+from the cycles below, made per click or per write: about 5,600 objects a second, and the
+collections they caused were about half the time the loop spent in passes over 5 ms. Each is
+broken here, where the bot knows the object's work is done, so it is freed at once
+(``tests/e2e/test_request_budget.py`` plays a game with the collector off and finds none of
+them left for it):
 
 - an interaction and its ``response`` point at each other, so the interaction, its message,
   member and components all waited for the collector (``let_go``);
@@ -34,7 +35,7 @@ def let_go(interaction: discord.Interaction) -> None:
     """Break an interaction's cycle with its ``response`` once it has been served: nothing may
     answer it after this (its response would raise, not answer twice)."""
     # discord.py caches ``response`` in this slot, and the response keeps ``_parent``; a
-    # discord.py that renames either fails the test above rather than leak quietly
+    # discord.py that renames either fails that test rather than leak quietly
     response = getattr(interaction, "_cs_response", None)
     if response is not None:
         with contextlib.suppress(AttributeError):

@@ -199,13 +199,18 @@ async def test_a_game_leaves_discord_py_nothing_for_the_cyclic_collector(
 ) -> None:
     """What each click and each write makes is freed when its work is done, not by the cyclic
     garbage collector, whose walks stalled the event loop under load (``bot.discord.cycles``):
-    no interaction, view, component or attached file of the game is found in a cycle."""
+    no interaction, view, component or attached file of the game (nor of a forged click) is
+    found in a cycle."""
     bot = await bot_runner.start()
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector finds unreachable is kept to look at
     try:
         await _play(bot_runner, driver, world.channel, game, [world.anna, world.bo], 0)
+        # and a forged click on a component the table does not have, answered as gone
+        forged = await driver.forge_click(world.anna, _table(driver, world.channel, game),
+                                          "forged", validated_by_discord=False)
+        assert forged.ephemeral, forged.content
         await bot._finish_interactions()
         gc.collect()
         cyclic = Counter(type(o).__qualname__ for o in gc.garbage if isinstance(o, _WATCHED))
