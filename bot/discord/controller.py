@@ -522,7 +522,12 @@ class TableController:
         frozen = replace(snapshot, engine=None)
 
         @cache
+        def picture() -> CardImage | None:
+            return self.face.table_picture(frozen, view, plain, lang) if pictures else None
+
         def draw() -> TableRender:
+            # a new render at each call, since a sent one's view is emptied; the picture,
+            # the costly part, is drawn once
             render = self.face.table_render(frozen, view, recent, names, lang)
             if summary is not None:
                 render.embed.add_field(name=tr(lang, "How it went"), value=summary,
@@ -530,7 +535,7 @@ class TableController:
             if finished:
                 render = replace(render, view=self._over_view(frozen.table_id, lang))
             embed = fit(render.embed)
-            image = self.face.table_picture(frozen, view, plain, lang) if pictures else None
+            image = picture()
             if image is not None:
                 return replace(render, embed=show_in(embed, image), image=image)
             return replace(render, embed=embed)

@@ -7,8 +7,16 @@ import asyncio
 import pytest
 
 from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.dubb_table import DubbTable, open_table, table_message, title, to_move
+from tests.e2e.dubb_table import (
+    DubbTable,
+    counter_of,
+    open_table,
+    table_message,
+    title,
+    to_move,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -152,3 +160,41 @@ async def test_a_table_a_move_behind_is_redrawn_at_start_up(
     await bot.start()
     redrawn = await table.wait_counter(counter + 1)
     assert counter_of(redrawn) == counter + 1 or title(redrawn).endswith("game over")
+
+
+@pytest.mark.machine_speed
+async def test_a_table_message_deleted_by_a_moderator_comes_back_with_its_buttons(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    # pings off: the move edits the table in place, and the edit finds the message gone
+    for user in (world.anna, world.bo):
+        off = await driver.slash(user, world.channel, "kortbord pings", {"choice": "off"})
+        assert off.ephemeral
+    table = await open_table(driver, world.channel, world.anna, [world.bo])
+    shown = table.table
+    counter = counter_of(shown)
+    assert counter is not None
+    mover = table.players[to_move(shown) or 0]
+    panel = await driver.click(mover, shown, "Your hand")
+    assert panel.message is not None
+    driver.fake.delete_message(shown)
+
+    buttons = panel.message.buttons()
+    if panel.message.selects():
+        select = panel.message.selects()[0]
+        moved = await driver.select(mover, panel.message, [select["options"][0]["value"]],
+                                    custom_id=select["custom_id"])
+    else:
+        label = "Draw" if any(b.get("label") == "Draw" for b in buttons) else "Pass"
+        moved = await driver.click(mover, panel.message, label)
+    assert moved.type == 7, moved.content
+
+    def posted_again() -> StoredMessage | None:
+        tables = [m for m in driver.channel_messages(world.channel) if title(m).startswith("Dubb")]
+        return tables[-1] if tables and tables[-1].id != shown.id else None
+
+    again = await driver.wait_for(posted_again, what="the table posted again")
+    # drawn again for the post, with its buttons: not the failed edit's drawing, whose view
+    # went into that edit
+    assert "Your hand" in [b.get("label") for b in again.buttons()]
+    assert counter_of(again) == counter + 1
