@@ -106,6 +106,11 @@ async def _check(url: str, players: Sequence[Player], guild_of: dict[int, int]) 
         await store.close()
 
 
+def _tail(bot: SubprocessBot, lines: int = 60) -> str:
+    logged = bot.output().splitlines()[-lines:]
+    return f"--- the last {len(logged)} lines {bot.log_path} logged:\n" + "\n".join(logged)
+
+
 def _owner(guild_id: int) -> int:
     """Which of the processes owns the server."""
     return next(n for n, ids in enumerate(HALVES) if shard_of(guild_id, COUNT) in ids)
@@ -141,9 +146,16 @@ async def test_two_processes_play_twenty_tables_and_survive_a_sigkill(
     assert {p.game for p in players} == {"dubb", "tonk"} and len(players) == 20
 
     victims = [p for p in players if _owner(guild_of[p.channel.id]) == 1]
-    async with asyncio.timeout(WITHIN):
-        *_, in_play = await asyncio.gather(*(_play(p) for p in players),
-                                           _kill_and_restart(driver, victim, victims))
+    try:
+        async with asyncio.timeout(WITHIN):
+            *_, in_play = await asyncio.gather(*(_play(p) for p in players),
+                                               _kill_and_restart(driver, victim, victims))
+    except TimeoutError:
+        # what each process logged is what says why the tables stopped (it failed once, on a
+        # slow run, and could not be reproduced)
+        waiting = [p.channel.name for p in players if not _done(p)]
+        raise AssertionError(f"tables not done within {WITHIN} s: {waiting}\n"
+                             + "\n".join(_tail(bot) for bot in shard_processes)) from None
     assert in_play > 0, "every table of the killed process had ended before the kill"
     assert all(_done(p) for p in players)
 
