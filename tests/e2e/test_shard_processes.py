@@ -153,7 +153,7 @@ async def test_two_processes_play_twenty_tables_and_survive_a_sigkill(
     except TimeoutError:
         # what each process logged is what says why the tables stopped (it failed once, on a
         # slow run, and could not be reproduced)
-        waiting = [p.channel.name for p in players if not _done(p)]
+        waiting = [f"{p.channel.name} ({p.channel.id})" for p in players if not _done(p)]
         raise AssertionError(f"tables not done within {WITHIN} s: {waiting}\n"
                              + "\n".join(_tail(bot) for bot in shard_processes)) from None
     assert in_play > 0, "every table of the killed process had ended before the kill"
