@@ -129,6 +129,14 @@ class DubbTable:
         return values
 
 
+async def pings_off(driver: Driver, channel: Channel, users: Iterable[User]) -> None:
+    """Each of ``users`` turns their pings off: a turn no longer posts the table anew, so every
+    move edits it in place."""
+    for user in users:
+        off = await driver.slash(user, channel, "kortbord pings", {"choice": "off"})
+        assert off.ephemeral
+
+
 async def open_table(
     driver: Driver, channel: Channel, host: User, guests: Iterable[User], **options: object
 ) -> DubbTable:

@@ -13,6 +13,7 @@ from tests.e2e.dubb_table import (
     DubbTable,
     counter_of,
     open_table,
+    pings_off,
     table_message,
     title,
     to_move,
@@ -166,10 +167,8 @@ async def test_a_table_a_move_behind_is_redrawn_at_start_up(
 async def test_a_table_message_deleted_by_a_moderator_comes_back_with_its_buttons(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
-    # pings off: the move edits the table in place, and the edit finds the message gone
-    for user in (world.anna, world.bo):
-        off = await driver.slash(user, world.channel, "kortbord pings", {"choice": "off"})
-        assert off.ephemeral
+    # the move edits the table in place, and the edit finds the message gone
+    await pings_off(driver, world.channel, [world.anna, world.bo])
     table = await open_table(driver, world.channel, world.anna, [world.bo])
     shown = table.table
     counter = counter_of(shown)

@@ -8,7 +8,7 @@ import pytest
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.dubb_table import counter_of, open_table, to_move
+from tests.e2e.dubb_table import counter_of, open_table, pings_off, to_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -25,9 +25,7 @@ def table_file(message: StoredMessage) -> tuple[int, bytes, str | None] | None:
 async def test_the_table_always_shows_its_current_picture(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
-    for user in (world.anna, world.bo):
-        off = await driver.slash(user, world.channel, "kortbord pings", {"choice": "off"})
-        assert off.ephemeral
+    await pings_off(driver, world.channel, [world.anna, world.bo])
     table = await open_table(driver, world.channel, world.anna, [world.bo])
     assert bot.bot is not None
     controller = bot.bot.controllers["dubb"]

@@ -15,8 +15,8 @@ counted (before panels updated themselves, the next player's click on Your hand 
 same fourth request).
 
 A game also leaves nothing of discord.py's — interactions, views, files — for the cyclic
-garbage collector: at a hundred clicks a second its collections were most of the event loop's
-stalls."""
+garbage collector: at a hundred clicks a second its collections were about half the time the
+event loop spent in stalls over 5 ms."""
 
 from __future__ import annotations
 
