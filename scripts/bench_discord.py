@@ -33,7 +33,9 @@ and computers', read from the bot's database), interactions/s, interaction answe
 p50/p99 (the fake's clock, from the interaction's creation to its callback), CPU per move and
 per interaction (the child's user+system time, all threads), Discord requests per move (every
 REST request the child made, interaction callbacks included), 429s over the whole phase,
-gateway events dispatched to the child, loop lag p50/p99/max, how long each single callback of
+gateway events dispatched to the child, loop lag p50/p99/max and how long the loop's thread
+was ready to run but waited for a core (Linux's run-queue delay: a lag the operating system
+made, not the loop's own work), how long each single callback of
 the child's loop took (p50/p99/max, and the tasks of those over 5 ms: the issue's "no single
 callback over 5 ms at p99"), and the ratios bot/echo.
 
@@ -156,6 +158,16 @@ def _rss() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def _waited() -> float:
+    """Seconds the main thread (the event loop's) has spent ready to run while the operating
+    system ran something else on its core (Linux's run-queue delay), ``nan`` where unknown."""
+    try:
+        with open("/proc/self/schedstat") as schedstat:
+            return int(schedstat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def _echo_client() -> Any:
     import discord
 
@@ -223,6 +235,7 @@ async def child(args: argparse.Namespace) -> None:
         times = os.times()
         callbacks, stalls = timer.take()
         report = {"cpu": times.user + times.system, "rss": _rss(), "lag": monitor.take(),
+                  "waited": _waited(),
                   "callbacks": callbacks, "stalls": stalls,
                   "gc": pauses[:], "objects": len(gc.get_objects())}
         pauses.clear()
@@ -458,6 +471,8 @@ class Phase:
     moves: int = 0
     interactions: int = 0
     cpu: float = 0.0
+    waited: float = 0.0
+    """Seconds the child's loop was ready to run but had no core (``_waited``)."""
     requests: int = 0
     by_route: dict[str, int] = field(default_factory=dict)
     rate_limited: int = 0
@@ -554,6 +569,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
             phase.kinds.setdefault(what, []).append(lat)
         phase.failed = bench.clicks.failed - failed_from
         phase.cpu = last["cpu"] - first["cpu"]
+        phase.waited = last["waited"] - first["waited"]
         phase.lag = last["lag"]
         phase.callbacks = last["callbacks"]
         phase.stalls = last["stalls"]
@@ -593,7 +609,8 @@ def show(phase: Phase) -> None:
     print(f"  requests {phase.requests} ({per_move:.2f} per move): {routes}")
     print(f"  429s (whole phase) {phase.rate_limited}; gateway events {phase.events}")
     print(f"  loop lag p50 {pct(phase.lag, 50) * ms:.2f} ms, p99 {pct(phase.lag, 99) * ms:.2f} "
-          f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples)")
+          f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples); "
+          f"waited for a core {phase.waited * ms:.0f} ms in all")
     over = sum(1 for c in phase.callbacks if c > CallbackTimer.STALL)
     print(f"  callbacks {len(phase.callbacks)}: p50 {pct(phase.callbacks, 50) * ms:.2f} ms, "
           f"p99 {pct(phase.callbacks, 99) * ms:.2f} ms, max "
