@@ -3,7 +3,7 @@ discord.py echo bot on the same fake as the floor.
 
     .venv/bin/python scripts/bench_discord.py [--tables 200] [--seconds 30] [--warmup 15]
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
-        [--only bot|echo|base] [--baseline WORKTREE] [--profile FILE]
+        [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
     .venv/bin/python scripts/bench_discord.py --memory 1000
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
@@ -22,7 +22,10 @@ seconds, through the bot's own ``COMPUTER_PAUSE``.
 
 With ``--baseline WORKTREE`` (a checkout of older code, e.g. ``git worktree add --detach
 /work/wt/load-base <commit>``) the same load also runs against the bot of that checkout, in the
-same run on the same machine, and the figures are printed side by side.
+same run on the same machine, and the figures are printed side by side. ``--rounds N`` measures
+every phase N times, the baseline's and the bot's in turn first (base then bot, then bot then
+base), and ends with each round's figures and their median: on a shared machine one round can
+mislead, a machine slowing down over the run weighs on whichever phase came last.
 
 The echo phase runs a bare ``discord.Client`` (the guilds intent only) in the child instead,
 with one message with a button per channel; the same people click it on the same schedule,
@@ -627,28 +630,57 @@ def show(phase: Phase) -> None:
           f"{max(phase.fake_lag, default=0) * ms:.1f} ms")
 
 
+def ratios(role: str, bot: Phase, echo: Phase) -> tuple[float, float, float]:
+    """Answer p50 and p99, and CPU per move, of ``bot`` over ``echo`` measured in the same
+    round."""
+    p50 = statistics.median(bot.latencies) / statistics.median(echo.latencies)
+    p99 = pct(bot.latencies, 99) / pct(echo.latencies, 99)
+    cpu = bot.per_move / echo.per_interaction
+    print(f"ratios {role}/echo: answer p50 {p50:.2f}x, p99 {p99:.2f}x; "
+          f"CPU per move / per echo interaction {cpu:.2f}x")
+    return p50, p99, cpu
+
+
+def _order(roles: tuple[str, ...], round_: int) -> tuple[str, ...]:
+    """The phases of a round: the echo first, then the bots, in turn first and last (base, bot
+    in the first round; bot, base in the second), so that a machine getting slower or faster
+    over the run weighs on both alike."""
+    echo, bots = roles[:1], roles[1:]
+    return echo + (bots if round_ % 2 == 0 else bots[::-1])
+
+
 async def load(args: argparse.Namespace, base: Path) -> None:
-    phases: dict[str, Phase] = {}
     roles = ("echo", "base", "bot") if args.baseline else ("echo", "bot")
-    for role in roles:
-        if args.only in (None, role):
-            try:
-                phases[role] = await run_phase(role, args, base / role)
-            except AssertionError as exc:
-                # an old bot may not keep up at all (it loses its lobbies to 429s): say so
-                print(f"[{role}] failed: {exc}", flush=True)
+    summary: dict[str, list[tuple[float, float, float, float]]] = {}
+    for round_ in range(args.rounds):
+        if args.rounds > 1:
+            print(f"-- round {round_ + 1} of {args.rounds}", flush=True)
+        phases: dict[str, Phase] = {}
+        for role in _order(roles, round_):
+            if args.only in (None, role):
+                try:
+                    phases[role] = await run_phase(role, args, base / f"{role}-{round_ + 1}")
+                except AssertionError as exc:
+                    # an old bot may not keep up at all (it loses its lobbies to 429s): say so
+                    print(f"[{role}] failed: {exc}", flush=True)
+                    continue
+                show(phases[role])
+        echo = phases.get("echo")
+        for role in ("base", "bot"):
+            bot = phases.get(role)
+            if bot is None or echo is None or not bot.latencies or not echo.latencies:
                 continue
-            show(phases[role])
-    echo = phases.get("echo")
-    for role in ("base", "bot"):
-        bot = phases.get(role)
-        if bot is None or echo is None or not bot.latencies or not echo.latencies:
-            continue
-        p99 = pct(bot.latencies, 99) / pct(echo.latencies, 99)
-        p50 = statistics.median(bot.latencies) / statistics.median(echo.latencies)
-        cpu = bot.per_move / echo.per_interaction
-        print(f"ratios {role}/echo: answer p50 {p50:.2f}x, p99 {p99:.2f}x; "
-              f"CPU per move / per echo interaction {cpu:.2f}x")
+            _, p99, cpu = ratios(role, bot, echo)
+            summary.setdefault(role, []).append((pct(bot.lag, 99), pct(bot.latencies, 99),
+                                                 p99, cpu))
+    if args.rounds > 1:
+        print(f"over {args.rounds} rounds (each round's figures, then their median):")
+        for role, rows in summary.items():
+            for i, name in enumerate(("loop lag p99 ms", "answer p99 ms", "answer p99 / echo",
+                                      "CPU per move / echo")):
+                values = [row[i] * (1000 if i < 2 else 1) for row in rows]
+                print(f"  {role} {name}: " + ", ".join(f"{v:.2f}" for v in values)
+                      + f"; median {statistics.median(values):.2f}")
 
 
 async def memory(args: argparse.Namespace, base: Path) -> None:
@@ -741,6 +773,8 @@ if __name__ == "__main__":
     parser.add_argument("--people", type=int, default=1)
     parser.add_argument("--computers", type=int, default=2)
     parser.add_argument("--only", choices=("bot", "echo", "base"))
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure every phase this many times, the bots in turn first")
     parser.add_argument("--baseline", help="a checkout of older code to measure as well")
     parser.add_argument("--memory", type=int, default=0)
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
