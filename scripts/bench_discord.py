@@ -630,15 +630,15 @@ def show(phase: Phase) -> None:
           f"{max(phase.fake_lag, default=0) * ms:.1f} ms")
 
 
-def ratios(role: str, bot: Phase, echo: Phase) -> tuple[float, float, float]:
-    """Answer p50 and p99, and CPU per move, of ``bot`` over ``echo`` measured in the same
-    round."""
+def ratios(role: str, bot: Phase, echo: Phase) -> tuple[float, float]:
+    """Prints ``bot``'s answer p50 and p99 and CPU per move over ``echo``'s, measured in the
+    same round; returns the last two."""
     p50 = statistics.median(bot.latencies) / statistics.median(echo.latencies)
     p99 = pct(bot.latencies, 99) / pct(echo.latencies, 99)
     cpu = bot.per_move / echo.per_interaction
     print(f"ratios {role}/echo: answer p50 {p50:.2f}x, p99 {p99:.2f}x; "
           f"CPU per move / per echo interaction {cpu:.2f}x")
-    return p50, p99, cpu
+    return p99, cpu
 
 
 def _order(roles: tuple[str, ...], round_: int) -> tuple[str, ...]:
@@ -670,15 +670,15 @@ async def load(args: argparse.Namespace, base: Path) -> None:
             bot = phases.get(role)
             if bot is None or echo is None or not bot.latencies or not echo.latencies:
                 continue
-            _, p99, cpu = ratios(role, bot, echo)
-            summary.setdefault(role, []).append((pct(bot.lag, 99), pct(bot.latencies, 99),
-                                                 p99, cpu))
+            p99, cpu = ratios(role, bot, echo)
+            summary.setdefault(role, []).append((pct(bot.lag, 99) * 1000,
+                                                 pct(bot.latencies, 99) * 1000, p99, cpu))
     if args.rounds > 1:
         print(f"over {args.rounds} rounds (each round's figures, then their median):")
         for role, rows in summary.items():
             for i, name in enumerate(("loop lag p99 ms", "answer p99 ms", "answer p99 / echo",
                                       "CPU per move / echo")):
-                values = [row[i] * (1000 if i < 2 else 1) for row in rows]
+                values = [row[i] for row in rows]
                 print(f"  {role} {name}: " + ", ".join(f"{v:.2f}" for v in values)
                       + f"; median {statistics.median(values):.2f}")
 
