@@ -4,6 +4,7 @@ discord.py echo bot on the same fake as the floor.
     .venv/bin/python scripts/bench_discord.py [--tables 200] [--seconds 30] [--warmup 15]
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
+        [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
@@ -29,7 +30,9 @@ mislead, a machine slowing down over the run weighs on whichever phase came last
 
 The echo phase runs a bare ``discord.Client`` (the guilds intent only) in the child instead,
 with one message with a button per channel; the same people click it on the same schedule,
-and the client answers each interaction with one ephemeral message.
+and the client answers each interaction with one ephemeral message. It runs on asyncio's loop,
+as a bare discord.py bot does, unless ``--echo-loop uvloop``; the bot runs on the loop
+``python -m bot`` picks (``bot.runloop``: uvloop where it is installed).
 
 Reported for the measured window (after ``--warmup`` seconds): moves/s (every move: people's
 and computers', read from the bot's database), interactions/s, interaction answer latency
@@ -40,7 +43,8 @@ gateway events dispatched to the child, loop lag p50/p99/max and how long the lo
 was ready to run but waited for a core (Linux's run-queue delay: a lag the operating system
 made, not the loop's own work), how long each single callback of
 the child's loop took (p50/p99/max, and the tasks of those over 5 ms: the issue's "no single
-callback over 5 ms at p99"), and the ratios bot/echo.
+callback over 5 ms at p99"; on uvloop's loop each step of a task, see ``CallbackTimer``), and
+the ratios bot/echo.
 
 ``--memory N`` opens N tables (one person, ``--computers`` computers, no turn timer) and
 reports the bot's resident memory per live table (the slope between N/5 and N tables, after a
@@ -52,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections.abc
 import contextlib
 import gc
 import inspect
@@ -101,11 +106,12 @@ class LagMonitor:
         self.samples = array("d")
 
     async def run(self) -> None:
-        loop = asyncio.get_running_loop()
+        # not the loop's clock: uvloop's counts whole milliseconds, read once per pass
+        clock = time.perf_counter
         while True:
-            due = loop.time() + LAG_PERIOD
+            due = clock() + LAG_PERIOD
             await asyncio.sleep(LAG_PERIOD)
-            self.samples.append(loop.time() - due)
+            self.samples.append(clock() - due)
 
     def take(self) -> list[float]:
         samples, self.samples = self.samples, array("d")
@@ -116,7 +122,12 @@ class CallbackTimer:
     """Times every callback the event loop runs (asyncio's ``Handle._run``: a task's step, a
     future's done callback, a protocol's ``data_received``). The loop lag says how long the
     loop was busy before a timer could run — often several callbacks in a row; this says how
-    long each single callback held it, and names the task of each one over ``STALL``."""
+    long each single callback held it, and names the task of each one over ``STALL``.
+
+    uvloop runs its callbacks in C, out of reach: on its loop this times every step of every
+    task created after ``install`` instead (each task's coroutine wrapped by a task factory),
+    which is where all of the bot's own code and discord.py's run; its transports' reads and
+    writes, in C, are not timed."""
 
     STALL = 0.005
 
@@ -125,8 +136,21 @@ class CallbackTimer:
         # of floats in every full collection, and stretch the pauses it measures
         self.samples = array("d")
         self.stalls: dict[str, int] = {}
+        self._handles = True
+
+    @property
+    def what(self) -> str:
+        return "callbacks" if self._handles else "task steps"
 
     def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._handles = isinstance(loop, asyncio.BaseEventLoop)
+        if not self._handles:
+            def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+                return asyncio.Task(_TimedSteps(coro, self), loop=loop, **kwargs)
+
+            loop.set_task_factory(factory)
+            return
         run = asyncio.events.Handle._run
         clock = time.perf_counter
 
@@ -141,10 +165,49 @@ class CallbackTimer:
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
 
+    def record(self, took: float, name: Callable[[], str]) -> None:
+        self.samples.append(took)
+        if took > self.STALL:
+            key = name()
+            self.stalls[key] = self.stalls.get(key, 0) + 1
+
     def take(self) -> tuple[list[float], dict[str, int]]:
         samples, self.samples = self.samples, array("d")
         stalls, self.stalls = self.stalls, {}
         return samples.tolist(), stalls
+
+
+class _TimedSteps(collections.abc.Coroutine):  # type: ignore[type-arg]
+    """A task's coroutine whose every step (``send``, ``throw``) is timed into a timer."""
+
+    __slots__ = ("_coro", "_timer")
+
+    def __init__(self, coro: Any, timer: CallbackTimer) -> None:
+        self._coro = coro
+        self._timer = timer
+
+    def _name(self) -> str:
+        return getattr(self._coro, "__qualname__", "task")
+
+    def send(self, value: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return self._coro.send(value)
+        finally:
+            self._timer.record(time.perf_counter() - began, self._name)
+
+    def throw(self, *exc: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return self._coro.throw(*exc)
+        finally:
+            self._timer.record(time.perf_counter() - began, self._name)
+
+    def close(self) -> None:
+        self._coro.close()
+
+    def __await__(self) -> Any:
+        return self._coro.__await__()
 
 
 def _callback_name(handle: asyncio.Handle) -> str:
@@ -238,8 +301,8 @@ async def child(args: argparse.Namespace) -> None:
         times = os.times()
         callbacks, stalls = timer.take()
         report = {"cpu": times.user + times.system, "rss": _rss(), "lag": monitor.take(),
-                  "waited": _waited(),
-                  "callbacks": callbacks, "stalls": stalls,
+                  "waited": _waited(), "loop": type(loop).__module__.split(".")[0],
+                  "callbacks": callbacks, "stalls": stalls, "timed": timer.what,
                   "gc": pauses[:], "objects": len(gc.get_objects())}
         pauses.clear()
         print(json.dumps(report), flush=True)
@@ -268,7 +331,8 @@ class Child:
         before = self.fake.gateway.identify_count
         argv = [sys.executable, __file__, "--role", self.role, "--folder", str(self.folder),
                 "--api-base", self.fake.api_base,
-                "--computer-pause", str(self.args.computer_pause)]
+                "--computer-pause", str(self.args.computer_pause),
+                "--echo-loop", self.args.echo_loop]
         if self.role == "base":
             argv += ["--root", self.args.baseline]
         if self.args.profile and self.role == "bot":
@@ -489,6 +553,10 @@ class Phase:
     fake_lag: list[float] = field(default_factory=list)
     """This process's own loop lag (the fake and the people): answers are timed here."""
     lag: list[float] = field(default_factory=list)
+    loop: str = ""
+    """The child's event loop: ``asyncio`` or ``uvloop``."""
+    timed: str = "callbacks"
+    """What ``callbacks`` timed: every callback, or (on uvloop) every task's step."""
     callbacks: list[float] = field(default_factory=list)
     """How long each callback the child's loop ran took."""
     stalls: dict[str, int] = field(default_factory=dict)
@@ -575,6 +643,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         phase.waited = last["waited"] - first["waited"]
         phase.lag = last["lag"]
         phase.callbacks = last["callbacks"]
+        phase.loop = last["loop"]
+        phase.timed = last["timed"]
         phase.stalls = last["stalls"]
         phase.gc = [(int(gen), float(secs)) for gen, secs in last["gc"]]
         phase.objects = int(last["objects"])
@@ -613,9 +683,9 @@ def show(phase: Phase) -> None:
     print(f"  429s (whole phase) {phase.rate_limited}; gateway events {phase.events}")
     print(f"  loop lag p50 {pct(phase.lag, 50) * ms:.2f} ms, p99 {pct(phase.lag, 99) * ms:.2f} "
           f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples); "
-          f"waited for a core {phase.waited * ms:.0f} ms in all")
+          f"waited for a core {phase.waited * ms:.0f} ms in all; on {phase.loop}'s loop")
     over = sum(1 for c in phase.callbacks if c > CallbackTimer.STALL)
-    print(f"  callbacks {len(phase.callbacks)}: p50 {pct(phase.callbacks, 50) * ms:.2f} ms, "
+    print(f"  {phase.timed} {len(phase.callbacks)}: p50 {pct(phase.callbacks, 50) * ms:.2f} ms, "
           f"p99 {pct(phase.callbacks, 99) * ms:.2f} ms, max "
           f"{max(phase.callbacks, default=0) * ms:.1f} ms; {over} over "
           f"{CallbackTimer.STALL * ms:g} ms" + (": " + ", ".join(
@@ -748,6 +818,26 @@ def _redrawn(fake: FakeDiscord, calls_from: int, tables: int) -> bool:
     return len(writes) >= tables
 
 
+def _runner(args: argparse.Namespace) -> Callable[[Any], None]:
+    """The child's event loop: the bot's own, as ``python -m bot`` runs it (its checkout's
+    ``bot.runloop``; asyncio's before there was one), and the echo bot's ``--echo-loop``."""
+    if args.role == "echo":
+        if args.echo_loop == "uvloop":
+            import uvloop
+
+            return uvloop.run
+        return asyncio.run
+    import bot
+
+    # not ``import bot.runloop``: an older checkout has none, and the editable install would
+    # find this checkout's instead
+    if not (Path(bot.__file__).parent / "runloop.py").exists():
+        return asyncio.run
+    from bot import runloop
+
+    return runloop.run
+
+
 async def main(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.WARNING)
     base = Path(tempfile.mkdtemp(prefix="bench-discord-"))
@@ -776,6 +866,8 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=1,
                         help="measure every phase this many times, the bots in turn first")
     parser.add_argument("--baseline", help="a checkout of older code to measure as well")
+    parser.add_argument("--echo-loop", choices=("asyncio", "uvloop"), default="asyncio",
+                        help="the echo bot's event loop (a bare discord.py bot's is asyncio's)")
     parser.add_argument("--memory", type=int, default=0)
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
     parser.add_argument("--role", choices=("bot", "echo", "base"), help=argparse.SUPPRESS)
@@ -786,6 +878,6 @@ if __name__ == "__main__":
     if arguments.baseline and not arguments.role:
         arguments.baseline = os.path.abspath(arguments.baseline)
     if arguments.role:
-        asyncio.run(child(arguments))
+        _runner(arguments)(child(arguments))
     else:
         asyncio.run(main(arguments))
