@@ -12,6 +12,7 @@ import sys
 import aiohttp
 import discord
 
+from bot import runloop
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
 from bot.sharding import make_bot
@@ -56,7 +57,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"kortbord: {exc}", file=sys.stderr)
         return 2
-    problem = asyncio.run(check_database(settings))
+    problem = runloop.run(check_database(settings))
     if problem is not None:
         print(f"kortbord: {' '.join(problem.split())}", file=sys.stderr)
         return 2
@@ -66,8 +67,9 @@ def main() -> int:
         _log.info("DATABASE_PATH is not used: DATABASE_URL is set")
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    _log.info("event loop: %s", runloop.loop_name())
     try:
-        asyncio.run(run(settings))
+        runloop.run(run(settings))
     except DatabaseUnavailableError as exc:
         # the check passed a moment ago: the database changed since (another process, a server
         # going away)

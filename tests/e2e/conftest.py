@@ -24,6 +24,7 @@ from pathlib import Path
 
 import discord
 import pytest
+import uvloop
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
@@ -45,6 +46,22 @@ _LOGGED_ERROR = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
 _ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 TEST_TOKEN = "kortbord-test-token"
 BOOT_TIMEOUT = 30.0
+
+
+BOTH_LOOPS = frozenset({"test_dubb_game.py", "test_tonk_game.py"})
+"""Whole games, played on asyncio's loop as well: the bot's loop where uvloop has no build."""
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """The bot runs here on the loop ``python -m bot`` runs it on (``bot.runloop``: uvloop);
+    the whole games on asyncio's too."""
+    factories: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
+        "uvloop": uvloop.new_event_loop}
+    if item.path.name in BOTH_LOOPS:
+        factories["asyncio"] = asyncio.new_event_loop
+    return factories
 
 
 class ErrorLog(logging.Handler):

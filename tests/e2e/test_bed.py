@@ -111,6 +111,8 @@ async def test_python_m_bot_against_the_fake(
     assert pong.message.content == "Pong! (2)"
     assert driver.visible_to(world.anna, world.channel) == []
     assert status == 0, subprocess_bot.output()
+    # bot/runloop.py: uvloop is a dependency here (Linux)
+    assert "event loop: uvloop" in subprocess_bot.output()
 
 
 async def test_twenty_channels_at_once(bot: BotRunner, driver: Driver, world: World) -> None:
