@@ -30,8 +30,8 @@ def loop_name() -> str:
 
 def run(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)``, on uvloop's loop when it is installed."""
-    if loop_name() == "uvloop":
+    try:
         import uvloop
-
-        return uvloop.run(main)
-    return asyncio.run(main)
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)

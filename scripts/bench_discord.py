@@ -157,18 +157,15 @@ class CallbackTimer:
         def timed(handle: asyncio.Handle) -> None:
             began = clock()
             run(handle)
-            took = clock() - began
-            self.samples.append(took)
-            if took > self.STALL:
-                name = _callback_name(handle)
-                self.stalls[name] = self.stalls.get(name, 0) + 1
+            self.record(clock() - began, _callback_name, handle)
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign]
 
-    def record(self, took: float, name: Callable[[], str]) -> None:
+    def record(self, took: float, name: Callable[[Any], str], what: Any) -> None:
+        """One callback or step took ``took`` seconds; ``name(what)`` names it if it stalled."""
         self.samples.append(took)
         if took > self.STALL:
-            key = name()
+            key = name(what)
             self.stalls[key] = self.stalls.get(key, 0) + 1
 
     def take(self) -> tuple[list[float], dict[str, int]]:
@@ -194,14 +191,14 @@ class _TimedSteps(collections.abc.Coroutine):  # type: ignore[type-arg]
         try:
             return self._coro.send(value)
         finally:
-            self._timer.record(time.perf_counter() - began, self._name)
+            self._timer.record(time.perf_counter() - began, _TimedSteps._name, self)
 
     def throw(self, *exc: Any) -> Any:
         began = time.perf_counter()
         try:
             return self._coro.throw(*exc)
         finally:
-            self._timer.record(time.perf_counter() - began, self._name)
+            self._timer.record(time.perf_counter() - began, _TimedSteps._name, self)
 
     def close(self) -> None:
         self._coro.close()
