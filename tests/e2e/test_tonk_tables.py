@@ -229,6 +229,7 @@ async def test_the_ledger_is_per_server_paged_per_player_and_per_table(
     assert back.type == 7 and "Page 1 of 2" in paged.message.text
 
 
+@pytest.mark.machine_speed  # two whole hands to the stock's end; about the ledger, not the limits
 async def test_a_new_season_starts_the_ledger_from_zero_and_the_old_one_stays_readable(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
