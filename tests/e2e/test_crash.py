@@ -24,14 +24,19 @@ from tests.e2e.table_players import check_table, hands_ended, open_game, play_mo
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 KILL_POINTS = 100
+PARTS = 2
+"""The kill points are split over this many tests of their own tables and seeds, so that they run
+on several of the suite's workers at once: 100 in all, as before the split."""
 DEADLINE = 1.0  # the fake's interaction deadline, shortened so a killed bot's clicks fail fast
 
 
 @pytest.mark.machine_speed
+@pytest.mark.parametrize("part", range(PARTS))
 async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
-    subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World
+    subprocess_bot: SubprocessBot, driver: Driver, fake: FakeDiscord, world: World, part: int
 ) -> None:
-    rng = random.Random(20261129)
+    rng = random.Random(20261129 + part)
+    kill_points = KILL_POINTS // PARTS
     fake.interaction_deadline = DEADLINE
     # a killed bot leaves clicks unanswered and edits unsent: that is the point of this test
     driver.allow_failed_interactions()
@@ -50,7 +55,7 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
         await open_game(driver, tonk_channel, "tonk", [world.mod, *extra]),
     ]
 
-    for _ in range(KILL_POINTS):
+    for _ in range(kill_points):
         # the kill comes right after the n-th acknowledgement, while other clicks are in flight
         with contextlib.suppress(InteractionFailed, DriverError, AssertionError, TimeoutError):
             await play_moves(players, rng.randint(1, 6))
@@ -72,4 +77,4 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
         assert await check_table(store, tonk, world.guild.id) >= 1
     finally:
         await store.close()
-    assert sum(len(p.acknowledged) for p in players) >= KILL_POINTS
+    assert sum(len(p.acknowledged) for p in players) >= kill_points
