@@ -608,8 +608,8 @@ class TableController:
             self._panels.pop(key, None)
             return
         if panel.counter == snapshot.counter:
-            # it answered this very move, and shows it ready for the next (Dubb's aces: the
-            # same player goes again): "🔔 Your turn." would overwrite what the move said
+            # it answered this very move and shows it ready for the next (a move that gives
+            # its player another turn): "🔔 Your turn." would overwrite what the move said
             return
         # drawn and sent in steps of their own, not in the move's (issue 16); a move made
         # meanwhile refreshes the panel itself when it is published
