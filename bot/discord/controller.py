@@ -85,6 +85,10 @@ ORIGINAL: Any = "@original"
 
 STALE_PANEL_NOTICE = N_("⚠️ The table moved on since this was shown. Here is where things "
                         "stand now.")
+RETIRED_PANEL = N_("This panel is out of date: your newer one is further down. (**Your hand** "
+                   "on the table opens it again.)")
+"""What a panel says once a newer one has opened: it offers no moves any more, so only one of a
+player's panels at a table ever looks ready for their move (issue 36)."""
 
 OnChange = Callable[[TableSnapshot], None]
 """Told about every table the controller shows (timers re-arm, computers look for their turn)."""
@@ -310,6 +314,10 @@ class _OpenPanel:
     """The picture the interaction's answer shows now (``None``: none, or not known)."""
     message_id: int | None
     """That answer's message, when it is known (a panel edited in place)."""
+    counter: int = -1
+    """The table's move counter the panel was drawn at: a panel drawn at the table's latest
+    move already shows it ready for the player's move, with its own notice (the answer to that
+    move), which a refresh for the same move must not overwrite (issue 36)."""
 
 
 class _PanelEdits:
@@ -599,6 +607,10 @@ class TableController:
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             self._panels.pop(key, None)
             return
+        if panel.counter == snapshot.counter:
+            # it answered this very move and shows it ready for the next (a move that gives
+            # its player another turn): "🔔 Your turn." would overwrite what the move said
+            return
         # drawn and sent in steps of their own, not in the move's (issue 16); a move made
         # meanwhile refreshes the panel itself when it is published
         snapshot = await self._still(snapshot)
@@ -622,6 +634,7 @@ class TableController:
             clean = self._panel_edits.end(key, token)
         if self._panels.get(key) is panel:
             panel.image = fresh.image if clean else None
+            panel.counter = snapshot.counter
 
     async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
         """After a step of the loop (``PeopleFirst.step``), the table as it is now if no move
@@ -655,11 +668,34 @@ class TableController:
         return edited, panel.image if clean else None
 
     def _keep_panel(self, interaction: discord.Interaction, snapshot: TableSnapshot,
-                    answered: tuple[int | None, CardImage | None]) -> None:
+                    answered: tuple[int | None, CardImage | None]) -> _OpenPanel | None:
+        """Remember the panel just answered as the player's open one; returns the one it
+        replaces when that is another message (a panel sent anew: ``Your hand`` on the table,
+        a slash command), to retire."""
         message_id, image = answered
-        self._panels[(snapshot.table_id, interaction.user.id)] = _OpenPanel(
+        key = (snapshot.table_id, interaction.user.id)
+        before = self._panels.get(key)
+        self._panels[key] = _OpenPanel(
             interaction.followup, interaction.client.allowed_mentions, user_lang(interaction),
-            self._clock(), image, message_id)
+            self._clock(), image, message_id, snapshot.counter)
+        # edited in place, it is the panel kept before: every other one was retired when it
+        # was replaced (one whose message is known to differ excepted)
+        if before is None or (message_id is not None and before.message_id in (None,
+                                                                              message_id)):
+            return None
+        return before
+
+    async def _retire(self, panel: _OpenPanel | None) -> None:
+        """A newer panel replaced ``panel``: it says so and offers no moves. Edited through
+        its own interaction's webhook, as the turn's refresh is (no global request budget)."""
+        if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
+            return
+        try:
+            await _edit_answer(panel.webhook, content=tr(panel.lang, RETIRED_PANEL), view=None,
+                               previous_allowed_mentions=panel.mentions, attachments=[])
+        except discord.HTTPException as exc:
+            # dismissed by the player, or Discord no longer lets the bot edit it
+            _log.info("could not retire a hand panel: %s", exc)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
@@ -909,7 +945,7 @@ class TableController:
                                  notice=notice, arg=arg)
         answered = await self._answer_with_panel(interaction, snapshot.table_id, panel, edit=edit)
         if snapshot.seat_of(interaction.user.id) is not None:
-            self._keep_panel(interaction, snapshot, answered)
+            await self._retire(self._keep_panel(interaction, snapshot, answered))
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)
@@ -946,8 +982,9 @@ class TableController:
         panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
         answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
                                             edit=from_panel)
-        self._keep_panel(interaction, result.snapshot, answered)
+        retired = self._keep_panel(interaction, result.snapshot, answered)
         await self.publish(result.snapshot)
+        await self._retire(retired)
 
     # -- history and replays -------------------------------------------------------------------
 

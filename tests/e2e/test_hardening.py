@@ -13,6 +13,7 @@ from bot.games.tonk.settlement import HandEnd
 from tests.e2e import dubb_table, tonk_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
+from tests.fakeclock import FakeClock
 
 pytestmark = pytest.mark.e2e
 
@@ -249,9 +250,10 @@ async def test_start_answers_before_the_lobby_is_posted_and_seats_computers_at_o
 # -- 9. a Tonk table between hands --------------------------------------------------------------
 
 
-async def test_between_hands_the_table_deals_itself_when_nobody_does(
-    bot_runner: BotRunner, driver: Driver, world: World
-) -> None:
+async def _between_hands(bot_runner: BotRunner, driver: Driver, world: World
+                         ) -> tuple[FakeClock, tonk_table.TonkPlay, int]:
+    """A Tonk table with a 30 s turn time whose first hand is over; and how many ledger rows
+    that hand wrote."""
     clock = await start_clocked(bot_runner)
     users = [world.anna, world.bo]
     play = await tonk_table.open_table(
@@ -259,13 +261,51 @@ async def test_between_hands_the_table_deals_itself_when_nobody_does(
         seed=tonk_table.find_seed(tonk_table.seats_of(users), [HandEnd.DROP_WON]),
         options={"turn_time": 30})
     await play.play_hand(tonk_table.POLICY_FOR[HandEnd.DROP_WON], "buttons")
-    over = (await play.engine())
-    assert over.phase is Phase.HAND_OVER
-    assert "the table deals the next hand itself" in play.table.text
+    assert (await play.engine()).phase is Phase.HAND_OVER
+    assert "If nobody deals, the table closes" in play.table.text
+    return clock, play, len(await _ledger(bot_runner, world))
+
+
+async def _ledger(bot_runner: BotRunner, world: World) -> list[object]:
+    assert bot_runner.bot is not None
+    return list(await bot_runner.bot.service.ledger_entries(world.guild.id, "tonk",
+                                                              limit=None))
+
+
+async def test_between_hands_a_table_nobody_deals_at_closes_and_nobody_pays(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    """Issue 36, everyone away: the turn time passes with nobody dealing; the table closes with
+    its summary, nobody is dealt in, moved for, removed or charged."""
+    clock, play, paid = await _between_hands(bot_runner, driver, world)
     await clock.someone_sleeping()
     clock.advance(30)
+    closed = await driver.wait_for(
+        lambda: (m := play.table) and m.embeds[0].get("title") == "Tonk — table closed" and m,
+        what="the table closing")
+    assert "nobody dealt the next hand in time" in closed.text
+    assert "How it went" in closed.text and "Play again" in str(closed.components)
+    assert await snapshot(bot_runner, world.channel) is None
+    assert bot_runner.bot is not None
+    record = await bot_runner.bot.store.table(tonk_table.table_id_of(closed))
+    assert record is not None and record.status == "finished"
+    assert "hand 2" not in closed.text.lower()
+    assert len(await _ledger(bot_runner, world)) == paid
+    assert "ran out of time" not in closed.text
+
+
+async def test_between_hands_a_player_who_deals_in_time_plays_the_next_hand(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    """Issue 36, someone there: a player deals within the turn time and the next hand is played
+    as ever; the table never closed, and nobody paid for the wait."""
+    clock, play, paid = await _between_hands(bot_runner, driver, world)
+    await clock.someone_sleeping()
+    clock.advance(20)
+    await play.deal("buttons")
     dealt = await driver.wait_for(
         lambda: (m := play.table) and m.embeds[0].get("title") == "Tonk — hand 2" and m,
-        what="the table's own deal")
-    assert "Nobody dealt in time, so the table deals hand 2" in dealt.text
+        what="the next hand")
+    assert "table closed" not in dealt.text
     assert (await play.engine()).hand_number == 2
+    assert len(await _ledger(bot_runner, world)) == paid

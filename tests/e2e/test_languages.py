@@ -212,3 +212,19 @@ async def test_three_tonk_hands_in_swedish_on_a_danish_server(bot_runner: BotRun
 async def _moved_on_tonk(driver: Driver, channel: Channel, counter: int) -> None:
     await driver.wait_for(lambda: _counter(_tonk_table(driver, channel)) > counter,
                           what="the move on the table")
+
+
+async def test_tonk_knocks_by_that_name_in_every_language(bot_runner: BotRunner,
+                                                          driver: Driver) -> None:
+    """Issue 36: the design names the moves "draw, play, knock and pass", and Swedish and
+    Danish players already knocked (knacka, bank); the English command was /tonk drop."""
+    await bot_runner.start()
+    tonk = {c["name"]: c for c in driver.fake.commands()}["tonk"]
+    names = {o["name"] for o in tonk["options"]}
+    assert "knock" in names and "drop" not in names
+    knock = next(o for o in tonk["options"] if o["name"] == "knock")
+    assert knock["name_localizations"]["sv-SE"] == "knacka"
+    assert knock["name_localizations"]["da"] == "bank"
+    assert "also called knocking" in knock["description"]
+    assert "knacka" in knock["description_localizations"]["sv-SE"].lower()
+    assert "bank" in knock["description_localizations"]["da"].lower()

@@ -426,7 +426,7 @@ class TonkPlay:
         if isinstance(move, DealNextHand):
             return await d.slash(user, ch, "tonk deal")
         if isinstance(move, Drop):
-            return await d.slash(user, ch, "tonk drop")
+            return await d.slash(user, ch, "tonk knock")
         if isinstance(move, DrawStock):
             return await d.slash(user, ch, "tonk draw", {"source": "stock"})
         if isinstance(move, DrawDiscard):

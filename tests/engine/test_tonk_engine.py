@@ -29,7 +29,7 @@ from bot.games.tonk import (
     Leave,
     Phase,
     Spread,
-    TableDeals,
+    TableCloses,
     Timeout,
     TonkOptions,
     TonkTable,
@@ -807,23 +807,43 @@ def test_options_are_validated() -> None:
                                           "double_needs_spread": False, "hit_lock": False}
 
 
-def test_the_table_deals_itself_when_nobody_deals_in_time_t11() -> None:
-    """T11's "the table continues with a new deal": between hands the host makes the table's own
-    deal in the next dealer's name; it is nobody's move, so nobody's run of timeouts ends."""
+def test_a_table_nobody_deals_at_closes_with_nobody_paying_or_dealt_in() -> None:
+    """Issue 36: between hands nobody is to move, and T1 lets players leave then at no cost;
+    when nobody deals in time the host closes the table in the next dealer's name. Everyone
+    stays seated, no hand is dealt, nothing is paid, and the last hand's result stands."""
     t = make_table({P1: "As 2h 3d", P2: "4s 5s 6d 7c 8d"}, discards="Jh")
     with pytest.raises(RuleError):
-        t.apply(P1, TableDeals())  # a hand is being played
+        t.apply(P1, TableCloses())  # a hand is being played
     t.apply(P1, Timeout())
     t.apply(P2, Drop())
-    assert t.phase is Phase.HAND_OVER and t.timeouts_in_a_row(P1) == 1
+    assert t.phase is Phase.HAND_OVER
+    last = t.last_hand_result
     dealer = t.next_dealer
     assert dealer is not None
     other = P1 if dealer == P2 else P2
     with pytest.raises(RuleError):
-        t.apply(other, TableDeals())
-    events = t.apply(dealer, TableDeals())
+        t.apply(other, TableCloses())
+    events = t.apply(dealer, TableCloses())
+    assert events == [TableClosed(2)]
+    assert t.is_over and t.phase is Phase.TABLE_CLOSED
+    assert t.hand_number == 1 and t.last_hand_result is last
+    assert [s.player_id for s in t.seats] == [P1, P2]
+    assert not any(isinstance(e, HandEnded) for e in events)
+    assert t.legal_moves(P1) == [] and t.legal_moves(P2) == []
+    assert check_invariants(t) == []
+    assert move_from_dict(move_to_dict(TableCloses())) == TableCloses()
+    assert TonkTable.from_stored(json.loads(json.dumps(t.to_stored()))).is_over
+
+
+def test_a_logged_table_deal_still_replays() -> None:
+    """Before issue 36 the table dealt the next hand itself; move logs holding that move must
+    still replay (a finished table's Replay)."""
+    t = make_table({P1: "As 2h 3d", P2: "4s 5s 6d 7c 8d"}, discards="Jh")
+    t.apply(P1, Drop())
+    dealer = t.next_dealer
+    assert dealer is not None
+    logged = move_from_dict({"type": "table_deals"})
+    events = t.apply(dealer, logged)
     assert isinstance(events[0], TableDealt) and events[0].hand_number == 2
     assert isinstance(events[1], Dealt) and t.dealer == dealer
-    assert t.timeouts_in_a_row(P1) == 1
     assert check_invariants(t) == []
-    assert move_from_dict(move_to_dict(TableDeals())) == TableDeals()

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import discord
+import pytest
 
 from bot import cards
 from bot.discord.common import DESCRIPTION_LIMIT, FIELD_LIMIT, labelled
@@ -28,6 +29,7 @@ from bot.games.tonk import (
     event_to_dict,
     public_form,
 )
+from bot.games.tonk.face import pictures
 from bot.games.tonk.face.ledger import (
     LedgerQuery,
     Standing,
@@ -278,7 +280,8 @@ def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
     embed = render.embed.to_dict()
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Hands revealed"].splitlines() == [
-        "Anna — **6**: 2♠ 4♥ · -3", "🏆 Bo — **4**: A♠ 3♥ · +4", "Cem — **9**: 4♠ 5♥ · -1"]
+        "#1 Anna — **6**: 2♠ 4♥ · -3", "#2 🏆 Bo — **4**: A♠ 3♥ · +4",
+        "#3 Cem — **9**: 4♠ 5♥ · -1"]
     # the same two players' payments are one line, with the breakdown
     assert fields["Payments"].splitlines() == [
         "Anna pays Bo 3 (2 caught dropping + 1 lowest after the drop)",
@@ -293,6 +296,47 @@ def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
         "Deal next hand", "Join", "Leave", "Rules"]
     _, panel = _panel(table, 2)
     assert _labels(panel) == ["Deal next hand", "Refresh"]
+
+
+def test_revealed_hands_are_pictured_in_the_order_and_under_the_numbers_of_their_lines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: the picture showed each hand as dealt (7♥ 10♠ K♣ J♠ 2♥) under no label,
+    where the text sorts them (2♥ 7♥ 10♠ J♠ K♣) and names the player."""
+    table = make_table({1: "7h 10s Kc Js 2h", 2: "As 2s 3h"}, to_move=1)
+    table.apply(1, Drop())
+    view = table.public_view()
+    fields = {f["name"]: f["value"] for f in table_render(
+        view, [], table_id=1, counter=4, names=NAMES, lang=EN).embed.to_dict()["fields"]}
+    lines = fields["Hands revealed"].splitlines()
+    assert lines[0].startswith("#1 Anna — **39**: 2♥ 7♥ 10♠ J♠ K♣")
+    assert lines[1].startswith("#2 🏆 Bo — **6**: A♠ 2♠ 3♥")
+    drawn: list[Any] = []
+    real = pictures.render
+
+    def spy(rows: Any, **kw: Any) -> Any:
+        drawn.extend(rows)
+        return real(rows, **kw)
+
+    monkeypatch.setattr(pictures, "render", spy)
+    image = pictures.table_picture(view, {1: "Anna", 2: "Bo"}, EN)
+    assert image is not None
+    assert [(g.label, [cards.display(c) for c in g.cards]) for [g] in drawn] == [
+        ("#1", ["2♥", "7♥", "10♠", "J♠", "K♣"]), ("#2", ["A♠", "2♠", "3♥"])]
+    assert image.alt.startswith("Hands revealed: #1 Anna: ")
+
+
+def test_payment_amounts_are_written_as_the_language_writes_numbers() -> None:
+    """Issue 36: "Anna betalar Bo 15000 (10000 …)" beside "5 000 marker"."""
+    table = make_table({1: "2s 4h", 2: "As 3h"}, to_move=1, options=TonkOptions(stake=5000))
+    table.apply(1, Drop())
+    expected = {"en": "15,000", "sv": "15\xa0000", "da": "15.000"}
+    for lang, amount in expected.items():
+        fields = {f["name"]: f["value"] for f in table_render(
+            table.public_view(), [], table_id=1, counter=4, names=NAMES,
+            lang=lang).embed.to_dict()["fields"]}
+        paid = list(fields.values())[1]
+        assert f" {amount} (" in paid, (lang, paid)
+        assert "15000" not in paid and "10000" not in paid, (lang, paid)
 
 
 def test_ledger_standings_are_signed_and_paged() -> None:

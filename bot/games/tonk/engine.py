@@ -46,6 +46,7 @@ from bot.games.tonk.moves import (
     Leave,
     Move,
     Spread,
+    TableCloses,
     TableDeals,
     Timeout,
 )
@@ -531,6 +532,17 @@ class TonkTable:
         assert self.next_dealer is not None
         return self._deal(self.next_dealer)
 
+    def _do_table_closes(self, player_id: int, move: TableCloses) -> list[Event]:
+        if self.phase is not HAND_OVER:
+            raise RuleError("T1", "the table closes only between hands")
+        if player_id != self.next_dealer:
+            raise RuleError("T1", "the table closes in the next dealer's name")
+        # everyone stays seated, so a closed table with two or more players is one that closed
+        # for want of a deal (the render tells the two closings apart by that)
+        self.phase = TABLE_CLOSED
+        self.next_dealer = None
+        return [TableClosed(len(self._seats))]
+
     def _do_table_deals(self, player_id: int, move: TableDeals) -> list[Event]:
         if self.phase is not HAND_OVER:
             raise RuleError("T11", "the table deals only between hands")
@@ -827,6 +839,7 @@ _HANDLERS: dict[type, Any] = {
     Hit: TonkTable._do_hit,
     Discard: TonkTable._do_discard,
     DealNextHand: TonkTable._do_deal_next,
+    TableCloses: TonkTable._do_table_closes,
     TableDeals: TonkTable._do_table_deals,
     Join: TonkTable._do_join,
     Leave: TonkTable._do_leave,

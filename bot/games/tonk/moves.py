@@ -58,10 +58,17 @@ class DealNextHand:
 
 
 @dataclass(frozen=True, slots=True)
+class TableCloses:
+    """Nobody dealt within the table's turn time after a hand: the table closes (issue 36).
+    T1 lets players leave between hands at no cost and T3 has a player deal, so a table nobody
+    deals at is one everybody left; nobody pays and nobody is dealt in. Applied by the host in
+    the next dealer's name."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableDeals:
-    """Nobody dealt within the table's turn time after a hand: the table deals the next hand
-    itself (T11: the table continues with a new deal). Applied by the host in the next dealer's
-    name; it is nobody's own move, so it changes nobody's run of timeouts."""
+    """What the table did before issue 36 when nobody dealt in time: it dealt the next hand
+    itself. No longer made; kept so that the move logs of tables that did it still replay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +89,18 @@ class Timeout:
 
 
 Move = (Drop | DrawStock | DrawDiscard | EndHand | Spread | Hit | Discard | DealNextHand
-        | TableDeals | Join | Leave | Timeout)
+        | TableCloses | TableDeals | Join | Leave | Timeout)
 
 _TYPE_OF: dict[type, str] = {
     Drop: "drop", DrawStock: "draw_stock", DrawDiscard: "draw_discard", EndHand: "end_hand",
     Spread: "spread", Hit: "hit", Discard: "discard", DealNextHand: "deal_next_hand",
-    TableDeals: "table_deals", Join: "join", Leave: "leave", Timeout: "timeout",
+    TableCloses: "table_closes", TableDeals: "table_deals", Join: "join", Leave: "leave",
+    Timeout: "timeout",
 }
 _PLAIN: dict[str, Move] = {
     "drop": Drop(), "draw_stock": DrawStock(), "draw_discard": DrawDiscard(),
-    "end_hand": EndHand(), "deal_next_hand": DealNextHand(), "table_deals": TableDeals(),
+    "end_hand": EndHand(), "deal_next_hand": DealNextHand(), "table_closes": TableCloses(),
+    "table_deals": TableDeals(),
     "leave": Leave(), "timeout": Timeout(),
 }
 MAX_NAME_LENGTH = 100

@@ -9,7 +9,7 @@ from typing import Any
 from bot.games.base import Payment, StatCounter, StatDelta
 from bot.games.tonk.engine import TonkTable
 from bot.games.tonk.events import HandEnded
-from bot.games.tonk.moves import Join, Leave, TableDeals, Timeout
+from bot.games.tonk.moves import Join, Leave, TableCloses, Timeout
 from bot.games.tonk.settlement import HandEnd, HandResult
 from bot.games.tonk.table import Phase
 
@@ -39,12 +39,13 @@ class TonkRules:
     def timeout_move(self) -> Timeout:
         return Timeout()
 
-    def idle_move(self, engine: Any) -> tuple[int, TableDeals] | None:
+    def idle_move(self, engine: Any) -> tuple[int, TableCloses] | None:
         """Between hands nobody is to move; when nobody deals within the turn time the table
-        deals the next hand itself (T11), in the next dealer's name."""
+        closes, in the next dealer's name: nobody pays and nobody is dealt in (issue 36; T1,
+        T3: players leave between hands at no cost, and a player deals)."""
         if (isinstance(engine, TonkTable) and engine.phase is Phase.HAND_OVER
                 and engine.next_dealer is not None):
-            return engine.next_dealer, TableDeals()
+            return engine.next_dealer, TableCloses()
         return None
 
     def payments(self, events: Sequence[Any]) -> list[Payment]:

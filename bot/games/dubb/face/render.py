@@ -27,9 +27,11 @@ from bot.games.dubb import (
     DubbPublicView,
     Pass,
     Passed,
+    PileTurned,
     Play,
     Played,
     PlayerLeft,
+    PlayerOut,
     PlayView,
 )
 from bot.games.dubb.moves import Draw
@@ -442,7 +444,10 @@ def move_notice(events: Sequence[Any], player_id: int, lang: str) -> str | None:
         if isinstance(event, Drew) and event.player == player_id and event.private_cards:
             return tr(lang, "You drew {cards}.", cards=cards.display_many(event.private_cards))
         if isinstance(event, Played) and event.player == player_id:
-            return tr(lang, "You played {cards}.", cards=cards.display_many(event.cards))
+            played = tr(lang, "You played {cards}.", cards=cards.display_many(event.cards))
+            if _again(events, player_id):
+                return played + "\n" + tr(lang, "🔔 Aces turn the pile: your turn again.")
+            return played
         if isinstance(event, DrawPlayed) and event.player == player_id:
             card = cards.display(event.card)
             if event.played:
@@ -453,6 +458,14 @@ def move_notice(events: Sequence[Any], player_id: int, lang: str) -> str | None:
         if isinstance(event, PlayerLeft) and event.player == player_id:
             return tr(lang, "You left the game.")
     return None
+
+
+def _again(events: Sequence[Any], player_id: int) -> bool:
+    """D7: the player's aces turned the pile and they take another turn (unless those were
+    their last cards: then they are out)."""
+    return (any(isinstance(e, PileTurned) and e.player == player_id and e.reason == "D7"
+                for e in events)
+            and not any(isinstance(e, PlayerOut) and e.player == player_id for e in events))
 
 
 RULES_PATH = "docs/rules/dubb{suffix}.md"
@@ -471,9 +484,9 @@ def rules_text(options: DubbOptions | None, lang: str) -> str:
         tr(lang, "• **Dubbing**: play the same rank as the top card, and everyone else in that "
                  "unbroken streak picks up as many cards as you played. You can't dub "
                  "yourself."),
-        tr(lang, "• If your own cards are on top when your turn comes, the pile is turned into "
-                 "the draw pile and you start afresh. **Aces** turn the pile at once and you go "
-                 "again."),
+        tr(lang, "• If your own cards are on top when your turn comes, the pile is turned: "
+                 "shuffled into the draw pile, and you start afresh. **Aces** turn the pile at "
+                 "once and you go again."),
         tr(lang, "• Out of cards? You are **pending** until your last cards are covered, turned "
                  "or beaten, and can still be dubbed back in. The last player left loses."),
     ]

@@ -273,9 +273,11 @@ class Tonk(commands.Cog):
         move: Move = DrawStock() if source.value == "stock" else DrawDiscard()
         await self.controller.move(interaction, move)
 
-    @tonk.command(name=cmd("drop"), description=cmd("Drop (knock): show your hand, claiming "
-                                                    "the lowest total"))
-    async def drop(self, interaction: discord.Interaction) -> None:
+    # the design's moves are "draw, play, knock and pass", and the Swedish and Danish names
+    # were knock already (knacka, bank): /tonk knock since issue 36, where it was /tonk drop
+    @tonk.command(name=cmd("knock"), description=cmd("Drop, also called knocking: show your "
+                                                     "hand, claiming the lowest total"))
+    async def knock(self, interaction: discord.Interaction) -> None:
         await self.controller.move(interaction, Drop())
 
     @tonk.command(name=cmd("end"), description=cmd("End the hand when the stock is empty"))

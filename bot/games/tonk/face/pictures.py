@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.cardart import CardImage, Group, hand_image, render, row_image
+from bot.games.tonk.face.labels import hand_label
 from bot.games.tonk.moves import Discard, Hit, Spread
+from bot.games.tonk.spreads import sort_cards
 from bot.games.tonk.views import TonkPrivateView, TonkPublicView
 from bot.i18n import tr
 from bot.i18n.cards import card_name, cards_in_words
@@ -36,12 +38,13 @@ def hand_picture(public: TonkPublicView, private: TonkPrivateView, lang: str) ->
 def table_picture(public: TonkPublicView, names: dict[int, str], lang: str) -> CardImage | None:
     result = public.last_hand_result
     if not public.in_hand and result is not None:
-        hands = [list(h) for h in result.hands]
-        image = render([[Group(h)] for h in hands])
+        # in the order and under the numbers of the text's lines (``render._revealed``)
+        hands = [sort_cards(h) for h in result.hands]
+        image = render([[Group(h, hand_label(i))] for i, h in enumerate(hands)])
         told = "; ".join(
-            tr(lang, "{name}: {cards}", name=names.get(p, "?"),
+            tr(lang, "{label} {name}: {cards}", label=hand_label(i), name=names.get(p, "?"),
                cards=cards_in_words(lang, [h], ALT_BUDGET // max(len(hands), 1)))
-            for p, h in zip(result.players, hands, strict=True))
+            for i, (p, h) in enumerate(zip(result.players, hands, strict=True)))
         alt = tr(lang, "Hands revealed: {hands}", hands=told)
         return replace(image, alt=alt[:1024], filename="table.png")
     if not public.in_hand:

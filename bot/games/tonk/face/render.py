@@ -32,6 +32,7 @@ from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
 from bot.discord.translator import slash
 from bot.games.tonk import (
+    MIN_PLAYERS,
     DealNextHand,
     Discard,
     DrawDiscard,
@@ -60,8 +61,9 @@ from bot.games.tonk.events import (
     SpreadHit,
     SpreadLaid,
 )
+from bot.games.tonk.face.labels import hand_label
 from bot.games.tonk.spreads import hand_total, is_run
-from bot.i18n import N_, join, signed, tr, trn
+from bot.i18n import N_, join, number, signed, tr, trn
 from bot.i18n.cards import card_count
 
 GAME = "tonk"
@@ -235,6 +237,8 @@ def _describe(e: dict[str, Any], names: Mapping[int, str], lang: str) -> str | N
             return tr(lang, "⏱ Nobody dealt in time, so the table deals hand {hand}",
                       hand=e["hand_number"])
         case "table_closed":
+            if e["players_left"] >= MIN_PLAYERS:
+                return tr(lang, "⏱ Nobody dealt the next hand in time, so the table closed")
             return tr(lang, "The table closed: fewer than two players are left")
     return None
 
@@ -317,11 +321,11 @@ def payment_lines(result: Mapping[str, Any], names: Mapping[int, str], lang: str
         if len(parts) == 1:
             why = reason_text(parts[0][1], lang)
         else:
-            why = " + ".join(tr(lang, "{amount} {reason}", amount=amount,
+            why = " + ".join(tr(lang, "{amount} {reason}", amount=number(lang, amount),
                                 reason=reason_text(reason, lang)) for amount, reason in parts)
         lines.append(tr(lang, "{payer} pays {payee} {amount} ({why})",
                         payer=name_of(names, payer, lang), payee=name_of(names, payee, lang),
-                        amount=sum(amount for amount, _ in parts), why=why))
+                        amount=number(lang, sum(amount for amount, _ in parts)), why=why))
     return lines
 
 
@@ -447,7 +451,7 @@ def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, c
         # the one place a hand's result is said
         lines.append(f"**{how_text(result, names, lang)}**")
     if closed:
-        lines.append(tr(lang, "The table closed: fewer than two players are left."))
+        lines.append(_closed_text(view, lang))
     else:
         lines.append(tr(lang, "Next: **{dealer}** deals hand {hand}. Anyone at the table can "
                               "press **Deal next hand**; others may **Join** now, and players "
@@ -456,8 +460,8 @@ def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, c
                         hand=view.hand_number + 1))
         timer = countdown(deadline)
         if timer is not None:
-            lines.append(tr(lang, "⏱ If nobody deals, the table deals the next hand itself "
-                                  "{when}.", when=timer))
+            lines.append(tr(lang, "⏱ If nobody deals, the table closes {when}, and nobody "
+                                  "pays.", when=timer))
         lines.append(tr(lang, "At the table: {names}.",
                         names=join(lang, (label(s.player_id, s.name) for s in view.seats))))
     embed.description = "\n".join(lines)
@@ -484,6 +488,15 @@ def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, c
                        content=tr(lang, "Hand {hand} is over.", hand=view.hand_number))
 
 
+def _closed_text(view: TonkPublicView, lang: str) -> str:
+    """Why a table closed: everyone still seated means nobody dealt the next hand in time
+    (``TableCloses``); else too many left."""
+    if len(view.seats) >= MIN_PLAYERS:
+        return tr(lang, "The table closed: nobody dealt the next hand in time. Nobody paid "
+                        "for it, and nobody was dealt in.")
+    return tr(lang, "The table closed: fewer than two players are left.")
+
+
 def _result(view: TonkPublicView) -> dict[str, Any] | None:
     """The last hand's result in its event form (what the describing functions read)."""
     result = view.last_hand_result
@@ -491,15 +504,16 @@ def _result(view: TonkPublicView) -> dict[str, Any] | None:
 
 
 def _revealed(result: Mapping[str, Any], names: Mapping[int, str], lang: str) -> str:
-    """Each player's hand, total and result of the hand: "🏆 Bo — **3**: A♠ 2♠ · +4"."""
+    """Each player's hand, total and result of the hand: "#2 🏆 Bo — **3**: A♠ 2♠ · +4"; the
+    number is the one over that hand in the table's picture (``hand_label``)."""
     net = nets(result)
     lines = []
-    for row in result["players"]:
+    for i, row in enumerate(result["players"]):
         player = row["player"]
         mark = "🏆 " if net.get(player, 0) > 0 else ""
         held = cards_text(row["hand"]) if row["hand"] else tr(lang, "no cards")
-        lines.append(f"{mark}{name_of(names, player, lang)} — **{row['total']}**: {held} · "
-                     f"{signed(lang, net.get(player, 0))}")
+        lines.append(f"{hand_label(i)} {mark}{name_of(names, player, lang)} — "
+                     f"**{row['total']}**: {held} · {signed(lang, net.get(player, 0))}")
     return "\n".join(lines)
 
 

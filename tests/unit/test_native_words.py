@@ -1,0 +1,126 @@
+"""Issue 36's native-speaker reading of Swedish and Danish: the corrected words, pinned in the
+catalogs, and the rules documents naming commands as each language's players see them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import tr, trn
+from bot.i18n.catalogs import read
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules"
+
+
+def _strings(lang: str) -> list[str]:
+    out: list[str] = []
+    for entry in read(lang):
+        if entry.id:
+            out += [entry.string] if isinstance(entry.string, str) else list(entry.string)
+    return out
+
+
+def test_sv_the_singular_of_spelmarker_is_spelmark() -> None:
+    assert trn("sv", "{n} chip", "{n} chips", 1) == "1 spelmark"
+    assert trn("sv", "{n} chip", "{n} chips", 2) == "2 spelmarker"
+    assert not [s for s in _strings("sv") if re.search(r"(?<!spel)\bmarker\b", s)]
+
+
+def test_sv_a_play_is_an_utspel_not_a_game() -> None:
+    assert tr("sv", "**Your turn.** Choose a play, or draw or pass.") == (
+        "**Din tur.** Välj ett utspel, eller dra eller passa.")
+    assert tr("sv", "Next play: **{rank}** or higher. Another {rank} dubs the streak.") == (
+        "Nästa utspel: **{rank}** eller högre. Ännu en {rank} dubbar alla i sviten.")
+    assert tr("sv", "The cards to play: pick one of your legal plays").endswith("tillåtna utspel")
+    assert tr("sv", "a play needs at least one card") == "ett utspel måste bestå av minst ett kort"
+
+
+D6_SUMMARY = ("• If your own cards are on top when your turn comes, the pile is turned: shuffled "
+              "into the draw pile, and you start afresh. **Aces** turn the pile at once and you "
+              "go again.")
+
+
+def test_the_rules_summary_shuffles_the_play_pile_into_the_draw_pile_d6() -> None:
+    assert "vänds spelpackan: den blandas in i lyftpackan" in tr("sv", D6_SUMMARY)
+    assert "vendes spillebunken: den blandes ind i trækbunken" in tr("da", D6_SUMMARY)
+    for lang, becomes in (("sv", "blir lyftpackan"), ("da", "bliver til trækbunken")):
+        assert not [s for s in _strings(lang) if becomes in s]
+
+
+@pytest.mark.parametrize(("doc", "mover", "drew"), [
+    ("dubb.sv.md", "den som gjorde draget", "den som drog"),
+    ("dubb.da.md", "den, der foretog trækket", "den, der trak"),
+])
+def test_d11_names_the_player_who_moved_not_the_one_who_drew(doc: str, mover: str,
+                                                              drew: str) -> None:
+    text = (RULES / doc).read_text(encoding="utf-8")
+    d11 = text[text.index("### D11"):text.index("### D12")]
+    assert d11.count(mover) == 2 and drew not in d11
+
+
+def _command_names() -> set[str]:
+    """Every English command, option and choice name the bot declares (``cmd("…")`` names are
+    lowercase words)."""
+    names = set()
+    for entry in read("sv"):
+        if isinstance(entry.id, str) and re.fullmatch(r"[a-z_]+", entry.id) and any(
+                "commands" in path or path.startswith("cogs/") for path, _ in entry.locations):
+            names.add(entry.id)
+    return names
+
+
+@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md"])
+def test_rules_documents_name_commands_as_their_readers_see_them(doc: str) -> None:
+    lang = doc.split(".")[1]
+    english = _command_names()
+    local = {tr(lang, n).lower().replace(" ", "-") for n in english}
+    assert {"knock", "turn_time", "leave"} <= english
+    text = (RULES / doc).read_text(encoding="utf-8")
+    seen = 0
+    for span in re.findall(r"`([^`]+)`", text):
+        if span.startswith("/"):
+            words = span.split()[1:]
+        elif re.fullmatch(r"[^\W\d]\w*:?\S*", span):
+            words = [span.partition(":")[0]]
+        else:
+            continue
+        for word in words:
+            if word == "…":
+                continue
+            seen += 1
+            assert word in local, f"{doc}: `{span}` names {word!r}, which {lang} readers never see"
+    assert seen > 10
+
+
+def test_da_table_lines_say_who_without_vedkommende() -> None:
+    lines = [
+        "{name} turned the pile: their own cards were on top",
+        "{name} turned the pile: their last cards were on top",
+        "{name} has no cards left: pending while their cards can be dubbed",
+        "{name} has no cards but still loses: their last cards were on top when everyone else "
+        "was out.",
+        "⏱ {name} ran out of time ({count} of 3 in a row), so a move was made for them",
+        "▶ **{name}** has drawn: they may lay spreads and hit, then discard.",
+    ]
+    assert tr("da", lines[0]) == "{name} vendte spillebunken med sine egne kort øverst"
+    assert all("vedkommende" not in tr("da", line) for line in lines)
+
+
+def test_da_the_draw_pile_is_traekbunken_in_both_games() -> None:
+    assert tr("da", "Stock") == "Trækbunken"
+    assert tr("da", "Draw from stock") == "Træk fra trækbunken"
+    bare = [s for s in _strings("da") if re.search(r"(?<![a-zæøåA-ZÆØÅ])[Bb]unken\b", s)]
+    assert not bare
+
+
+def test_players_are_dubbed_not_the_streak() -> None:
+    nxt = "Next play: **{rank}** or higher. Another {rank} dubs the streak."
+    assert tr("da", nxt).endswith("dubber alle i stimen.")
+    assert tr("sv", nxt).endswith("dubbar alla i sviten.")
+    for lang, wrong in (("sv", "dubbar sviten"), ("da", "dubber stimen")):
+        assert not [s for s in _strings(lang) if wrong in s]
+        assert wrong not in (RULES / f"dubb.{lang}.md").read_text(encoding="utf-8")
+
