@@ -6,7 +6,7 @@ A table gets one fresh 32-byte master secret from ``secrets``. Hand ``h`` of tab
 key ``HMAC-SHA256(master, "kortbord/hand/v1" || t || h)``: one-way, so revealing a hand's key
 tells nothing of the master, of any other hand's key, or of any other table's. The commitment
 shown before the deal is ``SHA-256("kortbord/commit/v1" || t || h || key)``. The hand's shuffles
-(the deal, every reshuffle, Tonk's cut for deal) are numbered from 0 within the hand; shuffle
+(the deal, every reshuffle, a cut for deal) are numbered from 0 within the hand; shuffle
 ``i`` is a Fisher-Yates shuffle drawing 32-bit words from ``HMAC-SHA256(key, "kortbord/shuffle/v1"
 || i || block)`` for blocks 0, 1, 2, ..., each number taken by rejection sampling so every
 order is equally likely.

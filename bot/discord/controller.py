@@ -792,7 +792,7 @@ class TableController:
             raise UserFacingError("Games are played in server channels.")
         record = await self.service.store.table(table_id)
         if (record is None or record.guild_id != interaction.guild_id or record.is_live
-                or record.seed is None):
+                or not record.has_started):
             raise UserFacingError("That game is over, so this button does nothing now.")
         await self._check_channel(interaction)
         await defer_if_late(interaction)
@@ -999,7 +999,7 @@ class TableController:
         lang = user_lang(interaction)
         record = await self.service.store.table(table_id)
         if (record is None or record.guild_id != interaction.guild_id or record.is_live
-                or record.seed is None or record.kind != self.game.kind):
+                or not record.has_started or record.kind != self.game.kind):
             raise UserFacingError("There is no finished game to replay there.")
         records = await self.service.moves(table_id)
         last = len(records) - 1
