@@ -1,7 +1,7 @@
 """``python -m bot.verify``: check finished tables from their public record alone.
 
 ``python -m bot.verify EXPORT.json`` reads a history export (one record, or a JSON list of
-them, as ``/tonk history export`` and ``/dubb history export`` attach); ``python -m bot.verify
+them, as a game's ``history export`` command attaches); ``python -m bot.verify
 --database URL --table N [--table M ...]`` builds the records from the database first. One line
 per check; exit status 1 if any check failed, 2 if there was nothing to check.
 """

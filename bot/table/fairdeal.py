@@ -37,9 +37,14 @@ def stored_secret(deals: CommittedDeals) -> dict[str, Any]:
 
 def deals_of(record: TableRecord) -> CommittedDeals | None:
     """A fresh source for the table's deals from hand 1, or ``None`` for an old table."""
-    if record.deals is None:
+    return deals_from(record.deals)
+
+
+def deals_from(secret: Mapping[str, Any] | None) -> CommittedDeals | None:
+    """``deals_of`` from ``tables.deals``' value itself."""
+    if secret is None:
         return None
-    return CommittedDeals.from_stored({**record.deals, "hand": 0, "shuffles": 0})
+    return CommittedDeals.from_stored({**secret, "hand": 0, "shuffles": 0})
 
 
 def links(deals: CommittedDeals, engine: Engine) -> list[DealLink]:

@@ -18,7 +18,7 @@ import time
 import weakref
 from asyncio import Lock
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -119,6 +119,9 @@ class TableSnapshot:
     pinged: int | None = None
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
+    deals: dict[str, Any] | None = field(default=None, repr=False)
+    """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
+    keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
 
     @property
     def is_lobby(self) -> bool:
@@ -172,7 +175,7 @@ class _Live:
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
-            locale=r.locale, closed_note=r.closed_note,
+            locale=r.locale, closed_note=r.closed_note, deals=r.deals,
         )
         self._kept = (r, snapshot)
         return snapshot
