@@ -51,12 +51,13 @@ from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
-from bot.games.base import GameSpec, Seat
+from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import computer_label, free_computer
 from bot.table.errors import NoTableError, StaleMoveError
+from bot.table.fairdeal import deals_from, deals_of, engine_from_start, links
 from bot.table.priority import PeopleFirst
 from bot.table.service import (
     ABANDONED,
@@ -527,6 +528,7 @@ class TableController:
                    if finished and self.game.stakes else None)
         person = engine.to_move
         to_move = None if finished or person is None or person < 0 else person
+        fair = self._fair_deal(snapshot, engine, lang)
         frozen = replace(snapshot, engine=None)
 
         @cache
@@ -540,6 +542,8 @@ class TableController:
             if summary is not None:
                 render.embed.add_field(name=tr(lang, "How it went"), value=summary,
                                        inline=False)
+            if fair:
+                render.embed.add_field(name=tr(lang, "Fair deal"), value=fair, inline=False)
             if finished:
                 render = replace(render, view=self._over_view(frozen.table_id, lang))
             embed = fit(render.embed)
@@ -549,6 +553,26 @@ class TableController:
             return replace(render, embed=embed)
 
         return to_move, draw
+
+    @staticmethod
+    def _fair_deal(snapshot: TableSnapshot, engine: Engine, lang: str) -> str:
+        """The commitment to the hand in play or next to be dealt, shown before its first card
+        is, and the key of the hand last over (docs/fair-deals.md); nothing for old tables."""
+        deals = deals_from(snapshot.deals)
+        if deals is None:
+            return ""
+        shown = links(deals, engine)
+        lines = []
+        over = [link for link in shown if link.key is not None]
+        if over:
+            last = over[-1]
+            lines.append(tr(lang, "Hand {hand} is over; its secret: `{key}`", hand=last.hand,
+                            key=last.key))
+        coming = [link for link in shown if link.key is None]
+        if coming:
+            lines.append(tr(lang, "Hand {hand}'s deal is committed to: `{commitment}`",
+                            hand=coming[0].hand, commitment=coming[0].commitment))
+        return "\n".join(lines)
 
     async def panel(self, snapshot: TableSnapshot, player: int, lang: str, *,
                     notice: str | None, arg: str | None) -> Panel:
@@ -828,7 +852,7 @@ class TableController:
             raise UserFacingError("Games are played in server channels.")
         record = await self.service.store.table(table_id)
         if (record is None or record.guild_id != interaction.guild_id or record.is_live
-                or record.seed is None):
+                or not record.has_started):
             raise UserFacingError("That game is over, so this button does nothing now.")
         await self._check_channel(interaction)
         await defer_if_late(interaction)
@@ -1036,7 +1060,7 @@ class TableController:
         lang = user_lang(interaction)
         record = await self.service.store.table(table_id)
         if (record is None or record.guild_id != interaction.guild_id or record.is_live
-                or record.seed is None or record.kind != self.game.kind):
+                or not record.has_started or record.kind != self.game.kind):
             raise UserFacingError("There is no finished game to replay there.")
         records = await self.service.moves(table_id)
         last = len(records) - 1
@@ -1067,9 +1091,8 @@ class TableController:
     def _replayed(self, record: TableRecord, records: Sequence[MoveRecord],
                   step: int) -> TableSnapshot:
         start = records[0].move
-        seats = [Seat(int(s["player_id"]), str(s["name"])) for s in start["seats"]]
         options = self.game.validate_options(start["options"])
-        engine = self.game.new_engine(seats, options, int(start["seed"]))
+        engine = engine_from_start(self.game, start, deals_of(record))
         for move in records[1:step + 1]:
             engine.apply(move.player_id, self.game.moves.from_dict(move.move))
         return TableSnapshot(

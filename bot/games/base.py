@@ -62,6 +62,18 @@ class StatDelta:
     amount: int = 1
 
 
+class DealSource(Protocol):
+    """Where an engine's shuffles come from (``bot.deals``): the host hands a new engine one,
+    and the engine asks it for every shuffle (the deal, each reshuffle), saying which hand
+    (deal) of the table it is for, numbered from 1. Same source, same requests: same cards.
+    An engine built from a plain ``int`` seed shuffles the old way instead (its own Mersenne
+    Twister stream), as every game stored before committed deals did."""
+
+    def shuffle(self, hand: int, cards: list[int]) -> None: ...
+
+    def to_stored(self) -> dict[str, Any]: ...
+
+
 class Engine(Protocol):
     """One game in play: seeded state, legal moves, ``apply -> events``, views, a stored form.
 
@@ -75,7 +87,7 @@ class Engine(Protocol):
     STATE_VERSION: ClassVar[int]
 
     @classmethod
-    def new(cls, seats: Sequence[Seat], options: Any, seed: int) -> Self: ...
+    def new(cls, seats: Sequence[Seat], options: Any, seed: int | DealSource) -> Self: ...
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> Self: ...
@@ -94,6 +106,12 @@ class Engine(Protocol):
 
     @property
     def is_over(self) -> bool: ...
+
+    @property
+    def deals_done(self) -> int:
+        """How many hands (deals) are over, so that all their cards may be shown: the hand in
+        play, or the next one to be dealt, is ``deals_done + 1``."""
+        ...
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -249,7 +267,8 @@ class GameSpec:
             options = options.model_dump()
         return self.options.model_validate(dict(options or {}))
 
-    def new_engine(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> Engine:
+    def new_engine(self, seats: Sequence[Seat], options: BaseModel,
+                   seed: int | DealSource) -> Engine:
         return self.engine.new(seats, options, seed)
 
     def load_engine(self, stored: dict[str, Any]) -> Engine:

@@ -52,7 +52,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("created_at", "real"), ("updated_at", "real"), ("lobby_expires_at", "real"),
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
         ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
-        ("locale", "text"), ("closed_note", "text"),
+        ("locale", "text"), ("closed_note", "text"), ("deals", "text"),
     )),
     TableCopy("moves", ("table_id", "seq"), (
         ("table_id", "int"), ("seq", "int"), ("player_id", "int"), ("move", "text"),
@@ -68,7 +68,11 @@ TABLES: tuple[TableCopy, ...] = (
     TableCopy("ledger", ("id",), (
         ("id", "int"), ("guild_id", "int"), ("table_id", "int"), ("hand_no", "int"),
         ("payer_id", "int"), ("payee_id", "int"), ("amount", "int"), ("reason", "text"),
-        ("created_at", "real"), ("kind", "text"), ("season", "int"),
+        ("created_at", "real"), ("kind", "text"), ("season", "int"), ("chain_seq", "int"),
+        ("digest", "text"),
+    )),
+    TableCopy("ledger_heads", ("guild_id",), (
+        ("guild_id", "int"), ("seq", "int"), ("digest", "text"),
     )),
     TableCopy("stats", ("guild_id", "kind", "player_id", "table_id", "counter"), (
         ("guild_id", "int"), ("kind", "text"), ("player_id", "int"), ("table_id", "int"),

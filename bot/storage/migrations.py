@@ -371,6 +371,40 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        6,
+        "committed deals (a table's deal secret) and the ledger's hash chain per server",
+        sqlite=(
+            # {"version", "table", "master"}: the secret every hand's key is derived from
+            "ALTER TABLE tables ADD COLUMN deals TEXT",
+            # each row's place in its server's chain and its digest (bot.storage.chain);
+            # rows written before this step are chained on the server's next payment
+            "ALTER TABLE ledger ADD COLUMN chain_seq INTEGER",
+            "ALTER TABLE ledger ADD COLUMN digest TEXT",
+            "CREATE UNIQUE INDEX ledger_chain ON ledger (guild_id, chain_seq)",
+            # the newest link of each server's chain, so a cut-off tail is caught too
+            """
+            CREATE TABLE ledger_heads (
+                guild_id INTEGER PRIMARY KEY,
+                seq INTEGER NOT NULL,
+                digest TEXT NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+        postgresql=(
+            "ALTER TABLE tables ADD COLUMN deals TEXT",
+            "ALTER TABLE ledger ADD COLUMN chain_seq BIGINT",
+            "ALTER TABLE ledger ADD COLUMN digest TEXT",
+            "CREATE UNIQUE INDEX ledger_chain ON ledger (guild_id, chain_seq)",
+            """
+            CREATE TABLE ledger_heads (
+                guild_id BIGINT PRIMARY KEY,
+                seq BIGINT NOT NULL,
+                digest TEXT NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

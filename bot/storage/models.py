@@ -61,6 +61,15 @@ class TableRecord(_Row):
     closed_note: dict[str, Any] | None = None
     """How a table that did not finish by its rules ended (stopped, by whom; closed idle), so
     it can be shown again after a restart."""
+    deals: dict[str, Any] | None = Field(default=None, repr=False)
+    """A table dealt from committed deals: ``bot.deals.CommittedDeals``'s ``version``, ``table``
+    and ``master`` (the secret: never shown, logged or exported; only the hand keys it gives
+    are revealed once their hands are over). ``None``: an old table, dealt from ``seed``."""
+
+    @property
+    def has_started(self) -> bool:
+        """The table was dealt (its move log has a start record)."""
+        return self.seed is not None or self.deals is not None
 
     @property
     def is_live(self) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from bot.storage import chain
 from bot.storage.database import Database, Reads, Row, Tx, UniqueViolation
 from bot.storage.errors import (
     ChannelTakenError,
@@ -51,7 +52,7 @@ T = TypeVar("T")
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, pinged, locale, closed_note, to_move"
+    "version, shown_version, pinged, locale, closed_note, to_move, deals"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 RACE_RETRIES = 3
@@ -88,6 +89,7 @@ def _record(row: Row) -> TableRecord:
         locale=row[20],
         closed_note=None if row[21] is None else json.loads(row[21]),
         to_move=row[22],
+        deals=None if row[23] is None else json.loads(row[23]),
     )
 
 
@@ -242,7 +244,8 @@ class Store:
         *,
         seats: Sequence[SeatInfo],
         state: str,
-        seed: int,
+        seed: int | None,
+        deals: dict[str, Any] | None = None,
         start_record: dict[str, Any],
         events: Sequence[dict[str, Any]] = (),
         by_id: int,
@@ -262,10 +265,12 @@ class Store:
         async def body(db: Tx) -> TableRecord:
             changed = await db.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, seed = ?, "
+                "deals = ?, "
                 "counter = 0, version = version + 1, updated_at = ?, lobby_expires_at = NULL, "
                 "to_move = ?, turn_deadline = ?, deadline_counter = ? "
                 "WHERE id = ? AND status = 'lobby' AND version = coalesce(?, version)",
-                (_seats_json(seats), state, seed, now, to_move, turn_deadline,
+                (_seats_json(seats), state, seed, None if deals is None else dumps(deals),
+                 now, to_move, turn_deadline,
                  None if turn_deadline is None else 0, table_id, expected_version),
             )
             if changed != 1:
@@ -402,15 +407,24 @@ class Store:
         )
         guild_id, kind, season = rows[0]
         if payments:
+            # each row is the next link of its server's chain (bot.storage.chain)
+            seq, digest = await chain.head(db, guild_id)
+            rows = []
+            for p in payments:
+                seq += 1
+                fields = (guild_id, kind, season, table_id, p.hand_no, p.payer_id, p.payee_id,
+                          p.amount, p.reason)
+                digest = chain.row_digest(digest, seq, fields)
+                rows.append((*fields, now, seq, digest))
             try:
                 await db.executemany(
                     "INSERT INTO ledger (guild_id, kind, season, table_id, hand_no, payer_id, "
-                    "payee_id, amount, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(guild_id, kind, season, table_id, p.hand_no, p.payer_id, p.payee_id,
-                      p.amount, p.reason, now) for p in payments],
+                    "payee_id, amount, reason, created_at, chain_seq, digest) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows,
                 )
             except UniqueViolation:
                 raise LedgerConflictError(table_id, payments[0].hand_no) from None
+            await chain.set_head(db, guild_id, seq, digest)
         if stat_deltas:
             await db.executemany(
                 "INSERT INTO stats (guild_id, kind, player_id, table_id, counter, value) "

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 import time
 import weakref
 from asyncio import Lock
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.deals import new_master
 from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import L
 from bot.storage import (
@@ -59,6 +59,7 @@ from bot.table.errors import (
     StaleMoveError,
     TableFullError,
 )
+from bot.table.fairdeal import new_deals, start_deals, stored_secret
 from bot.table.priority import PeopleFirst
 
 _log = logging.getLogger("kortbord.tables")
@@ -118,6 +119,9 @@ class TableSnapshot:
     pinged: int | None = None
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
+    deals: dict[str, Any] | None = field(default=None, repr=False)
+    """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
+    keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
 
     @property
     def is_lobby(self) -> bool:
@@ -171,7 +175,7 @@ class _Live:
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
-            locale=r.locale, closed_note=r.closed_note,
+            locale=r.locale, closed_note=r.closed_note, deals=r.deals,
         )
         self._kept = (r, snapshot)
         return snapshot
@@ -182,7 +186,9 @@ class TableService:
     registry); the service never looks inside a game beyond that spec and the engine protocol.
 
     ``clock`` (Unix seconds) drives deadlines and timestamps; ``seed_source`` makes the deal
-    seed of each started game (63 random bits by default).
+    secret of each started game: 32 bytes from ``secrets`` by default, the master of the table's
+    committed deals (``bot.table.fairdeal``); an ``int`` deals the old way, from a Mersenne
+    Twister seed, for tests and tools that need a known deal.
 
     ``shards``: the servers this process owns when the bot runs in several processes (``None``:
     all of them). It limits what the service finds by itself — due deadlines, computers to
@@ -198,7 +204,7 @@ class TableService:
         games: Mapping[str, GameSpec],
         *,
         clock: Callable[[], float] = time.time,
-        seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        seed_source: Callable[[], int | bytes] = new_master,
         lobby_ttl: float | None = LOBBY_TTL_SECONDS,
         shards: Shards | None = None,
         people: PeopleFirst | None = None,
@@ -506,14 +512,16 @@ class TableService:
                 options = game.validate_options(record.options)
             except ValidationError as exc:
                 raise _options_error(exc) from None
-            seed = self._seed_source()
+            secret = self._seed_source()
+            deals = None if isinstance(secret, int) else new_deals(record.id, secret)
+            seed = secret if isinstance(secret, int) else None
             engine = game.new_engine([Seat(s.player_id, s.name) for s in record.seats],
-                                     options, seed)
+                                     options, secret if deals is None else deals)
             events = list(engine.opening_events)
             state = dumps(engine.to_stored())
-            start_record = {
+            start_record: dict[str, Any] = {
                 "type": "start",
-                "seed": seed,
+                **({"seed": seed} if deals is None else {"deals": start_deals(record.id)}),
                 "options": options.model_dump(mode="json"),
                 "seats": [s.model_dump() for s in record.seats],
             }
@@ -521,6 +529,7 @@ class TableService:
             try:
                 live.record = await self._store.start_table(
                     record.id, seats=record.seats, state=state, seed=seed,
+                    deals=None if deals is None else stored_secret(deals),
                     start_record=start_record,
                     events=[game.events.to_dict(e) for e in events], by_id=by_id,
                     payments=_payments(game, events),

@@ -161,12 +161,15 @@ async def cards_seen(service: object, table_id: int) -> tuple[set[str], dict[int
     """Replays a finished or running game from its move log: the cards that were ever played in
     public, and for each player every card that was ever in their hand (as displayed)."""
     from bot.games.base import Seat
-    from bot.games.dubb import DubbGame, DubbOptions, move_from_dict
+    from bot.games.dubb import move_from_dict
+    from bot.games.registry import GAMES
+    from bot.table.fairdeal import deals_of, engine_from_start
 
     records = await service.moves(table_id)  # type: ignore[attr-defined]
     start = records[0].move
     seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
-    game = DubbGame.new(seats, DubbOptions(**start["options"]), start["seed"])
+    record = await service.store.table(table_id)  # type: ignore[attr-defined]
+    game = engine_from_start(GAMES["dubb"], start, deals_of(record))
     held = {s.player_id: {cards.display(c) for c in game.hand(s.player_id)} for s in seats}
     public: set[str] = set()
     for record in records[1:]:

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from bot.fakediscord import Channel, Driver, User
 from bot.fakediscord.model import StoredMessage
-from bot.games.base import Seat
 from bot.games.registry import GAMES
 from bot.storage import Store
+from bot.table.fairdeal import deals_of, engine_from_start
 
 _MENTION = re.compile(r"<@(\d+)>")
 
@@ -179,8 +179,9 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
 
     kind = GAMES[player.game]
     start = records[0].move
-    seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
-    engine = kind.new_engine(seats, kind.validate_options(start["options"]), start["seed"])
+    record = await store.table(table_id)
+    assert record is not None
+    engine = engine_from_start(kind, start, deals_of(record))
     announced: dict[int, list[tuple[int, int, int, str]]] = {}
     for record in records:
         if record.seq > 0:

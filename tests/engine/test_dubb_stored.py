@@ -51,7 +51,8 @@ def _played(game: DubbGame, moves: int, seed: int = 3) -> DubbGame:
 def test_stored_form_round_trips_through_json_and_plays_on_identically() -> None:
     game = _played(DubbGame.new(seats(4), ALL_ON, 99), 40)
     stored = game.to_stored()
-    assert stored["format_version"] == DubbGame.STATE_VERSION == 2
+    # an int seed is the old Mersenne Twister deal, kept in version 2 (version 3: committed deals)
+    assert stored["format_version"] == 2 and DubbGame.STATE_VERSION == 3
     assert "rng_state" not in stored and stored["rng_draws"] >= 52
     assert stored["kind"] == DubbGame.KIND == "dubb"
     copy = DubbGame.from_stored(json.loads(json.dumps(stored)))

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict
 
 from bot import cards
-from bot.games.base import RuleError, Seat
+from bot.games.base import DealSource, RuleError, Seat
 
 
 class HighCardOptions(BaseModel):
@@ -77,11 +77,14 @@ class HighCardGame:
         self._d = data
 
     @classmethod
-    def new(cls, seats: Sequence[Seat], options: Any, seed: int) -> Self:
+    def new(cls, seats: Sequence[Seat], options: Any, seed: int | DealSource) -> Self:
         if len(seats) != 2:
             raise RuleError("H1", "high card is for two players")
         deck = cards.new_deck()
-        random.Random(seed).shuffle(deck)
+        if isinstance(seed, int):
+            random.Random(seed).shuffle(deck)
+        else:
+            seed.shuffle(1, deck)
         return cls({
             "format_version": cls.STATE_VERSION,
             "seats": [[s.player_id, s.name] for s in seats],
@@ -113,6 +116,10 @@ class HighCardGame:
     @property
     def is_over(self) -> bool:
         return bool(self._d["over"])
+
+    @property
+    def deals_done(self) -> int:
+        return 1 if self.is_over else 0
 
     @property
     def to_move(self) -> int | None:

@@ -167,6 +167,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     2: fill_v2,
     3: fill_v2,  # version 3 only added an index
     4: fill_v4,
+    5: fill_v4,  # version 5 added settings and seasons, none needed here
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.base import GameSpec, Payment, RuleError, Seat, StatDelta
+from bot.games.base import DealSource, GameSpec, Payment, RuleError, Seat, StatDelta
 
 GAMES_PLAYED = "games_played"
 LOSSES = "losses"
@@ -104,7 +104,12 @@ class ToyEngine:
         self.d = data
 
     @classmethod
-    def new(cls, seats: Sequence[Seat], options: ToyOptions, seed: int) -> Self:
+    def new(cls, seats: Sequence[Seat], options: ToyOptions, seed: int | DealSource) -> Self:
+        if not isinstance(seed, int):
+            # committed deals: the generator's seed is the first hand's shuffle of 64 bits
+            bits = [0] * 32 + [1] * 32
+            seed.shuffle(1, bits)
+            seed = int("".join(map(str, bits)), 2)
         rng = _next(seed & _MASK)
         return cls({
             "format_version": cls.STATE_VERSION,
@@ -128,6 +133,10 @@ class ToyEngine:
     @property
     def is_over(self) -> bool:
         return bool(self.d["over"])
+
+    @property
+    def deals_done(self) -> int:
+        return int(self.d["hands_done"])
 
     @property
     def to_move(self) -> int | None:

@@ -29,7 +29,8 @@ from bot.cards import (
     sort_key,
     sorted_hand,
 )
-from bot.games.base import RuleError, Seat
+from bot.deals import CommittedDeals
+from bot.games.base import DealSource, RuleError, Seat
 from bot.games.dubb.events import (
     AutoAction,
     DrawPlayed,
@@ -87,15 +88,19 @@ class DubbGame:
     """One game of Dubb. Create with ``new``; restore with ``from_stored``."""
 
     KIND = "dubb"
-    STATE_VERSION = 2
+    STATE_VERSION = 3
     """Version 2 stores the shuffling RNG as the number of numbers drawn from the seed. A game
     stored as version 1 (the RNG's whole state) loads into version 2; one whose state is not
-    its seed's keeps version 1."""
+    its seed's keeps version 1. Version 3 is a game dealt from committed deals (``bot.deals``):
+    it keeps its deal source (``deals``) instead of a seed; a game with an ``int`` seed stores
+    as version 2 (or 1) as before. A game is one hand: its deal and every reshuffle are hand
+    1's."""
 
     __slots__ = (
         "_card_total",
         "_cards_each",
         "_counts",
+        "_deals",
         "_draw",
         "_draw_play",
         "_end_reason",
@@ -145,8 +150,11 @@ class DubbGame:
         move_count: int,
         strikes: list[int],
         end: tuple[EndReason, list[int], int] | None,
+        deals: DealSource | None = None,
     ) -> None:
-        """Internal: use ``new``, ``from_stored`` or ``from_position``."""
+        """Internal: use ``new``, ``from_stored`` or ``from_position``. With ``deals``, shuffles
+        come from there and ``seed``, ``rng`` and ``rng_draws`` are unused."""
+        self._deals = deals
         self._seats = tuple(seats)
         self._ids = tuple(s.player_id for s in seats)
         self._index = {pid: i for i, pid in enumerate(self._ids)}
@@ -188,25 +196,32 @@ class DubbGame:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, seats: list[Seat], options: DubbOptions, seed: int) -> Self:
-        """Deal a new game (D2) to ``seats`` in seat order; the starter is chosen by D4."""
+    def new(cls, seats: list[Seat], options: DubbOptions, seed: int | DealSource) -> Self:
+        """Deal a new game (D2) to ``seats`` in seat order; the starter is chosen by D4.
+        ``seed``: the host's committed deals, or an ``int`` for the old Mersenne Twister
+        shuffles."""
         _check_seats(seats)
         n = len(seats)
         cards_each = options.effective_cards_each(n)
-        rng = random.Random(seed)
+        deals = None if isinstance(seed, int) else seed
+        rng = random.Random(seed if deals is None else 0)
         deck = list(_deck(options.decks, options.jokers))
-        shuffle_cards(rng, deck)
+        if deals is None:
+            shuffle_cards(rng, deck)
+        else:
+            deals.shuffle(1, deck)
         drawn = len(deck)
         hands: list[list[int]] = [[] for _ in range(n)]
         # D2: one card at a time from the first seat, off the top (end) of the shuffled deck
         for i in range(cards_each * n):
             hands[i % n].append(deck.pop())
         return cls(
-            seats=seats, options=options, cards_each=cards_each, seed=seed, rng=rng,
+            seats=seats, options=options, cards_each=cards_each,
+            seed=0 if deals is not None else seed, rng=rng,
             rng_draws=drawn, hands=hands, draw_pile=deck, pile=[], status=[ACTIVE] * n,
             out_order=[],
             left_order=[], to_move=_starter(hands), first_move=True, move_count=0,
-            strikes=[0] * n, end=None,
+            strikes=[0] * n, end=None, deals=deals,
         )
 
     @classmethod
@@ -287,7 +302,7 @@ class DubbGame:
         cls,
         seats: list[Seat],
         options: DubbOptions,
-        seed: int,
+        seed: int | DealSource,
         moves: Iterable[tuple[int, Move]],
     ) -> Self:
         """The game reached from a new deal by applying ``(player id, move)`` in order."""
@@ -326,6 +341,11 @@ class DubbGame:
     @property
     def seed(self) -> int:
         return self._seed
+
+    @property
+    def deals_done(self) -> int:
+        """A game is one deal, over when the game is."""
+        return 1 if self._to_move < 0 else 0
 
     @property
     def move_count(self) -> int:
@@ -765,6 +785,9 @@ class DubbGame:
         ]
 
     def _shuffle(self, cards: list[int]) -> None:
+        if self._deals is not None:
+            self._deals.shuffle(1, cards)
+            return
         shuffle_cards(self._rng, cards)
         if self._rng_draws is not None:
             self._rng_draws += len(cards)
@@ -1032,18 +1055,21 @@ class DubbGame:
         written with every move (issue 16); only a game whose RNG did not come from its seed
         (stored so by hand) still keeps the whole state."""
         rng: dict[str, Any]
-        if self._rng_draws is None:
+        if self._deals is not None:
+            form, rng = self.STATE_VERSION, {"deals": self._deals.to_stored()}
+        elif self._rng_draws is None:
             version, internal, gauss = self._rng.getstate()
             form, rng = 1, {"rng_state": [version, list(internal), gauss]}
         else:
-            form, rng = self.STATE_VERSION, {"rng_draws": self._rng_draws}
+            form, rng = 2, {"seed": self._seed, "rng_draws": self._rng_draws}
+        if form == 1:
+            rng = {"seed": self._seed, **rng}
         return {
             "format_version": form,
             "kind": self.KIND,
             "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
             "options": self._options.model_dump(),
             "cards_each": self._cards_each,
-            "seed": self._seed,
             **rng,
             "hands": [list(h) for h in self._hands],
             "draw_pile": list(self._draw),
@@ -1069,22 +1095,26 @@ class DubbGame:
 
         s = load_stored(data)
         draws = s.rng_draws
-        if draws is None:
+        deals = None if s.deals is None else CommittedDeals.from_stored(s.deals)
+        seed = s.seed or 0
+        if deals is not None:
+            rng = random.Random(0)
+        elif draws is None:
             rng = random.Random()
             try:
                 rng.setstate((s.rng_state[0], tuple(s.rng_state[1]), s.rng_state[2]))
             except (TypeError, ValueError) as e:
                 raise ValueError(f"bad RNG state in stored Dubb game: {e}") from e
             # a game stored in version 1 goes on in version 2 when its state is the seed's
-            draws = _draws_to(s.seed, rng.getstate())
+            draws = _draws_to(seed, rng.getstate())
         else:
-            rng = random.Random(s.seed)
+            rng = random.Random(seed)
             _draw_numbers(rng, draws)
         game = cls(
             seats=[Seat(x.player_id, x.name) for x in s.seats],
             options=s.options,
             cards_each=s.cards_each,
-            seed=s.seed,
+            seed=seed,
             rng=rng,
             rng_draws=draws,
             hands=[list(h) for h in s.hands],
@@ -1098,6 +1128,7 @@ class DubbGame:
             move_count=s.move_count,
             strikes=list(s.strikes),
             end=None if s.end is None else (s.end.reason, list(s.end.ranking), s.end.loser),
+            deals=deals,
         )
         problems = game.check_invariants(full_deck=False)
         if problems:

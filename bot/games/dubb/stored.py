@@ -1,6 +1,6 @@
-"""Validation of a Dubb game's stored form (``DubbGame.to_stored``), versions 1 and 2: they
-differ only in how the shuffling RNG is kept — version 1 its whole state, version 2 the number
-of numbers drawn from the seed.
+"""Validation of a Dubb game's stored form (``DubbGame.to_stored``), versions 1 to 3: they
+differ only in how the shuffles are kept — version 1 the RNG's whole state, version 2 the number
+of numbers drawn from the seed, version 3 the committed deals' source (``bot.deals``).
 
 Pydantic checks shapes and types here, at the storage boundary, so the engine's hot path can
 work on plain lists; ``DubbGame.from_stored`` then checks the game's own invariants.
@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from bot.games.dubb.events import EndReason
 from bot.games.dubb.options import DubbOptions
 
-FORMAT_VERSIONS = (1, 2)
+FORMAT_VERSIONS = (1, 2, 3)
 MAX_RNG_DRAWS = 1_000_000
 """Far above any game's (every pile turn reshuffles at most two packs, and moves are capped,
 D13), low enough that restoring the RNG stays quick even for damaged data."""
@@ -43,12 +43,15 @@ class StoredEnd(_Strict):
 
 
 class StoredDubb(_Strict):
-    format_version: Literal[1, 2]
+    format_version: Literal[1, 2, 3]
     kind: Literal["dubb"]
     seats: list[StoredSeat] = Field(min_length=2, max_length=6)
     options: DubbOptions
     cards_each: int = Field(ge=1)
-    seed: int
+    seed: int | None = None
+    """Versions 1 and 2."""
+    deals: dict[str, Any] | None = None
+    """Version 3 only."""
     rng_state: tuple[int, list[int], float | None] | None = None
     """Version 1 only."""
     rng_draws: int | None = Field(default=None, ge=0, le=MAX_RNG_DRAWS)
@@ -67,9 +70,11 @@ class StoredDubb(_Strict):
 
     @model_validator(mode="after")
     def _per_seat(self) -> StoredDubb:
-        if (self.rng_state is None) != (self.format_version == 2) or (
-                self.rng_draws is None) != (self.format_version == 1):
-            raise ValueError("version 1 keeps the RNG as rng_state, version 2 as rng_draws")
+        v = self.format_version
+        if (self.rng_state is not None) != (v == 1) or (self.rng_draws is not None) != (
+                v == 2) or (self.deals is not None) != (v == 3) or (self.seed is None) != (v == 3):
+            raise ValueError("version 1 keeps the RNG as seed and rng_state, version 2 as seed "
+                             "and rng_draws, version 3 as deals")
         n = len(self.seats)
         for name in ("hands", "status", "strikes"):
             if len(getattr(self, name)) != n:

@@ -1,8 +1,10 @@
 """The Tonk table: a series of hands with seeded deals, turns, spreads, hits and settlement.
 
 Pure and reproducible: ``TonkTable.new(seats, options, seed)`` followed by the same moves gives
-the same table. Shuffles draw from ``random.Random`` seeded by the table seed and a shuffle
-counter, so the counter is the whole RNG state and the stored form stays small.
+the same table. ``seed`` is the host's ``DealSource`` (committed deals, ``bot.deals``), asked for
+each shuffle by hand number (the cut for deal belongs to hand 1); or, for tables stored before
+those, a plain ``int``: then shuffles draw from ``random.Random`` seeded by the table seed and a
+shuffle counter, so the counter is the whole RNG state and the stored form stays small.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from bot.games.base import RuleError, Seat
+from bot.deals import CommittedDeals
+from bot.games.base import DealSource, RuleError, Seat
 from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
 from bot.games.tonk.events import (
     CutForDeal,
@@ -96,12 +99,16 @@ _DEAL_NEXT = DealNextHand()
 
 class TonkTable:
     KIND: ClassVar[str] = "tonk"
-    STATE_VERSION: ClassVar[int] = 2
-    """2 added ``departed``, the names of players who left; a version-1 form loads without."""
+    STATE_VERSION: ClassVar[int] = 3
+    """2 added ``departed``, the names of players who left; a version-1 form loads without. 3
+    keeps the committed deals' source (``deals``) instead of ``seed`` and ``shuffles``; a table
+    with an ``int`` seed stores as version 2, as it always did."""
 
-    def __init__(self, options: TonkOptions, seed: int, seats: Sequence[Seat]) -> None:
+    def __init__(self, options: TonkOptions, seed: int | DealSource, seats: Sequence[Seat]
+                 ) -> None:
         self.options = options
-        self.seed = seed
+        self._deals = None if isinstance(seed, int) else seed
+        self.seed = seed if isinstance(seed, int) else 0
         self._shuffles = 0
         self._seats: list[Seat] = list(seats)
         self._departed: dict[int, str] = {}
@@ -136,7 +143,7 @@ class TonkTable:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, seats: list[Seat], options: TonkOptions, seed: int) -> TonkTable:
+    def new(cls, seats: list[Seat], options: TonkOptions, seed: int | DealSource) -> TonkTable:
         """Seat the players (in clockwise order), cut for deal (T3) and deal the first hand (T4
         checked at once). The events of both are in ``opening_events``."""
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
@@ -150,7 +157,14 @@ class TonkTable:
         table.opening_events = [cut, *table._deal(cut.dealer)]
         return table
 
+    def _shuffle(self, hand: int, deck: list[int]) -> None:
+        if self._deals is None:
+            self._rng().shuffle(deck)
+        else:
+            self._deals.shuffle(hand, deck)
+
     def _rng(self) -> random.Random:
+        """The old shuffles' generator (tables with an ``int`` seed)."""
         rng = random.Random(f"kortbord-tonk:{self.seed}:{self._shuffles}")
         self._shuffles += 1
         return rng
@@ -161,7 +175,7 @@ class TonkTable:
         rounds: list[tuple[tuple[int, int], ...]] = []
         while True:
             deck = list(DECK_ORDER)
-            self._rng().shuffle(deck)
+            self._shuffle(self.hand_number + 1, deck)
             cut = tuple((p, deck[i]) for i, p in enumerate(contenders))
             rounds.append(cut)
             best = max(TONK_RANK[c] for _, c in cut)
@@ -178,7 +192,7 @@ class TonkTable:
         d = ids.index(dealer)
         order = ids[d + 1:] + ids[:d + 1]
         deck = list(DECK_ORDER)
-        self._rng().shuffle(deck)
+        self._shuffle(self.hand_number, deck)
         hands: dict[int, list[int]] = {p: [] for p in ids}
         for _ in range(HAND_SIZE):
             for p in order:
@@ -215,6 +229,13 @@ class TonkTable:
     def is_over(self) -> bool:
         """The table has closed: fewer than two players remain (T11)."""
         return self.phase is TABLE_CLOSED
+
+    @property
+    def deals_done(self) -> int:
+        """Hands dealt and over (a hand ends before the table closes)."""
+        if self.phase is START or self.phase is AFTER_DRAW:
+            return self.hand_number - 1
+        return self.hand_number
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -653,12 +674,15 @@ class TonkTable:
     # ------------------------------------------------------------------ stored form
 
     def to_stored(self) -> dict[str, Any]:
+        deals: dict[str, Any] = (
+            {"format_version": 2, "seed": self.seed, "shuffles": self._shuffles}
+            if self._deals is None
+            else {"format_version": self.STATE_VERSION, "deals": self._deals.to_stored()})
         return {
-            "format_version": self.STATE_VERSION,
+            "format_version": deals.pop("format_version"),
             "kind": self.KIND,
             "options": self.options.model_dump(),
-            "seed": self.seed,
-            "shuffles": self._shuffles,
+            **deals,
             "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
             "departed": [[p, name] for p, name in self._departed.items()],
             "phase": self.phase.value,
@@ -702,7 +726,13 @@ class TonkTable:
 
     @classmethod
     def _from_validated(cls, st: StoredTonk, options: TonkOptions) -> Self:
-        table = cls(options, st.seed, [Seat(s.player_id, s.name) for s in st.seats])
+        source: int | DealSource
+        if st.deals is not None:
+            source = CommittedDeals.from_stored(st.deals)
+        else:
+            assert st.seed is not None  # validate_stored: a table without deals has a seed
+            source = st.seed
+        table = cls(options, source, [Seat(s.player_id, s.name) for s in st.seats])
         table._shuffles = st.shuffles
         table._departed = {p: name for p, name in st.departed}
         table.phase = Phase(st.phase)

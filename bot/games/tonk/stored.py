@@ -50,11 +50,14 @@ class _Spread(BaseModel):
 
 class StoredTonk(BaseModel):
     model_config = _CONFIG
-    format_version: Literal[1, 2]
+    format_version: Literal[1, 2, 3]
     kind: Literal["tonk"]
     options: dict[str, Any]
-    seed: StrictInt
-    shuffles: StrictInt = Field(ge=0)
+    seed: StrictInt | None = None
+    """Versions 1 and 2: the Mersenne Twister's seed, and how many shuffles it made."""
+    shuffles: StrictInt = Field(default=0, ge=0)
+    deals: dict[str, Any] | None = None
+    """Version 3: the committed deals' source (``bot.deals.CommittedDeals``)."""
     seats: list[_Seat]
     departed: list[tuple[StrictInt, StrictStr]] = []
     phase: Literal["start", "after_draw", "hand_over", "table_closed"]
@@ -87,6 +90,9 @@ def validate_stored(data: dict[str, Any]) -> tuple[StoredTonk, TonkOptions]:
         options = TonkOptions.model_validate(stored.options, strict=True)
     except Exception as exc:
         raise ValueError(f"not a stored Tonk table: {exc}") from exc
+    if (stored.format_version == 3) != (stored.deals is not None) or (
+            stored.deals is None) == (stored.seed is None):
+        raise ValueError("not a stored Tonk table: version 3 keeps deals, older ones a seed")
     if len(stored.players) != len(stored.hands):
         raise ValueError("not a stored Tonk table: players and hands differ in number")
     return stored, options
