@@ -11,6 +11,7 @@ from bot.games.base import GameSpec
 from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table import TableService
+from bot.table.fairdeal import deals_of
 from tests.store.toy import TOY, Add, HandEnded, replay
 
 GUILD = 1000
@@ -74,7 +75,8 @@ async def check_table(store: Store, table_id: int) -> int:
         return 0
     assert [m.seq for m in log] == list(range(len(log)))
     assert log[0].move["type"] == "start"
-    engine = replay(kind, log[0].move, [(m.player_id, m.move) for m in log[1:]])
+    engine = replay(kind, log[0].move, [(m.player_id, m.move) for m in log[1:]],
+                    deals_of(record))
     assert record.counter == len(log) - 1
     state = await store.table_state(table_id)
     assert state is not None

@@ -17,6 +17,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.base import DealSource, GameSpec, Payment, RuleError, Seat, StatDelta
+from bot.table.fairdeal import engine_from_start
 
 GAMES_PLAYED = "games_played"
 LOSSES = "losses"
@@ -319,10 +320,11 @@ TOY = GameSpec(
 
 
 def replay(game: GameSpec, start: Mapping[str, Any],
-           moves: Sequence[tuple[int, Mapping[str, Any]]]) -> Any:
-    """Rebuild an engine from a move log's start record and moves."""
-    seats = [Seat(s["player_id"], s["name"]) for s in start["seats"]]
-    engine = game.new_engine(seats, game.validate_options(start["options"]), start["seed"])
+           moves: Sequence[tuple[int, Mapping[str, Any]]],
+           deals: DealSource | None = None) -> Any:
+    """Rebuild an engine from a move log's start record and moves (``deals``: the table's
+    committed deals, for a table dealt from them rather than from an old seed)."""
+    engine = engine_from_start(game, start, deals)
     for player_id, move in moves:
         engine.apply(player_id, game.moves.from_dict(move))
     return engine
