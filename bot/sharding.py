@@ -72,6 +72,14 @@ class ShardedKortbordBot(KortbordBot, commands.AutoShardedBot):
                          **kwargs)
         self._pacer: IdentifyPacer | None = None
 
+    def gateway_state(self) -> tuple[int, int]:
+        shards = self.settings.shards
+        assert shards is not None
+        infos = self.shards
+        connected = sum(1 for i in shards.ids
+                        if i in infos and not infos[i].is_closed() and self.is_ready())
+        return len(shards.ids), connected
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
                                    ) -> None:
         if self._pacer is None:
