@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot import collector
 from bot.config import Settings
@@ -55,6 +56,12 @@ def bot_intents() -> discord.Intents:
     intents = discord.Intents.none()
     intents.guilds = True
     return intents
+
+
+def gateway_up(ws: DiscordWebSocket | None) -> bool:
+    """A gateway connection is open and has its session (discord.py sets the session id on
+    READY; ``is_ready()`` waits for the servers' GUILD_CREATEs as well)."""
+    return ws is not None and ws.open and ws.session_id is not None
 
 
 class KortbordTree(app_commands.CommandTree):
@@ -160,10 +167,9 @@ class KortbordBot(commands.Bot):
         return 0 if guild_id is None else (guild_id >> 22) % shards.count
 
     def gateway_state(self) -> tuple[int, int]:
-        """(shards this process runs, of them those whose gateway connection is open and has
-        been ready); one shard when the bot is not sharded."""
-        ws = self.ws
-        return 1, int(self.is_ready() and ws is not None and ws.open)
+        """(shards this process runs, of them those whose gateway connection is open with a
+        session, READY or RESUMED); one shard when the bot is not sharded."""
+        return 1, int(gateway_up(self.ws))
 
     def table_changed(self, snapshot: TableSnapshot) -> None:
         """Every table a controller shows: its deadline may have moved, a computer may be
