@@ -83,3 +83,23 @@ async def test_ready_follows_the_gateway_and_the_database(
     assert stopped["database"].startswith("not answering")
     await asyncio.to_thread(own_postgres.resume)
     assert (await _until(monitor, 200, "ready once the database is back"))["ready"]
+
+
+async def test_a_sharded_process_is_ready_when_each_of_its_shards_is(
+    bot_runner: BotRunner, world: World, fake: FakeDiscord, bot_errors: Any
+) -> None:
+    bot_errors.expect()
+    bot_runner.shards = (4, [1, 3])
+    server = Monitor(await bot_runner.start(), "127.0.0.1", 0)
+    await server.start()
+    try:
+        ready = await _until(server, 200, "ready at start")
+        assert (ready["shards"], ready["shards_connected"]) == (2, 2)
+        await fake.gateway.outage()
+        assert (await _until(server, 503, "not ready while the gateway is down"))[
+            "shards_connected"] < 2
+        fake.gateway.recover()
+        assert (await _until(server, 200, "ready once the gateway is back"))[
+            "shards_connected"] == 2
+    finally:
+        await server.close()
