@@ -11,9 +11,11 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot import collector
 from bot.config import Settings
+from bot.discord import telemetry
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
@@ -54,6 +56,12 @@ def bot_intents() -> discord.Intents:
     intents = discord.Intents.none()
     intents.guilds = True
     return intents
+
+
+def gateway_up(ws: DiscordWebSocket | None) -> bool:
+    """A gateway connection is open and has its session (discord.py sets the session id on
+    READY; ``is_ready()`` waits for the servers' GUILD_CREATEs as well)."""
+    return ws is not None and ws.open and ws.session_id is not None
 
 
 class KortbordTree(app_commands.CommandTree):
@@ -98,9 +106,12 @@ class KortbordBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False
             ),
+            http_trace=telemetry.http_trace(),
             **options,
         )
         self.settings = settings
+        # every interaction is counted and brings its ids to the log context
+        telemetry.track_interactions(self._connection.parsers, self._shard_of)
         self.games = games
         self.clock = clock or SystemClock()
         self.people = PeopleFirst()
@@ -148,6 +159,17 @@ class KortbordBot(commands.Bot):
         self.timers.start()
         if self._settle:
             collector.settle()
+
+    def _shard_of(self, guild_id: int | None) -> int | None:
+        shards = self.settings.shards
+        if shards is None:
+            return None
+        return 0 if guild_id is None else (guild_id >> 22) % shards.count
+
+    def gateway_state(self) -> tuple[int, int]:
+        """(shards this process runs, of them those whose gateway connection is open with a
+        session, READY or RESUMED); one shard when the bot is not sharded."""
+        return 1, int(gateway_up(self.ws))
 
     def table_changed(self, snapshot: TableSnapshot) -> None:
         """Every table a controller shows: its deadline may have moved, a computer may be

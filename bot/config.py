@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -49,6 +49,17 @@ class Settings(BaseSettings):
         default_factory=list, description="a comma-separated list of guild ids, e.g. 123,456"
     )
     log_level: str = Field("INFO", description="one of " + ", ".join(_LEVELS))
+    log_format: Literal["text", "json"] = Field(
+        "text", description="text (discord.py's lines) or json (one JSON object per line)"
+    )
+    metrics_port: int | None = Field(
+        None, ge=0, le=65535, description="a TCP port for /metrics, /healthz and /readyz, e.g. "
+        "9464 (0: any free port; unset: no endpoint)",
+    )
+    metrics_host: str = Field(
+        "127.0.0.1", min_length=1, description="the address /metrics listens on, e.g. "
+        "127.0.0.1 (this machine only) or 0.0.0.0",
+    )
     computer_pause: float = Field(
         1.5, ge=0, le=60,
         description="seconds a computer player waits before it moves, e.g. 1.5 (0 = at once)",
@@ -69,7 +80,12 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("shard_count", mode="before")
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("shard_count", "metrics_port", mode="before")
     @classmethod
     def _no_count(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -15,6 +15,8 @@ import discord
 from bot import runloop
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
+from bot.logs import ContextFilter, JsonFormatter, LogFormat, WithholdPayloads
+from bot.monitor import Monitor
 from bot.sharding import make_bot
 from bot.storage import DatabaseUnavailableError, Store
 
@@ -28,16 +30,39 @@ async def run(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    async with bot:
-        runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-        stopper = asyncio.create_task(stop.wait())
-        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if stopper in done:
-            _log.info("shutting down")
-            await bot.close()
-        stopper.cancel()
-        # surfaces a login/connection failure from bot.start
-        await runner
+    monitor = None
+    if settings.metrics_port is not None:
+        # up before the bot connects: /healthz answers and /readyz says what is still missing
+        monitor = Monitor(bot, settings.metrics_host, settings.metrics_port)
+        await monitor.start()
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+            stopper = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                _log.info("shutting down")
+                await bot.close()
+            stopper.cancel()
+            # surfaces a login/connection failure from bot.start
+            await runner
+    finally:
+        if monitor is not None:
+            await monitor.close()
+
+
+def setup_logging(level: int, log_format: LogFormat = "text") -> logging.Handler:
+    """Log to standard error at ``level``: discord.py's own lines (``text``) or JSON lines
+    (``json``), each with the log context and without Discord's payloads (``bot.logs``)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(WithholdPayloads())
+    handler.addFilter(ContextFilter())
+    if log_format == "json":
+        discord.utils.setup_logging(handler=handler, formatter=JsonFormatter(), level=level,
+                                    root=True)
+    else:
+        discord.utils.setup_logging(handler=handler, level=level, root=True)
+    return handler
 
 
 async def check_database(settings: Settings) -> str | None:
@@ -61,7 +86,7 @@ def main() -> int:
     if problem is not None:
         print(f"kortbord: {' '.join(problem.split())}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number, root=True)
+    setup_logging(settings.log_level_number, settings.log_format)
     _log.info("database: %s (%s)", settings.database, settings.database_setting)
     if settings.database_url is not None and "database_path" in settings.model_fields_set:
         _log.info("DATABASE_PATH is not used: DATABASE_URL is set")

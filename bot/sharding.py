@@ -19,8 +19,9 @@ from typing import Any
 import aiohttp
 import discord
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
-from bot.client import KortbordBot
+from bot.client import KortbordBot, gateway_up
 from bot.config import Settings
 
 _log = logging.getLogger("kortbord")
@@ -71,6 +72,16 @@ class ShardedKortbordBot(KortbordBot, commands.AutoShardedBot):
         super().__init__(settings, shard_count=shards.count, shard_ids=list(shards.ids),
                          **kwargs)
         self._pacer: IdentifyPacer | None = None
+
+    def gateway_state(self) -> tuple[int, int]:
+        shards = self.settings.shards
+        assert shards is not None
+        connected = sum(1 for i in shards.ids if gateway_up(self._shard_ws(i)))
+        return len(shards.ids), connected
+
+    def _shard_ws(self, shard_id: int) -> DiscordWebSocket | None:
+        info = self.get_shard(shard_id)
+        return None if info is None else info._parent.ws
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
                                    ) -> None:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.cards import CardTextError
+from bot.discord.telemetry import TRACKER
 from bot.games.base import RuleError
 from bot.i18n import L, lang_of, tr
 from bot.table.errors import TableError
@@ -86,18 +87,27 @@ def user_message_for(error: BaseException, lang: str) -> str | None:
     return None
 
 
+def _route_only(custom_id: object) -> object:
+    """A component's custom id without its argument (``kb:<game>:<table>:<action>``): the
+    argument of a hand panel's button is a card of that hand, which a log must not show."""
+    if not isinstance(custom_id, str):
+        return custom_id
+    return ":".join(custom_id.split(":")[:4])
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``interaction`` privately with what went wrong, whatever state it is in."""
     lang = lang_of(interaction.locale)
     text = user_message_for(error, lang)
+    TRACKER.mark(interaction.id, "error" if text is None else "user_error")
     if text is None:
         _log.error(
-            "interaction failed: user=%s guild=%s channel=%s command=%s custom_id=%s",
+            "interaction failed: user=%s guild=%s channel=%s command=%s component=%s",
             interaction.user.id,
             interaction.guild_id,
             interaction.channel_id,
             interaction.command.qualified_name if interaction.command else None,
-            (interaction.data or {}).get("custom_id"),
+            _route_only((interaction.data or {}).get("custom_id")),
             exc_info=error,
         )
         text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; please "

@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from bot import metrics
+
 _INFINITY = float("inf")
 
 
@@ -155,8 +157,14 @@ class RequestPacer:
 
     async def wait(self, ticket: Ticket) -> Grant:
         """The grant for ``ticket``, once there is room for it."""
+        if ticket.future.done():
+            metrics.RATE_LIMIT_WAIT_SECONDS.observe(0.0)
+            return ticket.future.result()
+        started = self._clock()
         try:
-            return await ticket.future
+            grant = await ticket.future
+            metrics.RATE_LIMIT_WAIT_SECONDS.observe(self._clock() - started)
+            return grant
         except asyncio.CancelledError:
             # granted just as the waiter was cancelled: hand the grant back
             if ticket.future.done() and not ticket.future.cancelled():

@@ -183,6 +183,8 @@ class Gateway:
         self.first_identify_at: float | None = None
         self.resume_count = 0
         self.presence_updates: list[dict[str, Any]] = []
+        self.down = False
+        """While set, the gateway is in an outage: connecting fails (HTTP 503)."""
 
     # -- state for tests ----------------------------------------------------------------------
 
@@ -288,6 +290,16 @@ class Gateway:
                 connection.session.invalidated = True
             connection.send(_envelope(OP_INVALID_SESSION, resumable))
 
+    async def outage(self) -> None:
+        """The gateway goes down: every connection is closed (1001, going away) and new ones
+        are refused with HTTP 503 until ``recover()``, as during an outage of Discord's."""
+        self.down = True
+        for connection in list(self.connections):
+            await connection.close(1001, "gateway unavailable")
+
+    def recover(self) -> None:
+        self.down = False
+
     async def close_all(self) -> None:
         for connection in list(self.connections):
             with contextlib.suppress(Exception):
@@ -297,6 +309,8 @@ class Gateway:
     # -- the websocket ------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down:
+            raise web.HTTPServiceUnavailable(text="gateway unavailable")
         version = request.query.get("v", "10")
         encoding = request.query.get("encoding", "json")
         compression = request.query.get("compress")

@@ -1,26 +1,64 @@
-"""``python -m bot.storage copy FROM TO``: copy a kortbord database into a new, empty one.
+"""kortbord's database tools.
 
-FROM and TO are database URLs (``sqlite:///path``, ``postgresql://user:password@host/db``) or
-SQLite file paths. Stop the bot first. Exit status 0 after a copy whose counts and sums match,
-2 with one line on standard error when nothing was copied.
+``python -m bot.storage copy FROM TO``: copy a kortbord database into a new, empty one. FROM and
+TO are database URLs (``sqlite:///path``, ``postgresql://user:password@host/db``) or SQLite file
+paths. Stop the bot first. Exit status 0 after a copy whose counts and sums match, 2 with one
+line on standard error when nothing was copied.
 
 ``python -m bot.storage audit DATABASE``: check the ledger (``bot.storage.audit``) and replay
 every finished table that has ledger rows against them; one line per check, exit status 1 on
 any failure.
+
+``python -m bot.storage backup PATH`` (safe while the bot runs) and ``restore PATH`` (stop the
+bot first): SQLite's online backup (``bot.storage.backup``). The database is ``--database``,
+else the bot's own setting from the environment: ``DATABASE_URL``, else ``DATABASE_PATH``,
+else ``./data/kortbord.sqlite3``. Exit status 2 with one line when nothing was done.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+from pathlib import Path
 
+from bot.storage.backup import BackupError, backup, restore
 from bot.storage.copy import CopyError, copy_database
 from bot.storage.errors import DatabaseUnavailableError
+from bot.storage.url import DatabaseUrl, parse_database_url
+
+DEFAULT_DATABASE = "./data/kortbord.sqlite3"
+"""The bot's own default for ``DATABASE_PATH`` (``bot.config``)."""
 
 
 def _progress(table: str, rows: int) -> None:
     print(f"\r  {table:<15} {rows:>12,}", end="", file=sys.stderr, flush=True)
+
+
+def _database(given: str | None) -> DatabaseUrl:
+    """The database named on the command line, else the bot's setting from the environment."""
+    value = (given or os.environ.get("DATABASE_URL", "").strip()
+             or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    return parse_database_url(value)
+
+
+def _backup_or_restore(command: str, path: Path, database: str | None) -> int:
+    try:
+        target = _database(database)
+        if command == "backup":
+            report = backup(target, path)
+            done = f"backed up {target} to {path}"
+        else:
+            report = restore(path, target)
+            done = f"restored {path} into {target}"
+    except (BackupError, ValueError) as exc:
+        done = "backed up" if command == "backup" else "restored"
+        print(f"kortbord: nothing was {done}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    rows = ", ".join(f"{n:,} {table}" for table, n in report.rows.items())
+    print(f"{done} (schema {report.schema_version}; {rows})")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,9 +80,21 @@ def main(argv: list[str] | None = None) -> int:
         "are the payments its replayed moves make.",
     )
     audit.add_argument("database", help="the database to audit (URL or SQLite path)")
+    for name, help_text, path_help in (
+        ("backup", "back up the SQLite database into a new file, safe while the bot runs",
+         "the backup file to write (must not exist)"),
+        ("restore", "replace the SQLite database with a backup (stop the bot first)",
+         "the backup file to restore"),
+    ):
+        command = commands.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("path", type=Path, help=path_help)
+        command.add_argument("--database", help="the database (default: DATABASE_URL, else "
+                             "DATABASE_PATH, else ./data/kortbord.sqlite3)")
     args = parser.parse_args(argv)
     if args.command == "audit":
         return asyncio.run(_audit(args.database))
+    if args.command in ("backup", "restore"):
+        return _backup_or_restore(args.command, args.path, args.database)
     shown = sys.stderr.isatty()
     try:
         report = asyncio.run(copy_database(args.source, args.target,

@@ -12,10 +12,12 @@ them are decided by the database, so they hold between processes as well as with
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from bot import metrics
 from bot.storage import chain
 from bot.storage.database import Database, Reads, Row, Tx, UniqueViolation
 from bot.storage.errors import (
@@ -109,6 +111,7 @@ class Store:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._transaction_seconds = metrics.DATABASE_TRANSACTION_SECONDS.labels(db.backend)
 
     @classmethod
     async def open(
@@ -167,7 +170,11 @@ class Store:
         raises. A cancelled caller never leaves a transaction half-done (the backend sees to
         it), and on SQLite a transaction that need not wait runs without a task of its own or
         a pass of the event loop (issue 16)."""
-        return await self._db.transaction(body)
+        started = time.perf_counter()
+        try:
+            return await self._db.transaction(body)
+        finally:
+            self._transaction_seconds.observe(time.perf_counter() - started)
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -545,6 +552,21 @@ class Store:
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_LIVE}{owned} ORDER BY id", params
         )
         return [_record(r) for r in rows]
+
+    async def live_table_counts(self, *, shards: Shards | None = None
+                                ) -> list[tuple[str, str, int]]:
+        """(game kind, status, how many) of the lobbies and games in progress of the servers
+        ``shards`` owns (for the metrics)."""
+        owned, params = _owned(shards)
+        rows = await self._db.fetch(
+            f"SELECT kind, status, COUNT(*) FROM tables WHERE {_LIVE}{owned} "
+            "GROUP BY kind, status", params
+        )
+        return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    async def ping(self) -> None:
+        """One trivial read: raises when the database does not answer (readiness)."""
+        await self._db.fetch("SELECT 1")
 
     async def tables_of_guild(
         self, guild_id: int, *, statuses: Sequence[TableStatus] | None = None

@@ -21,10 +21,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot import metrics
 from bot.games.base import GameSpec, RuleError, Strategy
+from bot.logs import log_context
 from bot.storage import MoveRecord, SeatInfo
 from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError
 from bot.table.priority import PeopleFirst
@@ -88,8 +91,11 @@ class _Computer:
             if self.seen != snapshot.counter:
                 return None
         rng = random.Random(f"kortbord:{snapshot.table_id}:{self.player_id}:{snapshot.counter}")
-        return snapshot.counter, self.strategy.choose(snapshot.engine.observe(self.player_id),
-                                                      rng)
+        started = time.process_time()
+        move = self.strategy.choose(snapshot.engine.observe(self.player_id), rng)
+        metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(
+            time.process_time() - started)
+        return snapshot.counter, move
 
 
 def _to_move(snapshot: TableSnapshot | None, player_id: int) -> bool:
@@ -166,6 +172,10 @@ class ComputerPlayers:
         return player
 
     async def _run(self, channel_id: int) -> None:
+        with log_context(channel=channel_id):
+            await self._play(channel_id)
+
+    async def _play(self, channel_id: int) -> None:
         try:
             while True:
                 self._dirty.discard(channel_id)

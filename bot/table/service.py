@@ -19,10 +19,11 @@ import weakref
 from asyncio import Lock
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from bot import metrics
 from bot.deals import new_master
 from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import L
@@ -63,6 +64,9 @@ from bot.table.fairdeal import new_deals, start_deals, stored_secret
 from bot.table.priority import PeopleFirst
 
 _log = logging.getLogger("kortbord.tables")
+
+MoveBy = Literal["person", "computer", "timer"]
+"""Who made a move, for the metrics."""
 
 LOBBY_TTL_SECONDS = 15 * 60
 """Issue 8: a lobby that does not start within 15 minutes closes itself."""
@@ -386,7 +390,8 @@ class TableService:
                 if claim is not None:
                     raise AlreadySeatedError(channel_id=claim.channel_id,
                                              table_id=claim.table_id)
-            return await self._apply_locked(live, seat.player_id, move)
+            return await self._apply_locked(
+                live, seat.player_id, move, by="computer" if seat.is_computer else "person")
         if len(record.seats) >= game.max_players:
             raise TableFullError(game.max_players)
         return await self._save_lobby(live, (*record.seats, seat), record.host_id)
@@ -401,7 +406,8 @@ class TableService:
                 raise NotSeatedError()
             if record.status == "playing":
                 return await self._apply_locked(live, player_id,
-                                                self.game(record.kind).rules.leave_move())
+                                                self.game(record.kind).rules.leave_move(),
+                                                by="person")
             seats = tuple(s for s in record.seats if s.player_id != player_id)
             humans = [s for s in seats if not s.is_computer]
             if not humans:
@@ -564,7 +570,8 @@ class TableService:
                 raise NotPlayingError()
             if expected_counter is not None and expected_counter != live.record.counter:
                 raise StaleMoveError(expected=expected_counter, actual=live.record.counter)
-            result = await self._apply_locked(live, player_id, move)
+            result = await self._apply_locked(live, player_id, move,
+                                              by="computer" if player_id < 0 else "person")
             # what follows a move (its answer, the table's drawing, the next person's panel)
             # is the longest stretch the bot runs without awaiting: it waits for its step of
             # the loop (issue 16) while the table stays locked, so the snapshot it draws from
@@ -590,11 +597,12 @@ class TableService:
             player = engine.to_move
             try:
                 if player is not None:
-                    return await self._apply_locked(live, player, rules.timeout_move())
+                    return await self._apply_locked(live, player, rules.timeout_move(),
+                                                    by="timer")
                 idle = rules.idle_move(engine)
                 if idle is None:
                     return None
-                return await self._apply_locked(live, *idle)
+                return await self._apply_locked(live, *idle, by="timer")
             except StaleMoveError:
                 # another process fired the same deadline first
                 return None
@@ -621,7 +629,8 @@ class TableService:
             for s in current
         )
 
-    async def _apply_locked(self, live: _Live, player_id: int, move: Any) -> ApplyResult:
+    async def _apply_locked(self, live: _Live, player_id: int, move: Any, *,
+                            by: MoveBy) -> ApplyResult:
         record = live.record
         game = self.game(record.kind)
         engine = live.engine
@@ -664,6 +673,7 @@ class TableService:
             # next use reloads whatever the database holds
             self._evict(record.channel_id)
             raise
+        metrics.MOVES.labels(record.kind, by).inc()
         counter = record.counter + 1
         update: dict[str, Any] = {
             "counter": counter, "version": record.version + 1, "status": commit.status,

@@ -26,6 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot.logs import log_context
 from bot.storage import DueDeadline, TableRecord
 
 _log = logging.getLogger(__name__)
@@ -132,11 +133,13 @@ class DeadlineScheduler:
             if fired_at is not None and now - fired_at < RETRY_SECONDS:
                 continue
             self._fired[key] = now
-            try:
-                await self._fire(deadline)
-            except Exception:
-                _log.exception("deadline %s of table %d could not be handled",
-                               deadline.what, deadline.table_id)
+            with log_context(guild=deadline.guild_id, channel=deadline.channel_id,
+                             table=deadline.table_id):
+                try:
+                    await self._fire(deadline)
+                except Exception:
+                    _log.exception("deadline %s of table %d could not be handled",
+                                   deadline.what, deadline.table_id)
         return await self._next_wake()
 
     async def _next_wake(self) -> float | None:

@@ -146,6 +146,14 @@ class PgServer:
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.base, ignore_errors=True)
 
+    def halt(self) -> None:
+        """Stop the server, keeping its data (``resume()`` starts it again)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.base / "server.log"),
+                  "-w", "-t", "60", "start")
+
     def url(self, database: str = "postgres", *, user: str = SUPERUSER,
             password: str | None = None) -> str:
         """A URL over the private socket."""

@@ -1,0 +1,55 @@
+"""``bot.logs``: discord.py's payloads never reach a log line (a hand panel sent or clicked is a
+hand), in either format; JSON lines carry the bound context."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from bot.logs import WITHHELD, ContextFilter, JsonFormatter, WithholdPayloads, log_context
+from tests.e2e.test_operations import hand_traces
+
+PANEL = {"type": 4, "data": {"content": "Your hand: 7♥ K♠ 10♦", "flags": 64,
+                             "components": [{"custom_id": "ks:game:3:play:5", "options": [
+                                 {"label": "7♥", "value": "7h"}]}]}}
+
+
+def _line(name: str, msg: str, *args: object, json_format: bool = False) -> str:
+    record = logging.LogRecord(name, logging.DEBUG, __file__, 1, msg, args, None)
+    for f in (WithholdPayloads(), ContextFilter()):
+        f.filter(record)
+    formatter = JsonFormatter() if json_format else logging.Formatter("%(message)s")
+    return formatter.format(record)
+
+
+def test_the_traces_would_find_a_hand_in_discord_py_s_debug_lines() -> None:
+    raw = logging.Formatter("%(message)s").format(logging.LogRecord(
+        "discord.http", logging.DEBUG, __file__, 1, "%s %s with %s has returned %s",
+        ("POST", "http://x/callback", PANEL, 204), None))
+    assert hand_traces(raw)
+
+
+def test_request_bodies_answers_and_events_are_withheld_in_both_formats() -> None:
+    for json_format in (False, True):
+        lines = [
+            _line("discord.http", "%s %s with %s has returned %s", "POST", "http://x/callback",
+                  PANEL, 204, json_format=json_format),
+            _line("discord.http", "%s %s has received %s", "GET", "http://x", [PANEL],
+                  json_format=json_format),
+            _line("discord.gateway", "For Shard ID %s: WebSocket Event: %s", None,
+                  {"t": "INTERACTION_CREATE", "d": PANEL}, json_format=json_format),
+            _line("discord.gateway", json.dumps(PANEL), json_format=json_format),
+        ]
+        for line in lines:
+            assert WITHHELD in line and hand_traces(line) == [], line
+
+
+def test_the_bot_s_own_lines_keep_their_arguments_and_json_carries_the_context() -> None:
+    with log_context(guild=1, channel=2, interaction=3, shard=None), log_context(table=4):
+        line = json.loads(_line("kortbord", "table %d: %s", 4, "finished",
+                                json_format=True))
+    assert line["message"] == "table 4: finished"
+    assert (line["guild_id"], line["channel_id"], line["table_id"], line["interaction_id"]) == (
+        1, 2, 4, 3)
+    assert "shard_id" not in line and line["level"] == "DEBUG" and line["logger"] == "kortbord"
+    assert "guild_id" not in json.loads(_line("kortbord", "outside", json_format=True))
