@@ -5,12 +5,17 @@ hand when her turn comes.
 
     .venv/bin/python scripts/playground_screenshot.py [--out docs/img/playground.png]
 
-Emoji show only with an emoji font installed (Debian: fonts-noto-color-emoji).
+The page's 🤖 and 👁 show only with a colour emoji font, which the script installs (Debian's
+fonts-noto-color-emoji, with apt-get, as root or through sudo) when fontconfig knows none; the
+browser is Debian's chromium (``scripts/test`` installs it).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -29,12 +34,30 @@ from tests.browser.conftest import (  # noqa: E402
 from tests.browser.pages import PlaygroundPage  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 960}
+EMOJI_PACKAGE = "fonts-noto-color-emoji"
+
+
+def ensure_emoji_font() -> None:
+    """Install a colour emoji font when fontconfig has none, or the picture shows empty boxes
+    where the page has 🤖 and 👁."""
+    listed = subprocess.run(["fc-list", ":charset=1f916", "family"], capture_output=True,
+                            text=True, check=False)
+    if listed.returncode == 0 and listed.stdout.strip():
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    if shutil.which("apt-get") is None:
+        raise SystemExit(f"no emoji font: install {EMOJI_PACKAGE} or another colour emoji font")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", EMOJI_PACKAGE], check=True,
+                   env=env)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "img" / "playground.png")
     args = parser.parse_args()
+    ensure_emoji_font()
     with tempfile.TemporaryDirectory() as folder:
         playground = start_playground(Path(folder) / "playground")
         try:

@@ -124,3 +124,18 @@ def test_players_are_dubbed_not_the_streak() -> None:
         assert not [s for s in _strings(lang) if wrong in s]
         assert wrong not in (RULES / f"dubb.{lang}.md").read_text(encoding="utf-8")
 
+
+
+def test_a_command_the_bot_no_longer_has_gets_a_short_answer() -> None:
+    """Issue 36: /tonk drop became /tonk knock; a client that still sends the old name is told
+    so in its language, not "something went wrong"."""
+    from discord import app_commands
+
+    from bot.discord.errors import user_message_for
+
+    error = app_commands.CommandNotFound("drop", ["tonk"])
+    assert user_message_for(error, "en") == (
+        "“/tonk drop” is not one of my commands any more: type / to see them as they are now. "
+        "Nothing was changed.")
+    assert "/tonk drop" in (user_message_for(error, "sv") or "")
+    assert "/tonk drop" in (user_message_for(error, "da") or "")
