@@ -19,7 +19,8 @@ from bot.table.record import public_record
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, table_id_of
 
-pytestmark = [pytest.mark.e2e]
+# a whole game to its end: about deals and their record, not about the rate limits
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 MAX_TURNS = 400
 DIGEST = re.compile(r"`([0-9a-f]{64})`")
 
