@@ -80,8 +80,8 @@ def user_message_for(error: BaseException, lang: str) -> str | None:
     if isinstance(error, CardTextError):
         return card_text_message(error, lang)
     if isinstance(error, app_commands.CommandNotFound):
-        # a client still offering a command the bot no longer has (renamed: /tonk drop became
-        # /tonk knock), before Discord refreshed its list
+        # a client still offering a command the bot no longer has (one a game renamed), before
+        # Discord refreshed its list
         command = "/" + " ".join([*error.parents, error.name])
         return tr(lang, "{command} is not one of my commands any more: type / to see them as "
                         "they are now. Nothing was changed.", command=quoted(command))
