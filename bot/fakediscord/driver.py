@@ -913,6 +913,12 @@ class Driver:
                 )
             elif not self._allow_rest_errors and not call.injected and call.status in (400, 401):
                 found.append(f"{call.method} {call.path} was rejected: {call.status} {call.error}")
+        found.extend(
+            f"{breach.method} {breach.path} breaks Discord's API description: {breach.problem}"
+            for breach in self.fake.contract_breaches
+            # a test that means to send what Discord rejects may, where the fake rejected it too
+            if not (self._allow_rest_errors and breach.status == 400)
+        )
         if not self._allow_rate_limits:
             found.extend(
                 f"{hit.describe()}; Discord would have refused it too "

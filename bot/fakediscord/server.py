@@ -75,6 +75,8 @@ from bot.fakediscord.records import (
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
     INTERACTION_APPLICATION_COMMAND,
+    Contract,
+    ContractBreach,
     InteractionRecord,
     LogEntry,
     Ping,
@@ -244,6 +246,11 @@ class FakeDiscord:
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
         self.rate_limited: list[RateLimitHit] = []
+        self.contract: Contract | None = None
+        """Checks every request against Discord's API description (the tests set it)."""
+        self.contract_answers = False
+        """Check the fake's own JSON answers against the contract too."""
+        self.contract_breaches: list[ContractBreach] = []
         self.unknown_emojis: list[UnknownEmoji] = []
         self.faults: list[FaultRule] = []
         self._rng = random.Random(0)
