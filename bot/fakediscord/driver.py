@@ -155,6 +155,7 @@ class Driver:
         self._allow_rest_errors = False
         self._allow_rate_limits = False
         self._allow_unknown_emojis = False
+        self._allow_contract_breaches = False
 
     # -- the world ----------------------------------------------------------------------------
 
@@ -893,6 +894,11 @@ class Driver:
         count as problems)."""
         self._allow_rate_limits = True
 
+    def allow_contract_breaches(self) -> None:
+        """This test means to send what Discord's API description rejects (the fake's own
+        tests of what it does with such requests)."""
+        self._allow_contract_breaches = True
+
     def allow_unknown_emojis(self) -> None:
         """This test means to send ``<:name:id>`` for emojis the app does not have."""
         self._allow_unknown_emojis = True
@@ -917,7 +923,8 @@ class Driver:
             f"{breach.method} {breach.path} breaks Discord's API description: {breach.problem}"
             for breach in self.fake.contract_breaches
             # a test that means to send what Discord rejects may, where the fake rejected it too
-            if not (self._allow_rest_errors and breach.status == 400)
+            if not self._allow_contract_breaches
+            and not (self._allow_rest_errors and breach.status == 400)
         )
         if not self._allow_rate_limits:
             found.extend(

@@ -8,6 +8,7 @@ bucket (``ratelimit.py``) and ``Via``.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
 from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
+from bot.fakediscord.snowflake import snowflake_time
 
 if TYPE_CHECKING:
     from bot.fakediscord.server import FakeDiscord, FaultRule
@@ -111,6 +113,12 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
                 raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
+    except errors.TooManyOldMessageEdits as exc:
+        fake.record_rate_limit(RateLimitHit(
+            request.method, route, api_path, "old message edits (30046)", exc.retry_after, False))
+        headers["Retry-After"] = str(math.ceil(exc.retry_after))
+        headers["X-RateLimit-Scope"] = "user"
+        response = json_response(exc.body(), status=exc.status, headers=headers)
     except DiscordHTTPError as exc:
         response = json_response(exc.body(), status=exc.status, headers=headers)
     except ConnectionResetError:
@@ -538,6 +546,11 @@ async def edit_message(request: web.Request) -> web.Response:
     if message.author.id != fake.bot_user.id:
         raise errors.cannot_edit_others_message()
     body, files = await _body(request)
+    now = fake.clock()
+    wait = fake.old_message_edits.check(
+        channel.id, now - snowflake_time(message.id).timestamp(), now)
+    if wait is not None:
+        raise errors.TooManyOldMessageEdits(wait)
     return _json(fake.edit_message(message, body, files=files).payload())
 
 

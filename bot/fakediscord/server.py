@@ -65,7 +65,7 @@ from bot.fakediscord.model import (
     User,
     resolve_mentions,
 )
-from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter
+from bot.fakediscord.ratelimit import OldMessageEdits, RateLimitConfig, RateLimiter
 from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
@@ -207,7 +207,7 @@ class FakeDiscord:
         max_concurrency: int = 1,
         guilds_per_shard: int = GUILDS_PER_SHARD,
     ) -> None:
-        self.ids = SnowflakeFactory()
+        self.ids = SnowflakeFactory(clock=lambda: self.clock())
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.clock = clock
@@ -217,6 +217,7 @@ class FakeDiscord:
         self.limiter = RateLimiter(
             rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
         )
+        self.old_message_edits = OldMessageEdits()
         owner = User(self.ids.next(), "appowner", "App Owner")
         app_id = self.ids.next()
         self.bot_user = User(app_id, app_name.lower(), None, bot=True)
