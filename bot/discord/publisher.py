@@ -8,7 +8,9 @@ An edit never notifies anyone, so when the turn passes to a person who wants pin
 posted anew at the bottom of the channel with that person mentioned, and the previous table
 message is deleted: one notification per turn, carrying the table's own **Your hand** button,
 and never a stray "your turn" message left behind. Whose turn the table message pinged for is
-stored with the table, so a restart never pings the same turn twice.
+stored with the table, so a restart never pings the same turn twice. A table message 50
+minutes old is posted anew too, pinging nobody: Discord limits edits to messages older than an
+hour (error 30046), and a table can go on for hours.
 
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
