@@ -606,7 +606,8 @@ class FakeDiscord:
 
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
-        returns emoji ids as snowflake strings."""
+        returns emoji ids as snowflake strings; a Unicode emoji comes back without an ``id``
+        (its description's ComponentEmojiResponse has no null id)."""
         result: list[dict[str, Any]] = copy_json(components)
         counter = [0]
 
@@ -619,6 +620,8 @@ class FakeDiscord:
                     emoji = holder.get("emoji")
                     if isinstance(emoji, dict) and emoji.get("id") is not None:
                         emoji["id"] = str(emoji["id"])
+                    elif isinstance(emoji, dict):
+                        emoji.pop("id", None)
                 walk(item.get("components") or [])
                 for key in ("accessory", "component"):
                     if isinstance(item.get(key), dict):

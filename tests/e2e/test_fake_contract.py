@@ -88,13 +88,12 @@ async def test_the_fakes_messages_are_as_discord_describes_them(
     fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
 ) -> None:
     """The fake's own answers: message objects created, edited, fetched and listed. (Not yet
-    the application object, nor a component's Unicode emoji, which the fake answers with
-    ``"id": null``: both break the description.)"""
+    the application object, which lacks fields the description requires.)"""
     fake.contract_answers = True
     client, _ = await bare_clients.start()
     channel = client.get_partial_messageable(world.channel.id)
     view = discord.ui.View()
-    view.add_item(discord.ui.Button(label="Join", custom_id="join"))
+    view.add_item(discord.ui.Button(label="Join", custom_id="join", emoji="🂠"))
     view.add_item(discord.ui.Button(label="Rules", url="https://example.com/rules"))
     embed = discord.Embed(title="Dubb", description="Anna to play").set_image(
         url="attachment://table.png").add_field(name="Pile", value="7♥")
