@@ -163,6 +163,7 @@ class Application:
             "bot_require_code_grant": False,
             "verify_key": self.verify_key,
             "flags": self.flags,
+            "flags_new": str(self.flags),
             "owner": self.owner.payload(),
             "team": None,
             "bot": bot.payload(),
@@ -174,9 +175,11 @@ class Application:
             "install_params": {"scopes": ["bot", "applications.commands"], "permissions": "0"},
             "integration_types_config": {"0": {}},
             "approximate_guild_count": 1,
-            "guild_id": None,
-            "cover_image": None,
-            "custom_install_url": None,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
+            # no guild, cover image or install URL: Discord leaves the fields out
         }
 
 
