@@ -8,7 +8,9 @@ An edit never notifies anyone, so when the turn passes to a person who wants pin
 posted anew at the bottom of the channel with that person mentioned, and the previous table
 message is deleted: one notification per turn, carrying the table's own **Your hand** button,
 and never a stray "your turn" message left behind. Whose turn the table message pinged for is
-stored with the table, so a restart never pings the same turn twice.
+stored with the table, so a restart never pings the same turn twice. A table message 50
+minutes old is posted anew too, pinging nobody: Discord limits edits to messages older than an
+hour (error 30046), and a table can go on for hours.
 
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
@@ -50,6 +52,10 @@ CLOSE_GRACE = 5.0
 ENDED_REMEMBERED = 1024
 """Tables shown over whose last version the publisher remembers, so that an older version
 published late (its maker was still awaiting something) never replaces the closed table."""
+REPOST_AGE = 50 * 60
+"""Seconds after which a table message is posted anew instead of edited: Discord limits edits
+to messages older than an hour (429, JSON code 30046, at an undisclosed rate), and a table can
+live for hours. Ten minutes to spare, for a write that waits its turn."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -307,13 +313,18 @@ class TablePublisher:
         """Show ``showing``; ``grant`` is the pacer's leave for its write."""
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = showing.ping is not None and state.pinged != showing.ping
-        if state.message_id is None or wants_ping:
+        fresh = state.message_id is None or wants_ping
+        if fresh or self._aged(state.message_id):
             old = state.message_id
+            # moved down only because it aged, it notifies nobody and keeps whose turn it
+            # stands for (a person's turn that went on, or none)
+            pinged = showing.ping if fresh else (
+                state.pinged if state.pinged == showing.ping else None)
             # a process killed between posting and recording the message posts the same
             # version again after its restart: the nonce makes that the message it posted
-            await self._send(state, showing, mention=showing.ping, pinged=showing.ping,
-                             nonce=f"t{showing.table_id}v{showing.version}", replaces=old,
-                             grant=grant)
+            await self._send(state, showing, mention=showing.ping if fresh else None,
+                             pinged=pinged, nonce=f"t{showing.table_id}v{showing.version}",
+                             replaces=old, grant=grant)
             return
         render = showing.draw()
         kwargs: dict[str, object] = {}
@@ -343,6 +354,14 @@ class TablePublisher:
             state.pinged = None
         await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
                                         state.pinged)
+
+    def _aged(self, message_id: int | None) -> bool:
+        """Whether the message is old enough to be posted anew rather than edited (its id
+        tells when Discord made it)."""
+        if message_id is None:
+            return False
+        made = discord.utils.snowflake_time(message_id).timestamp()
+        return self._clock.now() - made >= REPOST_AGE
 
     async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
                     pinged: int | None, nonce: str | None = None,

@@ -155,6 +155,7 @@ class Driver:
         self._allow_rest_errors = False
         self._allow_rate_limits = False
         self._allow_unknown_emojis = False
+        self._allow_contract_breaches = False
 
     # -- the world ----------------------------------------------------------------------------
 
@@ -893,6 +894,11 @@ class Driver:
         count as problems)."""
         self._allow_rate_limits = True
 
+    def allow_contract_breaches(self) -> None:
+        """This test means to send what Discord's API description rejects (the fake's own
+        tests of what it does with such requests)."""
+        self._allow_contract_breaches = True
+
     def allow_unknown_emojis(self) -> None:
         """This test means to send ``<:name:id>`` for emojis the app does not have."""
         self._allow_unknown_emojis = True
@@ -913,6 +919,13 @@ class Driver:
                 )
             elif not self._allow_rest_errors and not call.injected and call.status in (400, 401):
                 found.append(f"{call.method} {call.path} was rejected: {call.status} {call.error}")
+        found.extend(
+            f"{breach.method} {breach.path} breaks Discord's API description: {breach.problem}"
+            for breach in self.fake.contract_breaches
+            # a test that means to send what Discord rejects may, where the fake rejected it too
+            if not self._allow_contract_breaches
+            and not (self._allow_rest_errors and breach.status == 400)
+        )
         if not self._allow_rate_limits:
             found.extend(
                 f"{hit.describe()}; Discord would have refused it too "

@@ -26,6 +26,18 @@ class DiscordHTTPError(Exception):
         return body
 
 
+class TooManyOldMessageEdits(DiscordHTTPError):
+    """429 ``30046``: a rate limit with a JSON code, so its body carries both."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(429, 30046, "Maximum number of edits to messages older than 1 hour "
+                         "reached. Try again later.")
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "retry_after": round(self.retry_after, 3), "global": False}
+
+
 class FormErrors:
     """Collects field errors into Discord's shape: ``{"a": {"0": {"b": {"_errors": [...]}}}}``."""
 

@@ -45,6 +45,12 @@ OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
 HEARTBEAT_INTERVAL_MS = 41250
+HEARTBEAT_ACK_DELAY = 0.05
+"""Seconds before a heartbeat's ACK goes out: Discord's comes back over a network round trip.
+discord.py's heartbeat thread notes the time it sent a heartbeat only once its send has
+completed on the loop; an ACK answered at once on 127.0.0.1 can be read before that, and then
+discord.py measures its latency from the previous heartbeat and warns "Can't keep up ... 41.3s
+behind" (one interval)."""
 SUPPORTED_VERSIONS = ("9", "10")
 BUFFER_SIZE = 5000
 
@@ -360,7 +366,8 @@ class Gateway:
             await connection.close(4002, "Decode error")
             return
         if op == OP_HEARTBEAT:
-            connection.send(_envelope(OP_HEARTBEAT_ACK, None))
+            asyncio.get_running_loop().call_later(
+                HEARTBEAT_ACK_DELAY, connection.send, _envelope(OP_HEARTBEAT_ACK, None))
         elif op == OP_IDENTIFY:
             await self._identify(connection, data)
         elif op == OP_RESUME:

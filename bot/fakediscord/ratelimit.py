@@ -215,3 +215,32 @@ def too_many_body(retry_after: float, scope: str) -> dict[str, object]:
         "retry_after": max(0.001, round(retry_after, 3)),
         "global": scope == SCOPE_GLOBAL,
     }
+
+
+@dataclass
+class OldMessageEdits:
+    """Edits to messages older than an hour, limited apart from the routes' buckets: Discord
+    answers 429 with JSON code 30046 "Maximum number of edits to messages older than 1 hour
+    reached. Try again later." (documented since discord-api-docs #4381, 2022; bots report it
+    as a 429, e.g. aikaterna-cogs #302). Discord does not publish the figure ("We don't put
+    rate limit details in our documentation", #4413); bots that edit old messages report about
+    3 edits per channel per 20 seconds (starboard-4 #118), which is modelled here: fixed
+    windows per channel, opened by the first such edit. ``limit`` None turns it off."""
+
+    limit: int | None = 3
+    per: float = 20.0
+    age: float = 3600.0
+    _windows: dict[int, tuple[float, int]] = field(default_factory=dict)
+
+    def check(self, channel_id: int, message_age: float, now: float) -> float | None:
+        """Count an edit of a message ``message_age`` seconds old; the seconds to wait if it
+        is refused."""
+        if self.limit is None or message_age <= self.age:
+            return None
+        opened, used = self._windows.get(channel_id, (now, 0))
+        if now >= opened + self.per:
+            opened, used = now, 0
+        if used >= self.limit:
+            return opened + self.per - now
+        self._windows[channel_id] = (opened, used + 1)
+        return None

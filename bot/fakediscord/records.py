@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.fakediscord.attachments import Attachment
 from bot.fakediscord.errors import DiscordHTTPError
@@ -149,6 +149,31 @@ class RestCall:
     injected: bool
     error: dict[str, Any] | None
     unmodelled: bool = False
+
+
+class Contract(Protocol):
+    """A check of each request the fake serves against a description of Discord's API (the
+    tests' is ``tests/contract``: Discord's OpenAPI description). ``route`` is the route's
+    template (``/channels/{channel_id}/messages``), or the path where the fake has no such
+    route; ``body`` the JSON body or ``payload_json``, None when none was read."""
+
+    def check(self, method: str, route: str, body: Any) -> list[str]: ...
+
+    def check_response(self, method: str, route: str, status: int, body: Any) -> list[str]:
+        """The same for the JSON body the fake answered (with ``FakeDiscord.contract_answers``
+        on: the fake's own tests)."""
+        ...
+
+
+@dataclass(frozen=True)
+class ContractBreach:
+    """What a ``FakeDiscord.contract`` found wrong with a request (``status``: the fake's
+    answer to it)."""
+
+    method: str
+    path: str
+    status: int
+    problem: str
 
 
 @dataclass(frozen=True)

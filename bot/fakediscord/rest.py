@@ -8,6 +8,7 @@ bucket (``ratelimit.py``) and ``Via``.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,8 @@ from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
-from bot.fakediscord.records import RateLimitHit, RestCall
+from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
+from bot.fakediscord.snowflake import snowflake_time
 
 if TYPE_CHECKING:
     from bot.fakediscord.server import FakeDiscord, FaultRule
@@ -43,6 +45,8 @@ API_PREFIXES = ("/api/v10", "/api/v9")
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
 # The top-level resources a route's rate limit is counted per (Discord docs, "Rate Limits").
 MAJOR_PARAMETERS = ("channel_id", "guild_id", "webhook_id", "webhook_token")
+# where _body leaves the request's JSON (or payload_json) for the contract check
+_BODY = web.RequestKey("fakediscord.body", object)
 # discord.py treats a 429 without Via as a Cloudflare ban; Discord's edge always sends it.
 VIA = {"Via": "1.1 google"}
 
@@ -109,6 +113,12 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
                 raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
+    except errors.TooManyOldMessageEdits as exc:
+        fake.record_rate_limit(RateLimitHit(
+            request.method, route, api_path, "old message edits (30046)", exc.retry_after, False))
+        headers["Retry-After"] = str(math.ceil(exc.retry_after))
+        headers["X-RateLimit-Scope"] = "user"
+        response = json_response(exc.body(), status=exc.status, headers=headers)
     except DiscordHTTPError as exc:
         response = json_response(exc.body(), status=exc.status, headers=headers)
     except ConnectionResetError:
@@ -121,6 +131,14 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
             error = json.loads(response.body)  # type: ignore[arg-type]
         except ValueError:
             error = None
+    if fake.contract is not None:
+        problems = fake.contract.check(request.method, route, request.get(_BODY))
+        if fake.contract_answers and response.status < 300 and isinstance(response, web.Response) \
+                and response.content_type == "application/json" and response.body:
+            problems += fake.contract.check_response(
+                request.method, route, response.status, loads(response.body))  # type: ignore[arg-type]
+        fake.contract_breaches.extend(
+            ContractBreach(request.method, api_path, response.status, p) for p in problems)
     fake.record_call(
         RestCall(
             request.method, route, api_path, response.status, rule is not None, error, unmodelled
@@ -210,14 +228,16 @@ async def _body(request: web.Request) -> tuple[Any, Files]:
                         raise errors.bad_json() from None
                 else:
                     fields[name] = text
-        return (payload if payload is not None else fields), files
+        request[_BODY] = payload if payload is not None else fields
+        return request[_BODY], files
     raw = await request.read()
     if not raw:
         return {}, []
     try:
-        return loads(raw), []
+        request[_BODY] = loads(raw)
     except ValueError:
         raise errors.bad_json() from None
+    return request[_BODY], []
 
 
 def _int(request: web.Request, key: str) -> int:
@@ -526,6 +546,11 @@ async def edit_message(request: web.Request) -> web.Response:
     if message.author.id != fake.bot_user.id:
         raise errors.cannot_edit_others_message()
     body, files = await _body(request)
+    now = fake.clock()
+    wait = fake.old_message_edits.check(
+        channel.id, now - snowflake_time(message.id).timestamp(), now)
+    if wait is not None:
+        raise errors.TooManyOldMessageEdits(wait)
     return _json(fake.edit_message(message, body, files=files).payload())
 
 

@@ -65,7 +65,7 @@ from bot.fakediscord.model import (
     User,
     resolve_mentions,
 )
-from bot.fakediscord.ratelimit import RateLimitConfig, RateLimiter
+from bot.fakediscord.ratelimit import OldMessageEdits, RateLimitConfig, RateLimiter
 from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
@@ -75,6 +75,8 @@ from bot.fakediscord.records import (
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
     INTERACTION_APPLICATION_COMMAND,
+    Contract,
+    ContractBreach,
     InteractionRecord,
     LogEntry,
     Ping,
@@ -161,6 +163,7 @@ class Application:
             "bot_require_code_grant": False,
             "verify_key": self.verify_key,
             "flags": self.flags,
+            "flags_new": str(self.flags),
             "owner": self.owner.payload(),
             "team": None,
             "bot": bot.payload(),
@@ -172,9 +175,11 @@ class Application:
             "install_params": {"scopes": ["bot", "applications.commands"], "permissions": "0"},
             "integration_types_config": {"0": {}},
             "approximate_guild_count": 1,
-            "guild_id": None,
-            "cover_image": None,
-            "custom_install_url": None,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
+            # no guild, cover image or install URL: Discord leaves the fields out
         }
 
 
@@ -205,7 +210,7 @@ class FakeDiscord:
         max_concurrency: int = 1,
         guilds_per_shard: int = GUILDS_PER_SHARD,
     ) -> None:
-        self.ids = SnowflakeFactory()
+        self.ids = SnowflakeFactory(clock=lambda: self.clock())
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.clock = clock
@@ -215,6 +220,7 @@ class FakeDiscord:
         self.limiter = RateLimiter(
             rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
         )
+        self.old_message_edits = OldMessageEdits()
         owner = User(self.ids.next(), "appowner", "App Owner")
         app_id = self.ids.next()
         self.bot_user = User(app_id, app_name.lower(), None, bot=True)
@@ -244,6 +250,11 @@ class FakeDiscord:
         self.pings: list[Ping] = []
         self.rest_calls: list[RestCall] = []
         self.rate_limited: list[RateLimitHit] = []
+        self.contract: Contract | None = None
+        """Checks every request against Discord's API description (the tests set it)."""
+        self.contract_answers = False
+        """Check the fake's own JSON answers against the contract too."""
+        self.contract_breaches: list[ContractBreach] = []
         self.unknown_emojis: list[UnknownEmoji] = []
         self.faults: list[FaultRule] = []
         self._rng = random.Random(0)
@@ -598,7 +609,8 @@ class FakeDiscord:
 
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
-        returns emoji ids as snowflake strings."""
+        returns emoji ids as snowflake strings; a Unicode emoji comes back without an ``id``
+        (its description's ComponentEmojiResponse has no null id)."""
         result: list[dict[str, Any]] = copy_json(components)
         counter = [0]
 
@@ -611,6 +623,8 @@ class FakeDiscord:
                     emoji = holder.get("emoji")
                     if isinstance(emoji, dict) and emoji.get("id") is not None:
                         emoji["id"] = str(emoji["id"])
+                    elif isinstance(emoji, dict):
+                        emoji.pop("id", None)
                 walk(item.get("components") or [])
                 for key in ("accessory", "component"):
                     if isinstance(item.get(key), dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import secrets
 import time
+from collections.abc import Callable
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -13,16 +14,19 @@ class SnowflakeFactory:
     """Timestamp-based ids, strictly increasing even when many are made in one millisecond.
 
     Layout as Discord documents it: 42 bits of milliseconds since the Discord epoch, 5 bits
-    worker, 5 bits process, 12 bits increment.
+    worker, 5 bits process, 12 bits increment. The milliseconds come from ``clock`` (Unix
+    seconds), so a message's age on the fake's clock is what its id says, as on Discord.
     """
 
-    def __init__(self, worker: int = 1, process: int = 0) -> None:
+    def __init__(self, worker: int = 1, process: int = 0,
+                 clock: Callable[[], float] = time.time) -> None:
         self._worker = worker & 0x1F
         self._process = process & 0x1F
+        self._clock = clock
         self._last = 0
 
     def next(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = int(self._clock() * 1000) - DISCORD_EPOCH_MS
         candidate = (ms << 22) | (self._worker << 17) | (self._process << 12)
         # ids made within one millisecond share the timestamp and differ in the increment
         self._last = max(candidate, self._last + 1)
@@ -33,7 +37,7 @@ class SnowflakeFactory:
         (``(id >> 22) % num_shards``): the next millisecond with that remainder."""
         if not 0 <= shard_id < num_shards:
             raise ValueError(f"no shard {shard_id} among {num_shards}")
-        now_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        now_ms = int(self._clock() * 1000) - DISCORD_EPOCH_MS
         ms = max(now_ms, (self._last >> 22) + 1)
         ms += (shard_id - ms) % num_shards
         self._last = (ms << 22) | (self._worker << 17) | (self._process << 12)

@@ -3,8 +3,9 @@
 ``fake`` and ``driver`` need no bot. ``bot`` starts ``KortbordBot`` in-process (commands synced
 globally) once ``world`` exists; ``bot_runner`` starts, restarts and stops it by hand (and with
 dev guilds); ``start_subprocess_bot`` runs ``python -m bot`` against the fake. At teardown a
-test fails if any interaction failed, the bot sent a request Discord would reject (400/401) or
-one the fake does not model, or anything logged an error — unless the test opted out
+test fails if any interaction failed, the bot sent a request Discord would reject (400/401), one
+the fake does not model or one that breaks Discord's API description (``tests/contract``), or
+anything logged an error — unless the test opted out
 (``driver.allow_failed_interactions()``, ``driver.allow_rest_errors()``,
 ``bot_errors.expect()``).
 """
@@ -38,6 +39,7 @@ from bot.games.registry import GAMES, Registry
 from bot.sharding import make_bot
 from bot.storage import Shards
 from bot.table.timers import Clock
+from tests.contract.discord_spec import discord_spec
 from tests.store.pgserver import shared_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +103,7 @@ async def fake(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     quick = request.node.get_closest_marker("machine_speed") is not None
     limits = RateLimitConfig.discord_like(time_scale=0.1 if quick else 1.0)
     async with FakeDiscord(rate_limits=limits) as server:
+        server.contract = discord_spec()
         yield server
 
 

@@ -6,6 +6,7 @@ discord.py test, which uses a tight 0.2-second bucket.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import aiohttp
@@ -256,3 +257,36 @@ async def test_the_interaction_token_expires_after_fifteen_minutes_on_the_fakes_
     assert in_time[0] == 200
     assert (edit[0], edit[2]) == (401, expired)
     assert (followup[0], followup[2]) == (401, expired)
+
+
+async def test_edits_to_a_message_older_than_an_hour_are_limited_with_30046(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    # the fake's ids follow its clock, so a message is as old as its id says
+    clock = FakeClock(start=time.time())
+    fake.clock = clock.now
+    path = f"/channels/{world.channel.id}/messages"
+    _, _, posted = await call(fake, "POST", path, {"content": "table"})
+    _, _, fresh = await call(fake, "POST", path, {"content": "other"})
+    edit = f"{path}/{posted['id']}"
+
+    young = [(await call(fake, "PATCH", edit, {"content": f"v{n}"}))[0] for n in range(4)]
+    clock.advance(5.0)  # the route's own bucket (5 edits per 5 s) is full again
+    clock.advance(3600.0)
+    old = [(await call(fake, "PATCH", edit, {"content": f"old {n}"}))[0] for n in range(3)]
+    status, headers, body = await call(fake, "PATCH", edit, {"content": "one too many"})
+    refused_had_no_effect = fake.messages[int(posted["id"])].content == "old 2"
+    clock.advance(20.0)
+    after = (await call(fake, "PATCH", edit, {"content": "later"}))[0]
+
+    assert young == [200] * 4 and old == [200] * 3
+    assert status == 429
+    assert body == {"message": "Maximum number of edits to messages older than 1 hour reached. "
+                    "Try again later.", "code": 30046, "retry_after": 20.0, "global": False}
+    assert headers["Retry-After"] == "20" and headers["Via"]
+    assert refused_had_no_effect
+    assert after == 200
+    assert int(fresh["id"]) > int(posted["id"])
+    assert [(h.route, h.scope) for h in fake.rate_limited] == [
+        ("/channels/{channel_id}/messages/{message_id}", "old message edits (30046)")]
+    driver.allow_rate_limits()
