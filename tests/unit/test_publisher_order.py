@@ -15,7 +15,8 @@ from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.table.timers import SystemClock
 
 CHANNEL = 5
-MESSAGE = 50
+MESSAGE = discord.utils.time_snowflake(discord.utils.utcnow())
+"""The table message, posted now: a message 50 minutes old is posted anew, not edited."""
 
 
 @dataclass

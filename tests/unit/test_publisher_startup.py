@@ -15,6 +15,9 @@ from bot.discord.pacing import Limits, RequestPacer
 from bot.discord.publisher import Showing, TablePublisher, TableRender
 from bot.table.timers import SystemClock
 
+POSTED = discord.utils.time_snowflake(discord.utils.utcnow())
+"""The table messages' ids start here, posted now: one 50 minutes old is posted anew."""
+
 TABLES = 12
 
 
@@ -100,7 +103,7 @@ async def test_more_tables_behind_than_requests_in_flight_are_all_redrawn() -> N
     publisher = TablePublisher(client, hooks, SystemClock(), pacer)  # type: ignore[arg-type]
     render = TableRender(embed=discord.Embed(title="table"), view=None)
     for table in range(1, TABLES + 1):
-        publisher.publish(Showing(table_id=table, channel_id=table, message_id=table * 10,
+        publisher.publish(Showing(table_id=table, channel_id=table, message_id=POSTED + table,
                                   version=2, counter=1, draw=lambda: render, behind=True))
     # a deadlock leaves the redraw waiting for ever: close() gives up on it after its grace
     await asyncio.wait([asyncio.create_task(hooks.all_shown.wait())], timeout=30)
