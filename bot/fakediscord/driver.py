@@ -751,7 +751,10 @@ class Driver:
         message = None
         if result.record.component_message_id is not None:
             message = self.fake.messages[result.record.component_message_id]
-        record = self._interact(INTERACTION_MODAL_SUBMIT, user, channel, data, message=message)
+        record = self._interact(
+            INTERACTION_MODAL_SUBMIT, user, channel, data, message=message,
+            opened_by=result.record,
+        )
         return await self._finish(record, wait=True, within=within)
 
     def _interact(
@@ -763,12 +766,14 @@ class Driver:
         *,
         message: StoredMessage | None = None,
         focused_type: int | None = None,
+        opened_by: InteractionRecord | None = None,
     ) -> InteractionRecord:
         guild = self.fake.guilds[channel.guild_id]
         if user.id not in guild.members:
             raise DriverError(f"{user.username} is not a member of {guild.name}")
         return self.fake.create_interaction(
-            kind, user, channel, data, message=message, focused_type=focused_type
+            kind, user, channel, data, message=message, focused_type=focused_type,
+            opened_by=opened_by,
         )
 
     # -- plain messages -----------------------------------------------------------------------

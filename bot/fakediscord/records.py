@@ -58,6 +58,8 @@ class InteractionRecord:
     deferred_followup_pending: bool = False
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
+    # a modal submission's: the interaction whose callback opened the modal
+    opened_by: InteractionRecord | None = None
     deadline_handle: asyncio.TimerHandle | None = None
 
     def __repr__(self) -> str:

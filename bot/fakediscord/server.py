@@ -109,6 +109,7 @@ WEBHOOK_TOKEN_LIFETIME = 15 * 60
 GUILDS_PER_SHARD = 2500
 IDENTIFY_LIMIT = 1000
 INTERACTION_DEADLINE = 3.0
+_CALLBACKS_WITH_RESOURCE = frozenset({CALLBACK_CHANNEL_MESSAGE, CALLBACK_UPDATE_MESSAGE})
 # Interactions and webhooks parse only user mentions unless told otherwise (Discord docs,
 # "Allowed mentions"); plain channel messages parse everything.
 WEBHOOK_DEFAULT_MENTIONS: dict[str, Any] = {"parse": ["users"]}
@@ -819,26 +820,17 @@ class FakeDiscord:
         return found
 
     def _attach_interaction(self, message: StoredMessage, record: InteractionRecord) -> None:
-        data = record.data
-        meta: dict[str, Any] = {
-            "id": str(record.id),
-            "type": record.type,
-            "user": record.user.payload(),
-            "authorizing_integration_owners": {"0": str(record.guild_id)},
-        }
-        if record.type == INTERACTION_APPLICATION_COMMAND:
-            meta["name"] = data.get("name")
-            meta["command_type"] = data.get("type", 1)
-        if record.component_message_id is not None:
-            meta["interacted_message_id"] = str(record.component_message_id)
-        if record.original_id is not None and record.original_id != message.id:
-            meta["original_response_message_id"] = str(record.original_id)
+        meta = _interaction_metadata(record, message.id)
+        if record.opened_by is not None:
+            # a modal submission's metadata carries the one that opened the modal (Discord's
+            # "Message Interaction Metadata": triggering_interaction_metadata)
+            meta["triggering_interaction_metadata"] = _interaction_metadata(record.opened_by, None)
         message.interaction_metadata = meta
         if record.type == INTERACTION_APPLICATION_COMMAND:
             message.legacy_interaction = {
                 "id": str(record.id),
                 "type": record.type,
-                "name": command_path(data).lstrip("/"),
+                "name": command_path(record.data).lstrip("/"),
                 "user": record.user.payload(),
             }
 
@@ -1066,8 +1058,10 @@ class FakeDiscord:
         *,
         message: StoredMessage | None = None,
         focused_type: int | None = None,
+        opened_by: InteractionRecord | None = None,
     ) -> InteractionRecord:
-        """Build an INTERACTION_CREATE exactly as Discord sends it, dispatch it, start the clock."""
+        """Build an INTERACTION_CREATE exactly as Discord sends it, dispatch it, start the clock.
+        A modal submission names the interaction that opened its modal (``opened_by``)."""
         guild = self.guilds[channel.guild_id]
         member = guild.members.get(user.id)
         if member is None:
@@ -1111,6 +1105,7 @@ class FakeDiscord:
             acknowledged=loop.create_future(),
             focused_type=focused_type,
             component_message_id=message.id if message is not None else None,
+            opened_by=opened_by,
         )
         record.deadline_handle = loop.call_later(
             self.interaction_deadline, self._deadline_passed, record
@@ -1273,7 +1268,10 @@ class FakeDiscord:
             interaction["response_message_loading"] = original.loading
             interaction["response_message_ephemeral"] = original.ephemeral
         response: dict[str, Any] = {"interaction": interaction}
-        if message is not None:
+        # the resource is the message the callback created or updated; Discord's docs give it
+        # "only if type is either CHANNEL_MESSAGE_WITH_SOURCE or UPDATE_MESSAGE", so a deferral
+        # (5, 6) answers without one, its loading message known only by id above
+        if message is not None and record.callback_type in _CALLBACKS_WITH_RESOURCE:
             response["resource"] = {"type": record.callback_type, "message": message.payload()}
         return response
 
@@ -1395,3 +1393,23 @@ def _clean_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
             item["options"] = _clean_options(item["options"])
         cleaned.append(item)
     return cleaned
+
+
+def _interaction_metadata(record: InteractionRecord, message_id: int | None) -> dict[str, Any]:
+    """Discord's message interaction metadata object for ``record`` (on message ``message_id``;
+    None for the interaction that opened a modal, named inside the submission's)."""
+    data = record.data
+    meta: dict[str, Any] = {
+        "id": str(record.id),
+        "type": record.type,
+        "user": record.user.payload(),
+        "authorizing_integration_owners": {"0": str(record.guild_id)},
+    }
+    if record.type == INTERACTION_APPLICATION_COMMAND:
+        meta["name"] = data.get("name")
+        meta["command_type"] = data.get("type", 1)
+    if record.component_message_id is not None and record.opened_by is None:
+        meta["interacted_message_id"] = str(record.component_message_id)
+    if record.original_id is not None and record.original_id != message_id:
+        meta["original_response_message_id"] = str(record.original_id)
+    return meta

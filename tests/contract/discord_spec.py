@@ -114,6 +114,15 @@ class DiscordSpec:
         return [f"the fake's {status} answer to {method} {route} ({operation.operation_id}): "
                 f"{_explain(schema, body)}"]
 
+    def check_object(self, name: str, body: Any) -> list[str]:
+        """What breaks the description's ``components.schemas[name]`` in ``body``: for what
+        the fake sends over the gateway (a MESSAGE_CREATE's message is a MessageResponse), which
+        the HTTP description holds the objects of but no route for."""
+        schema = {"$ref": f"#/components/schemas/{name}", "components": self._components}
+        if self._valid(f"schema {name}", schema, body):
+            return []
+        return [f"{name}: {_explain(schema, body)}"]
+
     def _valid(self, key: str, schema: dict[str, Any], body: Any) -> bool:
         validator = self._fast.get(key)
         if validator is None:

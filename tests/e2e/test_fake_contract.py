@@ -10,6 +10,7 @@ import discord
 from discord.http import Route
 
 from bot.fakediscord import Driver, FakeDiscord
+from tests.contract.discord_spec import discord_spec
 from tests.e2e.conftest import BareClients, World
 
 
@@ -105,3 +106,75 @@ async def test_the_fakes_messages_are_as_discord_describes_them(
     [m async for m in channel.history(limit=10)]
 
     assert fake.contract_breaches == []
+
+
+class _Join(discord.ui.View):
+    @discord.ui.button(label="Join", custom_id="join")
+    async def join(self, interaction: discord.Interaction, _: discord.ui.Button[_Join]) -> None:
+        await interaction.response.edit_message(content="Table, joined")
+
+
+class _Rename(discord.ui.Modal, title="Name your table"):
+    name: discord.ui.TextInput[_Rename] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"table {self.name.value}")
+
+
+def _answering_commands(tree: discord.app_commands.CommandTree) -> None:
+    @tree.command(name="think", description="Think first")
+    async def think(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("thought")
+
+    @tree.command(name="rename", description="Open a form")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(_Rename())
+
+
+async def test_the_fakes_interaction_answers_are_as_discord_describes_them(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    """A deferral's callback response names its loading message and carries no resource (the
+    docs give one only for types 4 and 7); a modal submission's message says which interaction
+    opened the modal."""
+    fake.contract_answers = True
+    client, _ = await bare_clients.start(_answering_commands)
+
+    thought = await driver.slash(world.anna, world.channel, "think")
+    opened = await driver.slash(world.anna, world.channel, "rename")
+    submitted = await driver.submit_modal(world.anna, opened, {"name": "Bordet"})
+    channel = client.get_partial_messageable(world.channel.id)
+    [m async for m in channel.history(limit=10)]
+
+    assert thought.type == 5 and thought.message is not None
+    assert submitted.content == "table Bordet"
+    meta = fake.messages[submitted.message.id].interaction_metadata  # type: ignore[union-attr]
+    assert meta is not None and meta["type"] == 5
+    assert meta["triggering_interaction_metadata"]["id"] == str(opened.record.id)
+    assert fake.contract_breaches == []
+
+
+async def test_the_messages_the_fake_sends_over_the_gateway_are_as_discord_describes_them(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    """MESSAGE_CREATE and MESSAGE_UPDATE carry message objects, and an INTERACTION_CREATE of a
+    component the message it is on: each one a MessageResponse by the description."""
+    client, _ = await bare_clients.start(_answering_commands)
+    channel = client.get_partial_messageable(world.channel.id)
+    sent = await channel.send("Table", view=_Join(), embed=discord.Embed(title="Dubb"))
+    await sent.edit(content="Table, edited")
+    await driver.slash(world.anna, world.channel, "think")
+    await driver.click(world.anna, fake.messages[sent.id], "Join")
+    spec = discord_spec()
+
+    checked = 0
+    problems: list[str] = []
+    for session in fake.gateway.sessions.values():
+        for event in session.buffer:
+            message = event["d"].get("message") if event["t"] == "INTERACTION_CREATE" \
+                else event["d"] if event["t"] in ("MESSAGE_CREATE", "MESSAGE_UPDATE") else None
+            if message is not None:
+                checked += 1
+                problems += spec.check_object("MessageResponse", message)
+    assert checked >= 4 and problems == []
