@@ -143,7 +143,7 @@ class KortbordBot(commands.Bot):
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
                                          self.preferences, on_change=self.table_changed,
-                                         people=self.people)
+                                         clock=self.clock.now, people=self.people)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
         # components are routed by custom id, so tables posted before a restart keep working
