@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.fakediscord import Driver
+from bot.fakediscord import server as fake_server
 from bot.storage import chain
 from bot.table.exports import LEDGER_COLUMNS
 from tests.e2e.conftest import BotRunner, World
@@ -25,6 +26,7 @@ from tests.e2e.tonk_table import open_table as open_tonk
 # whole games to their end: about what is exported, not about the rate limits
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 HANDS = 3
+SMALL_LIMIT = 1000
 HEAD = re.compile(r"link (\d+), digest `([0-9a-f]{64})`")
 
 
@@ -49,7 +51,8 @@ def _ledger_rows(data: bytes) -> list[dict[str, str]]:
 
 
 async def test_a_tonk_session_exports_its_history_and_ledger_and_verifies_from_the_files(
-    bot: BotRunner, driver: Driver, world: World, tmp_path: Path
+    bot: BotRunner, driver: Driver, world: World, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table_id = await _tonk_session(bot, driver, world)
 
@@ -106,3 +109,16 @@ async def test_a_tonk_session_exports_its_history_and_ledger_and_verifies_from_t
     assert swedish.message is not None
     assert "godkända" in swedish.message.embeds[0]["title"]
     assert "förhandslåsningen stämmer" in swedish.message.embeds[0]["description"]
+
+    # a server whose attachment limit is small (the limit each interaction reports): the ledger
+    # comes in parts, each with the header; a record that fits no file is refused, privately
+    monkeypatch.setattr(fake_server, "ATTACHMENT_SIZE_LIMIT", SMALL_LIMIT)
+    parted = await driver.slash(owner, world.channel, "tonk ledger", {"export": "season"})
+    parts = files_of(parted)
+    assert len(parts) > 1 and all(len(p) <= SMALL_LIMIT for p in parts.values())
+    stem = f"ledger-tonk-{world.guild.id}-season-1"
+    assert list(parts) == [f"{stem}-part{n}-of-{len(parts)}.csv" for n in range(1, len(parts) + 1)]
+    assert [r for p in parts.values() for r in _ledger_rows(p)] == rows
+    swedish = await driver.slash(world.cem, world.channel, "tonk history", {"export": True})
+    assert swedish.ephemeral and "större än Discord låter mig bifoga" in swedish.content
+    assert swedish.message is not None and not swedish.message.attachments
