@@ -166,7 +166,8 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
 class Tonk(commands.Cog):
     tonk = app_commands.Group(
         name=cmd("tonk"),
-        description=cmd("Tonk: knock rummy for stakes, hand after hand, with a server ledger"),
+        description=cmd("Tonk: knock rummy for chips (play money), hand after hand, with a server "
+                        "ledger"),
         guild_only=True,
     )
     season = app_commands.Group(
