@@ -1,5 +1,5 @@
-"""``/kortbord``: the bot's own commands — help, ping, a person's pings and card pictures, and a
-server's settings."""
+"""``/kortbord``: the bot's own commands — help, ping, a person's pings and card pictures, the
+checks of a finished table, and a server's settings."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import turn_time_text
 from bot.discord.controller import user_lang
 from bot.discord.errors import UserFacingError
+from bot.discord.exports import MAX_TABLE_ID, verify_answer
 from bot.discord.translator import cmd, slash
 from bot.games.base import GameSpec
 from bot.i18n import LANGUAGES, join, lang_of, tr
@@ -153,6 +154,15 @@ class Meta(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
             help_text(self.bot.games.values(), user_lang(interaction)), ephemeral=True)
+
+    @kortbord.command(name=cmd("verify"),
+                      description=cmd("Check a finished table's deals, moves and ledger rows "
+                                      "(only you see it)"))
+    @app_commands.rename(table=cmd("table"))
+    @app_commands.describe(table=cmd("The table's number, as #12 shows it"))
+    async def verify(self, interaction: discord.Interaction,
+                     table: app_commands.Range[int, 1, MAX_TABLE_ID]) -> None:
+        await verify_answer(self.bot.service.store, self.bot.games, interaction, table)
 
     @kortbord.command(name=cmd("settings"),
                       description=cmd("This server's settings (Manage Server to change them)"))

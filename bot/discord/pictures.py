@@ -1,6 +1,7 @@
 """Card pictures on Discord: an image made by ``bot.cardart`` rides on the message the bot sends
 anyway (the table's edit, the panel's answer) as an attachment with its cards in words as the
-description (alt text), so a picture costs no request of its own."""
+description (alt text), so a picture costs no request of its own; other files (exports) go the
+same way."""
 
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ class _Attachment(discord.File):
 def attachment(image: CardImage) -> discord.File:
     """A fresh file for one request (a ``discord.File`` is read once, so a retried request
     needs a new one)."""
-    return _Attachment(io.BytesIO(image.data), image.filename, description=image.alt)
+    return data_file(image.data, image.filename, image.alt)
+
+
+def data_file(data: bytes, filename: str, description: str | None = None) -> discord.File:
+    """Any bytes as a file for one request (an export, say), ``description`` its alt text."""
+    return _Attachment(io.BytesIO(data), filename, description=description)
 
 
 def show_in(embed: discord.Embed, image: CardImage) -> discord.Embed:

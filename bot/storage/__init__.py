@@ -18,6 +18,7 @@ from bot.storage.errors import (
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.models import (
     Balance,
+    ChainedEntry,
     DueDeadline,
     LedgerEntry,
     LoadedTable,
@@ -40,6 +41,7 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "Balance",
+    "ChainedEntry",
     "ChannelTakenError",
     "DatabaseUnavailableError",
     "DatabaseUrl",

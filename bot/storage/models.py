@@ -167,6 +167,16 @@ class LedgerEntry(_Row):
     created_at: float
 
 
+class ChainedEntry(LedgerEntry):
+    """A ledger row with its link in the server's hash chain (``bot.storage.chain``): its
+    number, its digest and the digest of the link before it, so that the row's digest can be
+    recomputed from the row alone (an export of one season or table leaves gaps)."""
+
+    chain_seq: int
+    previous: str
+    digest: str
+
+
 class Balance(_Row):
     """A player's net in one game's ledger of a server: received minus paid."""
 

@@ -30,6 +30,7 @@ from bot.storage.errors import (
 from bot.storage.jsontext import dumps
 from bot.storage.models import (
     Balance,
+    ChainedEntry,
     DueDeadline,
     LedgerEntry,
     LoadedTable,
@@ -713,6 +714,50 @@ class Store:
                         payee_name=r[9], amount=r[10], reason=r[11], created_at=r[12])
             for r in rows
         ]
+
+    async def chained_ledger(
+        self, guild_id: int, kind: str, *, season: int | None = None,
+        table_id: int | None = None, player_id: int | None = None,
+    ) -> tuple[list[ChainedEntry], tuple[int, str]]:
+        """One game's ledger rows of a server in chain order, each with its link, and the
+        server's chain head ``(seq, digest)``; optionally one season's, one table's and/or one
+        player's. Rows not chained yet are chained first, so every row has its digest."""
+
+        async def body(db: Tx) -> tuple[list[ChainedEntry], tuple[int, str]]:
+            head = await chain.head(db, guild_id)
+            sql = (
+                "SELECT l.id, l.guild_id, l.kind, l.season, l.table_id, l.hand_no, l.payer_id, "
+                "pa.name, l.payee_id, pe.name, l.amount, l.reason, l.created_at, l.chain_seq, "
+                "p.digest, l.digest FROM ledger l "
+                "LEFT JOIN ledger p ON p.guild_id = l.guild_id "
+                "AND p.chain_seq = l.chain_seq - 1 "
+                "LEFT JOIN player_names pa ON pa.guild_id = l.guild_id "
+                "AND pa.player_id = l.payer_id "
+                "LEFT JOIN player_names pe ON pe.guild_id = l.guild_id "
+                "AND pe.player_id = l.payee_id "
+                "WHERE l.guild_id = ? AND l.kind = ?"
+            )
+            params: list[Any] = [guild_id, kind]
+            for column, value in (("season", season), ("table_id", table_id)):
+                if value is not None:
+                    sql += f" AND l.{column} = ?"
+                    params.append(value)
+            if player_id is not None:
+                sql += " AND (l.payer_id = ? OR l.payee_id = ?)"
+                params += [player_id, player_id]
+            rows = await db.fetch(sql + " ORDER BY l.chain_seq", params)
+            return [
+                ChainedEntry(id=r[0], guild_id=r[1], kind=r[2], season=r[3], table_id=r[4],
+                             hand_no=r[5], payer_id=r[6], payer_name=r[7], payee_id=r[8],
+                             payee_name=r[9], amount=r[10], reason=r[11], created_at=r[12],
+                             chain_seq=r[13],
+                             # the first link's previous digest is the chain's genesis
+                             previous=r[14] if r[14] is not None else chain.GENESIS,
+                             digest=r[15])
+                for r in rows
+            ], head
+
+        return await self._transaction(body)
 
     async def balances(
         self, guild_id: int, kind: str, *, table_id: int | None = None,

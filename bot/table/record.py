@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.deals import commitment
 from bot.games.base import GameSpec
+from bot.i18n import DEFAULT, L
 from bot.storage import Store
 from bot.table.fairdeal import deals_of, engine_from_start, links, revealed
 
@@ -68,24 +69,41 @@ async def public_record(store: Store, games: Mapping[str, GameSpec], table_id: i
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    name: str
+    """One check of a record: ``what`` was checked and, if there is one to give, why it failed
+    (in words, said in the reader's language) and the verifier's own ``technical`` detail, which
+    only the command line shows."""
+
+    what: L
     ok: bool
-    detail: str = ""
+    detail: L | None = None
+    technical: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.what.render(DEFAULT)
+
+    def text(self, lang: str) -> str:
+        """The check in ``lang``, with why it failed (no technical detail)."""
+        what = self.what.render(lang)
+        return what if self.detail is None else f"{what}: {self.detail.render(lang)}"
 
     def line(self) -> str:
-        detail = f": {self.detail}" if self.detail else ""
-        return f"{'ok  ' if self.ok else 'FAIL'} {self.name}{detail}"
+        """The check as ``python -m bot.verify`` prints it."""
+        detail = ": ".join(x for x in (self.detail and self.detail.render(DEFAULT),
+                                       self.technical) if x)
+        return f"{'ok  ' if self.ok else 'FAIL'} {self.name}" + (f": {detail}" if detail else "")
 
 
 def verify(data: Mapping[str, Any], games: Mapping[str, GameSpec]) -> Iterator[Check]:
     """Every check of one public record, in order; stops after a check the rest depend on."""
     if data.get("format") != RECORD_FORMAT:
-        yield Check("format", False, f"not a {RECORD_FORMAT} record")
+        yield Check(L("record format"), False, L("not a {format} record", format=RECORD_FORMAT))
         return
     table, kind = int(data["table"]), str(data["kind"])
     game = games.get(kind)
     if game is None:
-        yield Check("game", False, f"unknown game {kind!r}")
+        yield Check(L("table {table} game", table=table), False,
+                    L("no game of the bot is called {kind}", kind=kind[:32]))
         return
     start = data["start"]
     keys: dict[int, str] = {}
@@ -94,39 +112,42 @@ def verify(data: Mapping[str, Any], games: Mapping[str, GameSpec]) -> Iterator[C
             hand, key = int(link["hand"]), link["key"]
             ok = key is not None and commitment(bytes.fromhex(key), table, hand) == link[
                 "commitment"]
-            yield Check(f"table {table} hand {hand} commitment", ok,
-                        link["commitment"][:16] + "…")
+            yield Check(L("table {table} hand {hand} commitment matches its secret", table=table,
+                          hand=hand), ok, technical=link["commitment"][:16] + "…")
             if ok:
                 keys[hand] = key
     try:
         engine = engine_from_start(game, start, revealed(table, keys) if keys else None)
     except (KeyError, ValueError) as exc:
-        yield Check(f"table {table} deal", False, f"cannot deal: {exc!r}")
+        yield Check(L("table {table} deal", table=table), False,
+                    L("it cannot be dealt from its revealed secrets"), repr(exc))
         return
     codec = game.events
     opening = [codec.public(codec.to_dict(e)) for e in engine.opening_events]
     ok = _canonical(opening) == _canonical(data["start_events"])
-    yield Check(f"table {table} deal follows from its secret", ok)
+    yield Check(L("table {table} deal follows from its secret", table=table), ok)
     if not ok:
         return
     paid: Counter[str] = Counter(_canonical([p.round_no, p.payer, p.payee, p.amount, p.reason])
                                  for p in game.rules.payments(engine.opening_events))
     for n, m in enumerate(data["moves"], 1):
+        replays = L("table {table} move {n} replays", table=table, n=n)
         try:
             events = engine.apply(int(m["player"]), game.moves.from_dict(m["move"]))
         except (KeyError, ValueError) as exc:
-            yield Check(f"table {table} move {n} replays", False, repr(exc))
+            yield Check(replays, False, L("the game does not allow it"), repr(exc))
             return
         public = [codec.public(codec.to_dict(e)) for e in events]
         if _canonical(public) != _canonical(m["events"]):
-            yield Check(f"table {table} move {n} replays", False, "other events than recorded")
+            yield Check(replays, False, L("it gives other events than recorded"))
             return
         paid.update(_canonical([p.round_no, p.payer, p.payee, p.amount, p.reason])
                     for p in game.rules.payments(events))
-    yield Check(f"table {table} every move replays ({len(data['moves'])} moves)", True)
+    yield Check(L("table {table} replays move by move (moves: {count})", table=table,
+                  count=len(data["moves"])), True)
     over = data["status"] == "finished"
-    yield Check(f"table {table} result", engine.is_over == over,
-                "game over" if engine.is_over else "not over")
+    yield Check(L("table {table} result", table=table), engine.is_over == over,
+                L("the game is over") if engine.is_over else L("the game is not over"))
     recorded = Counter(_canonical(list(p)) for p in data["payments"])
-    yield Check(f"table {table} ledger rows match the payments ({sum(recorded.values())} rows)",
-                recorded == paid)
+    yield Check(L("table {table} ledger rows match the payments (rows: {count})", table=table,
+                  count=sum(recorded.values())), recorded == paid)

@@ -1,23 +1,19 @@
 """Committed deals end to end through the fake Discord: a Dubb game's table shows the deal's
-commitment from its first message on, and once the game is over its public record, written to a
-file, verifies with ``python -m bot.verify`` from that file alone."""
+commitment from its first message on, and once the game is over `/dubb history export:` attaches
+its public record, which verifies with ``python -m bot.verify`` from that file alone and fails
+once a move in it is edited."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bot.fakediscord import Driver
-from bot.games.registry import GAMES
-from bot.table.record import public_record
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, table_id_of
+from tests.e2e.exported import files_of, verifies_and_tampering_fails
 
 # a whole game to its end: about deals and their record, not about the rate limits
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -34,20 +30,29 @@ async def test_a_dubb_game_commits_to_its_deal_and_verifies_from_its_export(
     first = next(t for t in public if DIGEST.search(t))
     shown = DIGEST.search(first)
     assert shown is not None
+    early = await driver.slash(world.bo, world.channel, "dubb history", {"table": table_id})
+    assert early.ephemeral and "still being played" in early.content
+    assert early.message is not None and not early.message.attachments
     turns = 0
     while not table.over():
         await table.turn_by_buttons()
         turns += 1
         assert turns < MAX_TURNS
-    assert bot.bot is not None
-    record = await public_record(bot.bot.service.store, GAMES, table_id)
-    assert record["hands"][0]["commitment"] == shown.group(1)
     last = [e.text for e in driver.log if e.audience is None][-1]
+
+    exported = await driver.slash(world.bo, world.channel, "dubb history", {"export": True})
+    files = files_of(exported)
+    assert list(files) == [f"history-dubb-{world.guild.id}-table-{table_id}.json"]
+    records = await verifies_and_tampering_fails(files[next(iter(files))], tmp_path,
+                                                 "dubb.json", payment=False)
+    record = records[0]
+    assert record["table"] == table_id and record["status"] == "finished"
+    assert record["hands"][0]["commitment"] == shown.group(1)
     assert record["hands"][0]["key"] in last
-    export = tmp_path / "dubb.json"
-    export.write_text(json.dumps(record))
-    done = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "bot.verify", str(export)],
-        capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "ok   table" in done.stdout and "FAIL" not in done.stdout
+
+    # a table of another game, or of no game here: a short private answer and no file
+    other = await driver.slash(world.bo, world.channel, "tonk history", {"table": table_id})
+    assert other.ephemeral and "no Tonk table" in other.content
+    assert other.message is not None and not other.message.attachments
+    nothing = await driver.slash(world.bo, world.channel, "kortbord verify", {"table": 999_999})
+    assert nothing.ephemeral and "no table #999999" in nothing.content

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import json
 import random
 from pathlib import Path
@@ -134,3 +135,27 @@ async def test_audit_passes_catches_an_edited_row_and_passes_after_copy(
     out = capsys.readouterr().out
     assert "FAIL server" in out and "does not match its chain" in out
     assert "FAIL table" in out
+
+
+async def test_the_chained_ledger_gives_each_row_its_link_and_the_link_before(
+        store: Store, clock: FakeClock) -> None:
+    """What `/tonk ledger export:` writes: every row's digest recomputes from the row and the
+    previous digest it carries, across the gaps a filter leaves."""
+    from bot.storage import chain
+
+    service = TableService(store, GAMES, clock=clock)
+    first = await _play(service, "tonk", 10, random.Random(7), 200)
+    second = await _play(service, "tonk", 11, random.Random(8), 200)
+    everything, head = await store.chained_ledger(GUILD, "tonk")
+    assert [e.chain_seq for e in everything] == list(range(1, len(everything) + 1))
+    assert head == (everything[-1].chain_seq, everything[-1].digest)
+    one, _ = await store.chained_ledger(GUILD, "tonk", table_id=second)
+    assert one and {e.table_id for e in one} == {second} and len(one) < len(everything)
+    assert first in {e.table_id for e in everything}
+    for entry in everything:
+        fields = [entry.guild_id, entry.kind, entry.season, entry.table_id, entry.hand_no,
+                  entry.payer_id, entry.payee_id, entry.amount, entry.reason]
+        assert entry.digest == chain.row_digest(entry.previous, entry.chain_seq, fields)
+    assert everything[0].previous == chain.GENESIS
+    assert all(a.digest == b.previous for a, b in itertools.pairwise(everything))
+    assert await store.chained_ledger(GUILD, "tonk", season=2) == ([], head)

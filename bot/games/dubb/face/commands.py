@@ -17,6 +17,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.common import label
 from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError
+from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
 from bot.discord.routing import Handler, Route
 from bot.discord.translator import cmd
 from bot.games.dubb import DubbOptions, Play, play_of
@@ -208,7 +209,20 @@ class Dubb(commands.Cog):
     @dubb.command(name=cmd("history"),
                   description=cmd("This server's recent Dubb games, with replays (only you "
                                   "see it)"))
-    async def history(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        export=cmd("Attach the finished tables' public record as JSON, to check with "
+                   "python -m bot.verify"),
+        table=cmd("Export only this table (its number, as #12 shows it)"),
+        count=cmd("Export this server's latest tables, this many (default 10)"),
+    )
+    @app_commands.rename(export=cmd("export"), table=cmd("table"), count=cmd("count"))
+    async def history(self, interaction: discord.Interaction, export: bool = False,
+                      table: app_commands.Range[int, 1, MAX_TABLE_ID] | None = None,
+                      count: app_commands.Range[int, 1, MAX_TABLES] | None = None) -> None:
+        # table: and count: only say what to export, so either asks for an export
+        if export or table is not None or count is not None:
+            await history_export(self.controller, interaction, table_id=table, count=count)
+            return
         await self.controller.history(interaction)
 
     @dubb.command(name=cmd("stats"), description=cmd("This server's Dubb statistics"))

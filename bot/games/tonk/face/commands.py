@@ -22,6 +22,7 @@ from bot.discord import checks
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError, quoted
+from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export, ledger_export
 from bot.discord.routing import Handler, Route
 from bot.discord.translator import cmd, slash
 from bot.games.tonk import (
@@ -165,7 +166,8 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
 class Tonk(commands.Cog):
     tonk = app_commands.Group(
         name=cmd("tonk"),
-        description=cmd("Tonk: knock rummy for stakes, hand after hand, with a server ledger"),
+        description=cmd("Tonk: knock rummy for chips (play money), hand after hand, with a server "
+                        "ledger"),
         guild_only=True,
     )
     season = app_commands.Group(
@@ -415,7 +417,20 @@ class Tonk(commands.Cog):
 
     @tonk.command(name=cmd("history"), description=cmd("This server's recent Tonk tables, with "
                                                        "replays (only you see it)"))
-    async def history(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        export=cmd("Attach the finished tables' public record as JSON, to check with "
+                   "python -m bot.verify"),
+        table=cmd("Export only this table (its number, as #12 shows it)"),
+        count=cmd("Export this server's latest tables, this many (default 10)"),
+    )
+    @app_commands.rename(export=cmd("export"), table=cmd("table"), count=cmd("count"))
+    async def history(self, interaction: discord.Interaction, export: bool = False,
+                      table: app_commands.Range[int, 1, MAX_TABLE_ID] | None = None,
+                      count: app_commands.Range[int, 1, MAX_TABLES] | None = None) -> None:
+        # table: and count: only say what to export, so either asks for an export
+        if export or table is not None or count is not None:
+            await history_export(self.controller, interaction, table_id=table, count=count)
+            return
         await self.controller.history(interaction)
 
     @tonk.command(name=cmd("ledger"), description=cmd("This server's Tonk standings and "
@@ -425,16 +440,31 @@ class Tonk(commands.Cog):
         table=cmd("Only this channel's table"),
         season=cmd("An earlier season of the ledger (default: the current one)"),
         private=cmd("Answer only to you"),
+        export=cmd("Attach the ledger as a CSV file with its chain digests (Manage Server)"),
     )
     @app_commands.rename(player=cmd("player"), table=cmd("table"), season=cmd("season"),
-                         private=cmd("private"))
+                         private=cmd("private"), export=cmd("export"))
+    @app_commands.choices(export=[
+        app_commands.Choice(name=cmd("the season"), value="season"),
+        app_commands.Choice(name=cmd("all time"), value="all"),
+    ])
     async def ledger(self, interaction: discord.Interaction, player: discord.User | None = None,
                      table: bool = False, season: app_commands.Range[int, 1, 1_000_000] | None
-                     = None, private: bool = False) -> None:
+                     = None, private: bool = False, export: str | None = None) -> None:
         guild_id = _guild(interaction)
+        if export not in (None, "season", "all"):
+            raise UserFacingError("Export the season or all time. Nothing was sent.")
+        if export == "all" and season is not None:
+            raise UserFacingError("An export of all time covers every season: leave out "
+                                  "`season:`, or export the season. Nothing was sent.")
         if season is not None:
             await self._check_season(guild_id, season)
         table_id = await self._channel_table(interaction) if table else None
+        if export is not None:
+            await ledger_export(self.controller, interaction, season=season,
+                                all_time=export == "all", table_id=table_id,
+                                player_id=None if player is None else player.id)
+            return
         query = LedgerQuery(None if player is None else player.id, table_id, season)
         name = None if player is None else player.display_name
         embed, view = await ledger_page(self.controller, guild_id, query, 0, name,

@@ -1,0 +1,53 @@
+"""Exported files as a test reads them from the fake, and ``python -m bot.verify`` run on them
+alone, as anyone who downloaded them would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.fakediscord.driver import InteractionResult
+
+
+def files_of(answer: InteractionResult) -> dict[str, bytes]:
+    assert answer.ephemeral, answer.content
+    assert answer.message is not None
+    return {a.filename: a.data for a in answer.message.attachments}
+
+
+async def verify_file(path: Path) -> subprocess.CompletedProcess[str]:
+    return await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.verify", str(path)],
+        capture_output=True, text=True, check=False)
+
+
+async def verifies_and_tampering_fails(data: bytes, tmp_path: Path, name: str,
+                                        payment: bool) -> list[dict[str, Any]]:
+    """The exported file verifies alone (exit 0); with a move edited, or a payment, it does not
+    (exit 1)."""
+    export = tmp_path / name
+    export.write_bytes(data)
+    done = await verify_file(export)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "FAIL" not in done.stdout and "ok   table" in done.stdout
+    records: list[dict[str, Any]] = json.loads(data)
+    # a move said to be another player's: the replay refuses it
+    moved = json.loads(data)
+    move = moved[0]["moves"][0]
+    move["player"] = next(int(s["player_id"]) for s in moved[0]["start"]["seats"]
+                          if int(s["player_id"]) != move["player"])
+    (tmp_path / f"moved-{name}").write_text(json.dumps(moved))
+    done = await verify_file(tmp_path / f"moved-{name}")
+    assert done.returncode == 1 and "FAIL table" in done.stdout, done.stdout
+    if payment:
+        paid = json.loads(data)
+        paid[0]["payments"][0][3] += 1
+        (tmp_path / f"paid-{name}").write_text(json.dumps(paid))
+        done = await verify_file(tmp_path / f"paid-{name}")
+        assert done.returncode == 1 and "FAIL table" in done.stdout and "ledger rows" in (
+            done.stdout), done.stdout
+    return records
