@@ -29,6 +29,11 @@ def attachment(image: CardImage) -> discord.File:
     return _Attachment(io.BytesIO(image.data), image.filename, description=image.alt)
 
 
+def png_attachment(data: bytes, filename: str, alt: str) -> discord.File:
+    """A picture drawn elsewhere (a chart), with its alt text."""
+    return _Attachment(io.BytesIO(data), filename, description=alt)
+
+
 def show_in(embed: discord.Embed, image: CardImage) -> discord.Embed:
     """``embed`` showing ``image``, attached to the same message."""
     return embed.set_image(url=f"attachment://{image.filename}")

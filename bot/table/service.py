@@ -125,6 +125,8 @@ class TableSnapshot:
     pinged: int | None = None
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
+    rated: bool = True
+    """Whether its result may count for the skill ratings (``bot.ratings``)."""
     deals: dict[str, Any] | None = field(default=None, repr=False)
     """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
     keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
@@ -181,7 +183,7 @@ class _Live:
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
-            locale=r.locale, closed_note=r.closed_note, deals=r.deals,
+            locale=r.locale, closed_note=r.closed_note, deals=r.deals, rated=r.rated,
         )
         self._kept = (r, snapshot)
         return snapshot
