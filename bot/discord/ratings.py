@@ -35,9 +35,14 @@ async def result_text(store: Store, table_id: int, names: Mapping[int, str],
         after = skill(c.mu, c.sigma).ordinal
         lines.append(tr(lang, "**{name}** {rating} ({change})",
                         name=names.get(c.player_id, tr(lang, "someone")),
-                        rating=number(lang, shown(after)),
+                        rating=_rating(shown(after)),
                         change=signed(lang, shown_change(before, after))))
     return "\n".join(lines)
+
+
+def _rating(value: int) -> str:
+    """A rating as ratings are written in every language: digits only (1069, never 1,069)."""
+    return str(value)
 
 
 def _who(row: RatingRow) -> str:
@@ -64,7 +69,7 @@ def top_embed(rows: Sequence[RatingRow], viewer_id: int, game: str, season: int,
     embed = discord.Embed(title=title, colour=COLOUR)
     ranked = [r for r in rows if r.games >= MIN_GAMES]
     lines = [tr(lang, "{place}. **{name}** {rating} · {games}", place=n, name=_who(r),
-                rating=number(lang, shown(r.ordinal)),
+                rating=_rating(shown(r.ordinal)),
                 games=trn(lang, "{n} game", "{n} games", r.games))
              for n, r in enumerate(ranked[:BOARD_SIZE], start=1)]
     embed.description = "\n".join(lines) or tr(
@@ -72,12 +77,12 @@ def top_embed(rows: Sequence[RatingRow], viewer_id: int, game: str, season: int,
     mine = next((r for r in rows if r.player_id == viewer_id), None)
     if mine is not None and mine.games >= MIN_GAMES:
         rank = ranked.index(mine) + 1
-        you = tr(lang, "{rating}: {place}", rating=number(lang, shown(mine.ordinal)),
+        you = tr(lang, "{rating}: {place}", rating=_rating(shown(mine.ordinal)),
                  place=_place_text(lang, rank, len(ranked)))
     elif mine is not None:
         you = trn(lang, "{rating} after {n} rated game: the leaderboard lists you from {most}.",
                   "{rating} after {n} rated games: the leaderboard lists you from {most}.",
-                  mine.games, rating=number(lang, shown(mine.ordinal)),
+                  mine.games, rating=_rating(shown(mine.ordinal)),
                   most=number(lang, MIN_GAMES))
     else:
         you = tr(lang, "You have no rated games yet.")
@@ -114,7 +119,7 @@ async def profile(store: Store, guild_id: int, kind: str, game: str, player_id: 
                                game=game)
         return fit(embed), None
     ranked = [r for r in rows if r.games >= MIN_GAMES]
-    embed.add_field(name=tr(lang, "Rating"), value=number(lang, shown(row.ordinal)))
+    embed.add_field(name=tr(lang, "Rating"), value=_rating(shown(row.ordinal)))
     embed.add_field(
         name=tr(lang, "Rank"),
         value=(_place_text(lang, ranked.index(row) + 1, len(ranked)) if row in ranked else
@@ -133,7 +138,7 @@ async def profile(store: Store, guild_id: int, kind: str, game: str, player_id: 
     alt = trn(lang, "Chart of {name}'s {game} rating: from {start} to {end} over {n} rated "
               "game.", "Chart of {name}'s {game} rating: from {start} to {end} over {n} rated "
               "games.", len(history) - 1, name=plain_name, game=game,
-              start=number(lang, history[0] if history else int(OFFSET)),
-              end=number(lang, history[-1] if history else int(OFFSET)))
+              start=_rating(history[0] if history else int(OFFSET)),
+              end=_rating(history[-1] if history else int(OFFSET)))
     embed.set_image(url=f"attachment://{CHART_FILE}")
     return fit(embed), png_attachment(png, CHART_FILE, alt[:1024])
