@@ -10,8 +10,8 @@ every finished table that has ledger rows against them; one line per check, exit
 any failure.
 
 ``python -m bot.storage rerate DATABASE``: rebuild every skill rating from the move log
-(``bot.ratings.rerate``); the same rules give the same numbers. Safe while the bot runs (one
-transaction), though a table that ends meanwhile waits for it.
+(``bot.ratings.rerate``), in one transaction; the same rules give the same numbers. Stop the
+bot first: a table that ends while it runs would be rated from the ratings it replaces.
 
 ``python -m bot.storage backup PATH`` (safe while the bot runs) and ``restore PATH`` (stop the
 bot first): SQLite's online backup (``bot.storage.backup``). The database is ``--database``,

@@ -11,7 +11,7 @@ import pytest
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.dubb_table import open_table
+from tests.e2e.dubb_table import DubbTable, open_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -24,13 +24,13 @@ def field(message: StoredMessage, name: str) -> str | None:
                 None)
 
 
-async def play_out(table: object) -> StoredMessage:
+async def play_out(table: DubbTable) -> StoredMessage:
     turns = 0
-    while not table.over():  # type: ignore[attr-defined]
-        await table.turn_by_buttons()  # type: ignore[attr-defined]
+    while not table.over():
+        await table.turn_by_buttons()
         turns += 1
         assert turns < MAX_TURNS
-    return table.table  # type: ignore[attr-defined]
+    return table.table
 
 
 async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
