@@ -50,6 +50,7 @@ from bot.discord.cycles import empty_view
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
+from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
@@ -495,7 +496,8 @@ class TableController:
         lang = self.table_lang(snapshot)
         embed = lobby_embed(
             title=self.game.name,
-            options_line=self.face.options_line(snapshot.options, len(snapshot.seats), lang),
+            options_line=self.face.options_line(snapshot.options, len(snapshot.seats), lang)
+            + ("" if snapshot.rated else " · " + tr(lang, "not rated")),
             seats=[LobbySeat(s.player_id, s.name, s.is_computer) for s in snapshot.seats],
             host_id=snapshot.host_id,
             min_players=self.game.min_players,
@@ -517,10 +519,12 @@ class TableController:
         finished = snapshot.status == "finished"
         # the table itself cannot know the money it moved; the ledger does
         money = await self._money(snapshot) if finished else None
+        lang = self.table_lang(snapshot)
+        ratings = (await result_text(self.service.store, snapshot.table_id,
+                                     self.names(snapshot), lang) if finished else None)
         # the engine is shared: from here on, read it without awaiting
         engine = snapshot.engine
         assert engine is not None
-        lang = self.table_lang(snapshot)
         names = self.names(snapshot)
         view = engine.public_view()
         plain = dict(engine.names) if pictures else {}
@@ -542,6 +546,8 @@ class TableController:
             if summary is not None:
                 render.embed.add_field(name=tr(lang, "How it went"), value=summary,
                                        inline=False)
+            if ratings is not None:
+                render.embed.add_field(name=tr(lang, "Ratings"), value=ratings, inline=False)
             if fair:
                 render.embed.add_field(name=tr(lang, "Fair deal"), value=fair, inline=False)
             if finished:
@@ -741,6 +747,10 @@ class TableController:
             embed.add_field(name=tr(lang, "How it went"),
                             value=self.face.summary(snapshot, self.names(snapshot), money, lang),
                             inline=False)
+            ratings = await result_text(self.service.store, snapshot.table_id,
+                                        self.names(snapshot), lang)
+            if ratings is not None:
+                embed.add_field(name=tr(lang, "Ratings"), value=ratings, inline=False)
         self._drop_table(snapshot.table_id)
         embed = fit(embed)
 
@@ -803,11 +813,12 @@ class TableController:
                                   "managers chose other channels for them.")
 
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
-                         turn_seconds: int | None = None, computers: int = 0) -> None:
+                         turn_seconds: int | None = None, computers: int = 0,
+                         rated: bool = True) -> None:
         """Open a lobby with the user as host, ``computers`` computer players seated and a
         turn time of ``turn_seconds`` (0: no timer; ``None``: the server's default for this
-        game, else the game's). The user is answered as soon as the lobby exists, before it is
-        posted."""
+        game, else the game's); ``rated: False`` keeps it out of the skill ratings. The user
+        is answered as soon as the lobby exists, before it is posted."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
         await self._check_channel(interaction)
@@ -830,7 +841,7 @@ class TableController:
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
             display_name(interaction), options, turn_seconds=turn_seconds,
             guests=[Seat(s.player_id, s.name) for s in seated],
-            locale=await self.channel_lang(interaction),
+            locale=await self.channel_lang(interaction), rated=rated,
         )
         await self._opened(interaction, snapshot)
 
@@ -869,6 +880,7 @@ class TableController:
             interaction.guild_id, interaction.channel_id, self.game.kind, me,
             display_name(interaction), record.options, turn_seconds=record.turn_seconds,
             guests=guests[: self.game.max_players - 1], locale=record.locale,
+            rated=record.rated,
         )
         await self._opened(interaction, snapshot)
 
@@ -1009,6 +1021,38 @@ class TableController:
         retired = self._keep_panel(interaction, result.snapshot, answered)
         await self.publish(result.snapshot)
         await self._retire(retired)
+
+    # -- ratings -------------------------------------------------------------------------------
+
+    async def top(self, interaction: discord.Interaction, *, private: bool = False) -> None:
+        """This game's leaderboard in this server's current season (docs/ratings.md)."""
+        if interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        store = self.service.store
+        season = await store.current_season(interaction.guild_id, self.game.kind)
+        rows = await store.ratings(interaction.guild_id, self.game.kind, season)
+        # shown to the channel in its table language only when public, as the statistics
+        lang = user_lang(interaction) if private else await self.channel_lang(interaction)
+        embed = top_embed(rows, interaction.user.id, self.game.name, season, lang)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    async def profile(self, interaction: discord.Interaction, player: discord.abc.User | None,
+                      *, private: bool = False) -> None:
+        """One person's rating, record and rating-history chart in this season."""
+        if interaction.guild_id is None:
+            raise UserFacingError("Games are played in server channels.")
+        who = player or interaction.user
+        lang = user_lang(interaction) if private else await self.channel_lang(interaction)
+        await defer_if_late(interaction)
+        embed, chart = await profile(
+            self.service.store, interaction.guild_id, self.game.kind, self.game.name, who.id,
+            shown_name(who.display_name), who.display_name, lang)
+        files = [chart] if chart is not None else []
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, files=files,
+                                                    ephemeral=private)
 
     # -- history and replays -------------------------------------------------------------------
 

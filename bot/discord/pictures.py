@@ -35,6 +35,11 @@ def data_file(data: bytes, filename: str, description: str | None = None) -> dis
     return _Attachment(io.BytesIO(data), filename, description=description)
 
 
+def png_attachment(data: bytes, filename: str, alt: str) -> discord.File:
+    """A picture drawn elsewhere (a chart), with its alt text."""
+    return _Attachment(io.BytesIO(data), filename, description=alt)
+
+
 def show_in(embed: discord.Embed, image: CardImage) -> discord.Embed:
     """``embed`` showing ``image``, attached to the same message."""
     return embed.set_image(url=f"attachment://{image.filename}")

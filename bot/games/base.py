@@ -224,6 +224,20 @@ class GameRules(Protocol):
     def stat_deltas(self, events: Sequence[Any], engine: Any) -> list[StatDelta]: ...
 
 
+class Standings(Protocol):
+    """How a finished table of a game ranks its players, for the host's skill ratings
+    (``bot.ratings``). Worked out from the table's move log alone, so that the ratings can
+    always be rebuilt from it (``python -m bot.storage rerate``)."""
+
+    def places(self, seats: Sequence[int], events: Sequence[Mapping[str, Any]],
+               finished: bool) -> list[list[int]] | None:
+        """The players of the table, best first, in groups: players in one group tied. ``seats``
+        are the player ids seated at the start, ``events`` every stored event of the table in
+        order (the deal's first); ``finished``: the game ended by a move (otherwise it was
+        stopped or closed). ``None``: the table has no result to rate."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game, as it registers with the host. One package under ``bot/games`` (or anywhere: the
@@ -258,6 +272,8 @@ class GameSpec:
     """The game's own ``python -m bot.sim <kind>``; games without one get the generic runner."""
     default_turn_seconds: int = 90
     """The turn timer a new table gets unless its server or host says otherwise."""
+    standings: Standings | None = None
+    """How a table's result ranks its players; games without one are never rated."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
         """The options as the game's model; raises pydantic's ``ValidationError``."""

@@ -9,6 +9,10 @@ line on standard error when nothing was copied.
 every finished table that has ledger rows against them; one line per check, exit status 1 on
 any failure.
 
+``python -m bot.storage rerate DATABASE``: rebuild every skill rating from the move log
+(``bot.ratings.rerate``), in one transaction; the same rules give the same numbers. Stop the
+bot first: a table that ends while it runs would be rated from the ratings it replaces.
+
 ``python -m bot.storage backup PATH`` (safe while the bot runs) and ``restore PATH`` (stop the
 bot first): SQLite's online backup (``bot.storage.backup``). The database is ``--database``,
 else the bot's own setting from the environment: ``DATABASE_URL``, else ``DATABASE_PATH``,
@@ -80,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         "are the payments its replayed moves make.",
     )
     audit.add_argument("database", help="the database to audit (URL or SQLite path)")
+    rerate = commands.add_parser(
+        "rerate", help="rebuild every skill rating from the move log",
+        description="Rank every table that is over from its move log again and rate them in "
+        "the order they ended, replacing the stored ratings (docs/ratings.md).",
+    )
+    rerate.add_argument("database", help="the database (URL or SQLite path)")
     for name, help_text, path_help in (
         ("backup", "back up the SQLite database into a new file, safe while the bot runs",
          "the backup file to write (must not exist)"),
@@ -93,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "audit":
         return asyncio.run(_audit(args.database))
+    if args.command == "rerate":
+        return asyncio.run(_rerate(args.database))
     if args.command in ("backup", "restore"):
         return _backup_or_restore(args.command, args.path, args.database)
     shown = sys.stderr.isatty()
@@ -146,6 +158,25 @@ async def _audit(url: str) -> int:
         await store.close()
     print(f"{'FAILED' if failed else 'audited'}: {failed} failed check(s)")
     return 1 if failed else 0
+
+
+async def _rerate(url: str) -> int:
+    # like the audit, this command alone reaches up to the games and the ratings
+    from bot.games.registry import GAMES
+    from bot.ratings.rerate import rerate
+    from bot.storage.store import Store
+
+    try:
+        store = await Store.open(url)
+    except (DatabaseUnavailableError, ValueError) as exc:
+        print(f"kortbord: nothing rerated: {exc}", file=sys.stderr)
+        return 2
+    try:
+        rated = await rerate(store, GAMES)
+    finally:
+        await store.close()
+    print(f"rerated {rated:,} table(s) from the move log")
+    return 0
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("created_at", "real"), ("updated_at", "real"), ("lobby_expires_at", "real"),
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
         ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
-        ("locale", "text"), ("closed_note", "text"), ("deals", "text"),
+        ("locale", "text"), ("closed_note", "text"), ("deals", "text"), ("rated", "int"),
     )),
     TableCopy("moves", ("table_id", "seq"), (
         ("table_id", "int"), ("seq", "int"), ("player_id", "int"), ("move", "text"),
@@ -81,6 +81,20 @@ TABLES: tuple[TableCopy, ...] = (
     TableCopy("seasons", ("guild_id", "kind", "season"), (
         ("guild_id", "int"), ("kind", "text"), ("season", "int"), ("started_at", "real"),
         ("started_by", "int"),
+    )),
+    TableCopy("rated_tables", ("table_id",), (
+        ("table_id", "int"), ("guild_id", "int"), ("kind", "text"), ("season", "int"),
+        ("ended_at", "real"), ("players", "int"),
+    )),
+    TableCopy("rating_changes", ("table_id", "player_id"), (
+        ("table_id", "int"), ("player_id", "int"), ("guild_id", "int"), ("kind", "text"),
+        ("season", "int"), ("place", "int"), ("mu_before", "real"), ("sigma_before", "real"),
+        ("mu", "real"), ("sigma", "real"), ("ended_at", "real"),
+    )),
+    TableCopy("ratings", ("guild_id", "kind", "season", "player_id"), (
+        ("guild_id", "int"), ("kind", "text"), ("season", "int"), ("player_id", "int"),
+        ("mu", "real"), ("sigma", "real"), ("ordinal", "real"), ("games", "int"),
+        ("firsts", "int"), ("lasts", "int"),
     )),
     TableCopy("guild_settings", ("guild_id",), (
         ("guild_id", "int"), ("settings", "text"), ("updated_at", "real"),

@@ -405,6 +405,113 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        7,
+        "skill ratings (issue 33): a table's rated flag, each rated table's result, every "
+        "player's rating change at it, and the ratings as they stand",
+        sqlite=(
+            # the host's choice when the lobby opened; tables from before count as rated
+            "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
+            # derived data, rebuilt from the move log by `python -m bot.storage rerate`
+            """
+            CREATE TABLE rated_tables (
+                table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+                guild_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                season INTEGER NOT NULL,
+                ended_at REAL NOT NULL,
+                players INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE rating_changes (
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                player_id INTEGER NOT NULL,
+                guild_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                season INTEGER NOT NULL,
+                place INTEGER NOT NULL,
+                mu_before REAL NOT NULL,
+                sigma_before REAL NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                ended_at REAL NOT NULL,
+                PRIMARY KEY (table_id, player_id)
+            ) WITHOUT ROWID
+            """,
+            # a profile's history: one player's changes in one server, game and season
+            """
+            CREATE INDEX rating_changes_player ON rating_changes
+                (guild_id, kind, season, player_id, ended_at)
+            """,
+            """
+            CREATE TABLE ratings (
+                guild_id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                season INTEGER NOT NULL,
+                player_id INTEGER NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                ordinal REAL NOT NULL,
+                games INTEGER NOT NULL,
+                firsts INTEGER NOT NULL,
+                lasts INTEGER NOT NULL,
+                PRIMARY KEY (guild_id, kind, season, player_id)
+            ) WITHOUT ROWID
+            """,
+            # the leaderboard reads a season's ratings best first
+            "CREATE INDEX ratings_board ON ratings (guild_id, kind, season, ordinal)",
+        ),
+        postgresql=(
+            "ALTER TABLE tables ADD COLUMN rated BIGINT NOT NULL DEFAULT 1",
+            """
+            CREATE TABLE rated_tables (
+                table_id BIGINT PRIMARY KEY REFERENCES tables (id),
+                guild_id BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                season BIGINT NOT NULL,
+                ended_at DOUBLE PRECISION NOT NULL,
+                players BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE rating_changes (
+                table_id BIGINT NOT NULL REFERENCES tables (id),
+                player_id BIGINT NOT NULL,
+                guild_id BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                season BIGINT NOT NULL,
+                place BIGINT NOT NULL,
+                mu_before DOUBLE PRECISION NOT NULL,
+                sigma_before DOUBLE PRECISION NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                ended_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (table_id, player_id)
+            )
+            """,
+            """
+            CREATE INDEX rating_changes_player ON rating_changes
+                (guild_id, kind, season, player_id, ended_at)
+            """,
+            """
+            CREATE TABLE ratings (
+                guild_id BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                season BIGINT NOT NULL,
+                player_id BIGINT NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                ordinal DOUBLE PRECISION NOT NULL,
+                games BIGINT NOT NULL,
+                firsts BIGINT NOT NULL,
+                lasts BIGINT NOT NULL,
+                PRIMARY KEY (guild_id, kind, season, player_id)
+            )
+            """,
+            "CREATE INDEX ratings_board ON ratings (guild_id, kind, season, ordinal)",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

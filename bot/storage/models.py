@@ -5,6 +5,8 @@ Times are Unix seconds (``float``) from the caller's clock, so tests can drive t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -65,6 +67,9 @@ class TableRecord(_Row):
     """A table dealt from committed deals: ``bot.deals.CommittedDeals``'s ``version``, ``table``
     and ``master`` (the secret: never shown, logged or exported; only the hand keys it gives
     are revealed once their hands are over). ``None``: an old table, dealt from ``seed``."""
+    rated: bool = True
+    """Whether the table's result counts for the skill ratings (the host's choice when the
+    lobby opened; a table with computer players is never rated, whatever this says)."""
 
     @property
     def has_started(self) -> bool:
@@ -247,3 +252,59 @@ class DueDeadline(_Row):
     what: Literal["turn", "lobby"]
     at: float
     counter: int | None
+
+
+class Skill(_Row):
+    """A player's skill rating as the rating model keeps it (``bot.ratings``): its mean, its
+    uncertainty and the conservative estimate the leaderboard sorts by."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+Rate = Callable[[Sequence[Sequence[int]], Mapping[int, Skill]], Mapping[int, Skill]]
+"""The rating update: the places of a table (groups of player ids, best first; a group ties)
+and the ratings its players hold (absent: never rated) give their new ratings. The store calls
+it inside the transaction that records the result, so the ratings it reads are current."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingJob:
+    """A table's result to rate: ``places`` as ``Rate`` takes them, the update, and the
+    rating a player starts from (recorded as a newcomer's rating before the table)."""
+
+    places: tuple[tuple[int, ...], ...]
+    rate: Rate
+    fresh: Skill
+
+
+class RatingRow(_Row):
+    """A player's rating in one server, game and season, with their record in it."""
+
+    guild_id: int
+    kind: str
+    season: int
+    player_id: int
+    name: str | None
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    firsts: int
+    lasts: int
+
+
+class RatingChange(_Row):
+    """What one rated table did to one player's rating (``place`` 1 is first; tied players
+    share a place)."""
+
+    table_id: int
+    player_id: int
+    season: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    ended_at: float

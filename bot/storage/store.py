@@ -37,10 +37,14 @@ from bot.storage.models import (
     MoveCommit,
     MoveRecord,
     Payment,
+    RatingChange,
+    RatingJob,
+    RatingRow,
     Season,
     SeatClaim,
     SeatInfo,
     Shards,
+    Skill,
     StatDelta,
     StatsRow,
     TableRecord,
@@ -55,7 +59,7 @@ T = TypeVar("T")
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, pinged, locale, closed_note, to_move, deals"
+    "version, shown_version, pinged, locale, closed_note, to_move, deals, rated"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 RACE_RETRIES = 3
@@ -93,6 +97,7 @@ def _record(row: Row) -> TableRecord:
         closed_note=None if row[21] is None else json.loads(row[21]),
         to_move=row[22],
         deals=None if row[23] is None else json.loads(row[23]),
+        rated=bool(row[24]),
     )
 
 
@@ -192,8 +197,10 @@ class Store:
         now: float,
         locale: str | None = None,
         guests: Sequence[SeatInfo] = (),
+        rated: bool = True,
     ) -> TableRecord:
-        """A new table in the lobby with its host seated (and ``guests`` beside them).
+        """A new table in the lobby with its host seated (and ``guests`` beside them);
+        ``rated``: whether its result may count for the skill ratings.
         Raises ``ChannelTakenError`` if the channel has a live table and ``SeatTakenError`` if
         the host sits at one in this server."""
         seats = (host, *guests)
@@ -203,10 +210,12 @@ class Store:
                 # the live-table-per-channel key decides; a refused insert changes nothing
                 if await db.execute(
                     "INSERT INTO tables (guild_id, channel_id, kind, status, host_id, options, "
-                    "seats, created_at, updated_at, lobby_expires_at, turn_seconds, locale) "
-                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    "seats, created_at, updated_at, lobby_expires_at, turn_seconds, locale, "
+                    "rated) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (guild_id, channel_id, kind, host.player_id, dumps(options),
-                     _seats_json(seats), now, now, lobby_expires_at, turn_seconds, locale),
+                     _seats_json(seats), now, now, lobby_expires_at, turn_seconds, locale,
+                     int(rated)),
                 ):
                     break
                 existing = await self._live_in_channel(db, channel_id)
@@ -295,9 +304,10 @@ class Store:
 
         return await self._transaction(body)
 
-    async def commit_move(self, commit: MoveCommit) -> None:
+    async def commit_move(self, commit: MoveCommit, *, rating: RatingJob | None = None) -> None:
         """Write one applied move: state, counter, move-log row, ledger rows, stats, seating and
-        deadline, all or nothing. Raises ``TableChangedError`` if the table is not playing at
+        deadline, all or nothing; a move that finishes a rated table carries its ``rating``,
+        recorded with it. Raises ``TableChangedError`` if the table is not playing at
         ``expected_counter`` any more and ``LedgerConflictError`` if a payment of this hand is
         already recorded (T12: never twice)."""
         c = commit
@@ -324,6 +334,8 @@ class Store:
             await self._record_results(db, c.table_id, c.payments, c.stat_deltas, c.now)
             if c.status == "finished":
                 await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (c.table_id,))
+                if rating is not None:
+                    await self._rate_table(db, c.table_id, c.now, rating)
             elif c.seats is not None:
                 guild_id = await self._guild_of(db, c.table_id)
                 await self._sync_claims(db, guild_id, c.table_id, c.seats)
@@ -334,9 +346,11 @@ class Store:
     async def close_table(
         self, table_id: int, *, status: Literal["finished", "cancelled"], now: float,
         note: dict[str, Any] | None = None, expected_version: int | None = None,
+        rating: RatingJob | None = None,
     ) -> TableRecord:
         """End a live table without a move (cancel, abandoned lobby); frees its seats. ``note``
-        says how it ended, for showing it again later. Raises ``TableChangedError`` if it is not
+        says how it ended, for showing it again later; ``rating`` is its rated result, if it
+        has one, recorded with the closing. Raises ``TableChangedError`` if it is not
         live or, with ``expected_version``, changed since the caller read it."""
 
         async def body(db: Tx) -> TableRecord:
@@ -350,6 +364,8 @@ class Store:
             if changed != 1:
                 raise TableChangedError(table_id)
             await db.execute("DELETE FROM seat_claims WHERE table_id = ?", (table_id,))
+            if rating is not None:
+                await self._rate_table(db, table_id, now, rating)
             return await self._table(db, table_id)
 
         return await self._transaction(body)
@@ -818,6 +834,129 @@ class Store:
                 )
             row.counters[counter] = int(value)
         return list(by_player.values())
+
+    # -- skill ratings (derived from the move log: ``bot.ratings``) ------------------------------
+
+    @staticmethod
+    async def _rate_table(db: Tx, table_id: int, ended_at: float, job: RatingJob) -> None:
+        """Record a rated table's result: each player's rating before and after, and the
+        ratings as they now stand. The season is the game's ledger season running when the
+        table ended (every game has seasons; a new one starts the ratings afresh)."""
+        rows = await db.fetch(
+            "SELECT t.guild_id, t.kind, coalesce((SELECT max(s.season) FROM seasons s "
+            "WHERE s.guild_id = t.guild_id AND s.kind = t.kind AND s.started_at <= ?), 1) "
+            "FROM tables t WHERE t.id = ?", (ended_at, table_id),
+        )
+        guild_id, kind, season = rows[0]
+        players = sorted(p for group in job.places for p in group)
+        marks = ", ".join("?" for _ in players)
+        held = {int(r[0]): Skill(mu=r[1], sigma=r[2], ordinal=r[3]) for r in await db.fetch(
+            f"SELECT player_id, mu, sigma, ordinal FROM ratings WHERE guild_id = ? AND kind = ? "
+            f"AND season = ? AND player_id IN ({marks})", [guild_id, kind, season, *players],
+        )}
+        new = job.rate(job.places, held)
+        # a place counts the players ahead of it (so tied players share a place, as in sport)
+        place: dict[int, int] = {}
+        ahead = 0
+        for group in job.places:
+            for p in group:
+                place[p] = ahead + 1
+            ahead += len(group)
+        last = ahead - len(job.places[-1]) + 1 if len(job.places) > 1 else 0
+        await db.execute(
+            "INSERT INTO rated_tables (table_id, guild_id, kind, season, ended_at, players) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (table_id, guild_id, kind, season, ended_at, len(players)),
+        )
+        before = {p: held.get(p, job.fresh) for p in players}
+        await db.executemany(
+            "INSERT INTO rating_changes (table_id, player_id, guild_id, kind, season, place, "
+            "mu_before, sigma_before, mu, sigma, ended_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, p, guild_id, kind, season, place[p], before[p].mu, before[p].sigma,
+              new[p].mu, new[p].sigma, ended_at) for p in players],
+        )
+        await db.executemany(
+            "INSERT INTO ratings (guild_id, kind, season, player_id, mu, sigma, ordinal, games, "
+            "firsts, lasts) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?) "
+            "ON CONFLICT (guild_id, kind, season, player_id) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1, "
+            "firsts = ratings.firsts + excluded.firsts, lasts = ratings.lasts + excluded.lasts",
+            [(guild_id, kind, season, p, new[p].mu, new[p].sigma, new[p].ordinal,
+              int(place[p] == 1), int(place[p] == last)) for p in players],
+        )
+
+    async def rerate(self, results: Sequence[tuple[int, float, RatingJob]]) -> int:
+        """Rebuild every rating from ``results`` (table, when it ended, its rated result), in
+        the order given, in one transaction: what was recorded before is replaced. Returns how
+        many tables were rated."""
+
+        async def body(db: Tx) -> int:
+            for table in ("ratings", "rating_changes", "rated_tables"):
+                await db.execute(f"DELETE FROM {table}")
+            for table_id, ended_at, job in results:
+                await self._rate_table(db, table_id, ended_at, job)
+            return len(results)
+
+        return await self._transaction(body)
+
+    async def ended_tables(self, *, after_id: int = 0, limit: int = 500) -> list[TableRecord]:
+        """Tables that were dealt and are over (finished, or stopped), by id, ``limit`` at a
+        time from ``after_id`` on."""
+        rows = await self._db.fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('finished', 'cancelled') "
+            "AND (seed IS NOT NULL OR deals IS NOT NULL) AND id > ? ORDER BY id LIMIT ?",
+            (after_id, limit),
+        )
+        return [_record(r) for r in rows]
+
+    async def current_season(self, guild_id: int, kind: str) -> int:
+        rows = list(await self._db.fetch(
+            "SELECT coalesce(max(season), 1) FROM seasons WHERE guild_id = ? AND kind = ?",
+            (guild_id, kind),
+        ))
+        return int(rows[0][0])
+
+    async def ratings(self, guild_id: int, kind: str, season: int, *,
+                      player_ids: Sequence[int] | None = None) -> list[RatingRow]:
+        """A season's ratings of one game in a server (of ``player_ids`` only, if given), best
+        first by the conservative ordinal (ties: more games first, then by id)."""
+        sql = (
+            "SELECT r.guild_id, r.kind, r.season, r.player_id, n.name, r.mu, r.sigma, r.ordinal, "
+            "r.games, r.firsts, r.lasts FROM ratings r LEFT JOIN player_names n "
+            "ON n.guild_id = r.guild_id AND n.player_id = r.player_id "
+            "WHERE r.guild_id = ? AND r.kind = ? AND r.season = ?"
+        )
+        params: list[Any] = [guild_id, kind, season]
+        if player_ids is not None:
+            if not player_ids:
+                return []
+            sql += f" AND r.player_id IN ({', '.join('?' for _ in player_ids)})"
+            params += list(player_ids)
+        rows = await self._db.fetch(sql + " ORDER BY r.ordinal DESC, r.games DESC, r.player_id",
+                                    params)
+        return [RatingRow(guild_id=r[0], kind=r[1], season=r[2], player_id=r[3], name=r[4],
+                          mu=r[5], sigma=r[6], ordinal=r[7], games=r[8], firsts=r[9],
+                          lasts=r[10]) for r in rows]
+
+    async def rating_changes(self, *, table_id: int | None = None,
+                             player: tuple[int, str, int, int] | None = None
+                             ) -> list[RatingChange]:
+        """The rating changes one table made, or one player's in one season (``player`` is
+        (server, game, season, player id)), in the order they happened."""
+        sql = ("SELECT table_id, player_id, season, place, mu_before, sigma_before, mu, sigma, "
+               "ended_at FROM rating_changes WHERE ")
+        if table_id is not None:
+            sql += "table_id = ? ORDER BY place, player_id"
+            params: list[Any] = [table_id]
+        else:
+            assert player is not None
+            sql += ("guild_id = ? AND kind = ? AND season = ? AND player_id = ? "
+                    "ORDER BY ended_at, table_id")
+            params = list(player)
+        rows = await self._db.fetch(sql, params)
+        return [RatingChange(table_id=r[0], player_id=r[1], season=r[2], place=r[3],
+                             mu_before=r[4], sigma_before=r[5], mu=r[6], sigma=r[7],
+                             ended_at=r[8]) for r in rows]
 
     # -- settings --------------------------------------------------------------------------------
 

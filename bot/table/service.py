@@ -27,6 +27,7 @@ from bot import metrics
 from bot.deals import new_master
 from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import L
+from bot.ratings.results import job, log_events, rated_places
 from bot.storage import (
     Balance,
     ChannelTakenError,
@@ -35,6 +36,7 @@ from bot.storage import (
     MoveCommit,
     MoveRecord,
     Payment,
+    RatingJob,
     SeatInfo,
     SeatTakenError,
     Shards,
@@ -123,6 +125,8 @@ class TableSnapshot:
     pinged: int | None = None
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
+    rated: bool = True
+    """Whether its result may count for the skill ratings (``bot.ratings``)."""
     deals: dict[str, Any] | None = field(default=None, repr=False)
     """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
     keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
@@ -179,7 +183,7 @@ class _Live:
             turn_seconds=r.turn_seconds, turn_deadline=r.turn_deadline,
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
-            locale=r.locale, closed_note=r.closed_note, deals=r.deals,
+            locale=r.locale, closed_note=r.closed_note, deals=r.deals, rated=r.rated,
         )
         self._kept = (r, snapshot)
         return snapshot
@@ -307,9 +311,11 @@ class TableService:
         turn_seconds: int = 0,
         guests: Sequence[Seat] = (),
         locale: str | None = None,
+        rated: bool = True,
     ) -> TableSnapshot:
         """A new lobby with the host seated and ``guests`` beside them (computer players have
-        negative ids; people a play-again seats again), in one write. Raises
+        negative ids; people a play-again seats again), in one write; ``rated: False`` keeps
+        its result out of the skill ratings. Raises
         ``ChannelBusyError`` (with the existing table's message), ``AlreadySeatedError`` or
         ``InvalidOptionsError``."""
         game = self.game(kind)
@@ -333,7 +339,7 @@ class TableService:
                                   is_computer=host_id < 0),
                     options=opts.model_dump(mode="json"), turn_seconds=turn_seconds,
                     lobby_expires_at=None if self._lobby_ttl is None else now + self._lobby_ttl,
-                    now=now, locale=locale,
+                    now=now, locale=locale, rated=rated,
                     guests=[SeatInfo(player_id=g.player_id, name=g.name,
                                      is_computer=g.player_id < 0) for g in guests],
                 )
@@ -484,10 +490,13 @@ class TableService:
         read (else ``StaleMoveError``, as when another process closed it first)."""
         channel_id = live.record.channel_id
         try:
+            # a game stopped midway may still have a result to rate (a session of hands)
+            rating = (await self._rating(live.record, (), finished=False)
+                      if live.record.status == "playing" else None)
             live.record = await self._store.close_table(
                 live.record.id, status="cancelled", now=self._clock(),
                 note=None if note is None else dict(note),
-                expected_version=live.record.version if unchanged else None,
+                expected_version=live.record.version if unchanged else None, rating=rating,
             )
         except TableChangedError:
             raise StaleMoveError(expected=live.record.counter, actual=None) from None
@@ -661,7 +670,8 @@ class TableService:
             self._rebuild_engine(live)
             raise
         try:
-            await self._store.commit_move(commit)
+            rating = await self._rating(record, commit.events, finished=True) if over else None
+            await self._store.commit_move(commit, rating=rating)
         except TableChangedError:
             self._evict(record.channel_id)
             raise StaleMoveError(expected=record.counter, actual=None) from None
@@ -689,6 +699,21 @@ class TableService:
             self._evict(record.channel_id)
             _log.info("table %d: finished after %d moves", record.id, counter)
         return ApplyResult(events, live.snapshot(), counter)
+
+    async def _rating(self, record: TableRecord, events: Sequence[dict[str, Any]], *,
+                      finished: bool) -> RatingJob | None:
+        """The rated result of a table that is ending, from its move log and the stored
+        ``events`` of the move that ends it (``bot.ratings``: the same reading ``rerate``
+        makes), or ``None``."""
+        game = self.game(record.kind)
+        if not record.rated or game.standings is None:
+            return None
+        moves = await self._store.moves(record.id)
+        if not moves:
+            return None
+        places = rated_places(game, record.rated, moves[0].move,
+                              [*log_events(moves), *events], finished)
+        return None if places is None else job(places)
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -168,6 +168,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     3: fill_v2,  # version 3 only added an index
     4: fill_v4,
     5: fill_v4,  # version 5 added settings and seasons, none needed here
+    6: fill_v4,  # version 6 added committed deals and the ledger chain, none needed here
 }
 
 
@@ -362,6 +363,8 @@ async def test_migrates_from_every_earlier_version(
         unfinished = await store.unfinished_tables()
         assert [(r.id, r.status) for r in unfinished] == [(1, "playing"), (2, "lobby")]
         assert unfinished[0].message_id == 501
+        # version 7: tables from before the ratings count as rated
+        assert all(r.rated for r in unfinished)
         if version == 1:
             assert all(r.turn_seconds == 0 and r.turn_deadline is None for r in unfinished)
         else:

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from bot.games.base import RuleError
-from bot.storage import MoveCommit, Store
+from bot.storage import MoveCommit, RatingJob, Store
 from bot.table import (
     AlreadyJoinedError,
     AlreadySeatedError,
@@ -277,11 +277,11 @@ class FlakyStore(Store):
 
     fail: str | None = None
 
-    async def commit_move(self, commit: MoveCommit) -> None:
+    async def commit_move(self, commit: MoveCommit, *, rating: RatingJob | None = None) -> None:
         when, self.fail = self.fail, None
         if when == "before":
             raise OSError("disk on fire")
-        await super().commit_move(commit)
+        await super().commit_move(commit, rating=rating)
         if when == "after":
             raise OSError("lost the reply")
 

@@ -9,6 +9,7 @@ from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
 from bot.games.dubb.sim import main as simulate
+from bot.games.dubb.standings import DubbStandings
 from bot.i18n import N_
 
 SPEC = GameSpec(
@@ -26,6 +27,7 @@ SPEC = GameSpec(
     computer="smart",
     counters=COUNTERS,
     face="bot.games.dubb.face:FACE",
+    standings=DubbStandings(),
     simulator=simulate,
     default_turn_seconds=90,
 )

@@ -9,6 +9,7 @@ from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
 from bot.games.tonk.sim import main as simulate
+from bot.games.tonk.standings import TonkStandings
 from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
 from bot.i18n import N_
 
@@ -29,6 +30,7 @@ SPEC = GameSpec(
     counters=COUNTERS,
     stakes=True,
     face="bot.games.tonk.face:FACE",
+    standings=TonkStandings(),
     simulator=simulate,
     default_turn_seconds=120,
 )

@@ -74,7 +74,8 @@ class Dubb(commands.Cog):
     @dubb.command(name=cmd("start"), description=cmd("Open a Dubb lobby in this channel"))
     @app_commands.rename(decks=cmd("decks"), jokers=cmd("jokers"), hand_limit=cmd("hand_limit"),
                          last_player_draw=cmd("last_player_draw"), cards_each=cmd("cards_each"),
-                         computers=cmd("computers"), turn_time=cmd("turn_time"))
+                         computers=cmd("computers"), turn_time=cmd("turn_time"),
+                         rated=cmd("rated"))
     @app_commands.describe(
         decks=cmd("How many 52-card packs"),
         jokers=cmd("Play with jokers, 2 per pack"),
@@ -83,6 +84,7 @@ class Dubb(commands.Cog):
         cards_each=cmd("Cards dealt to each player (the default depends on the player count)"),
         computers=cmd("How many computer players to seat (you can add more in the lobby)"),
         turn_time=cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
+        rated=cmd("Count the result for the skill ratings (tables with computers never count)"),
     )
     @app_commands.choices(
         decks=[app_commands.Choice(name=cmd("1 pack"), value=1),
@@ -98,6 +100,7 @@ class Dubb(commands.Cog):
         cards_each: app_commands.Range[int, 1, 25] | None = None,
         computers: app_commands.Range[int, 0, 5] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
+        rated: bool = True,
     ) -> None:
         checks.one_of(decks, (1, 2), L("The number of packs"))
         if cards_each is not None:
@@ -119,7 +122,7 @@ class Dubb(commands.Cog):
                 "players get 10 to 12, 3 get 7 or 8, 4 get 5 or 6, 5 get 4 or 5, and 6 get 4.",
                 count=cards_each)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers)
+                                         computers=computers, rated=rated)
 
     @dubb.command(name=cmd("join"), description=cmd("Sit down at this channel's Dubb lobby"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -224,6 +227,22 @@ class Dubb(commands.Cog):
             await history_export(self.controller, interaction, table_id=table, count=count)
             return
         await self.controller.history(interaction)
+
+    @dubb.command(name=cmd("top"), description=cmd("This server's Dubb leaderboard by skill "
+                                                    "rating"))
+    @app_commands.rename(private=cmd("private"))
+    @app_commands.describe(private=cmd("Show the answer only to you"))
+    async def top(self, interaction: discord.Interaction, private: bool = False) -> None:
+        await self.controller.top(interaction, private=private)
+
+    @dubb.command(name=cmd("profile"), description=cmd("A player's Dubb rating, record and "
+                                                        "rating history"))
+    @app_commands.rename(player=cmd("player"), private=cmd("private"))
+    @app_commands.describe(player=cmd("Whose profile (default: yours)"),
+                           private=cmd("Show the answer only to you"))
+    async def profile(self, interaction: discord.Interaction,
+                      player: discord.User | None = None, private: bool = False) -> None:
+        await self.controller.profile(interaction, player, private=private)
 
     @dubb.command(name=cmd("stats"), description=cmd("This server's Dubb statistics"))
     @app_commands.rename(player=cmd("player"), private=cmd("private"))

@@ -213,11 +213,12 @@ class Tonk(commands.Cog):
         computers=cmd("How many computer players to seat (you can add more in the lobby)"),
         turn_time=cmd("Seconds per turn before a move is made for you (0 = no timer; default: "
                       "the server's)"),
+        rated=cmd("Count the result for the skill ratings (tables with computers never count)"),
     )
     @app_commands.rename(
         stake=cmd("stake"), no_upcard=cmd("no_upcard"), must_spread=cmd("must_spread"),
         double_needs_spread=cmd("double_needs_spread"), hit_lock=cmd("hit_lock"),
-        computers=cmd("computers"), turn_time=cmd("turn_time"),
+        computers=cmd("computers"), turn_time=cmd("turn_time"), rated=cmd("rated"),
     )
     async def start(
         self,
@@ -229,6 +230,7 @@ class Tonk(commands.Cog):
         hit_lock: bool = False,
         computers: app_commands.Range[int, 0, 3] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
+        rated: bool = True,
     ) -> None:
         if stake is None:
             stake = await self._default_stake(interaction)
@@ -236,7 +238,7 @@ class Tonk(commands.Cog):
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers)
+                                         computers=computers, rated=rated)
 
     async def _default_stake(self, interaction: discord.Interaction) -> int:
         """The server's default stake for new Tonk tables, else the game's."""
@@ -432,6 +434,22 @@ class Tonk(commands.Cog):
             await history_export(self.controller, interaction, table_id=table, count=count)
             return
         await self.controller.history(interaction)
+
+    @tonk.command(name=cmd("top"), description=cmd("This server's Tonk leaderboard by skill "
+                                                    "rating"))
+    @app_commands.rename(private=cmd("private"))
+    @app_commands.describe(private=cmd("Show the answer only to you"))
+    async def top(self, interaction: discord.Interaction, private: bool = False) -> None:
+        await self.controller.top(interaction, private=private)
+
+    @tonk.command(name=cmd("profile"), description=cmd("A player's Tonk rating, record and "
+                                                        "rating history"))
+    @app_commands.rename(player=cmd("player"), private=cmd("private"))
+    @app_commands.describe(player=cmd("Whose profile (default: yours)"),
+                           private=cmd("Show the answer only to you"))
+    async def profile(self, interaction: discord.Interaction,
+                      player: discord.User | None = None, private: bool = False) -> None:
+        await self.controller.profile(interaction, player, private=private)
 
     @tonk.command(name=cmd("ledger"), description=cmd("This server's Tonk standings and "
                                                       "payments"))

@@ -1,0 +1,89 @@
+"""Skill ratings on Discord, end to end (issue 33): a rated game shows everyone's rating
+change with its result, an unrated one shows none, and `/dubb top` and `/dubb profile` answer,
+the profile with its chart attached as a PNG with alt text in the reader's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable, open_table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
+
+MAX_TURNS = 400
+CHANGE = re.compile(r"^\*\*(Anna|Bo)\*\* (\d[\d,]*) \(([+-]\d+|0)\)$")
+
+
+def field(message: StoredMessage, name: str) -> str | None:
+    return next((f["value"] for f in message.embeds[0].get("fields", []) if f["name"] == name),
+                None)
+
+
+async def play_out(table: DubbTable) -> StoredMessage:
+    turns = 0
+    while not table.over():
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+    return table.table
+
+
+async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    final = await play_out(await open_table(driver, world.channel, world.anna, [world.bo]))
+    ratings = field(final, "Ratings")
+    assert ratings is not None, final.embeds[0]
+    lines = [CHANGE.match(line) for line in ratings.splitlines()]
+    assert all(lines) and len(lines) == 2, ratings
+    (first, rating, up), (second, low, down) = (m.groups() for m in lines if m)
+    assert {first, second} == {"Anna", "Bo"}
+    # a first game on the 1000 + 20 x ordinal scale: the winner gains, the loser drops
+    assert int(up) > 0 > int(down) and int(rating) == 1000 + int(up)
+    assert int(low) == 1000 + int(down)
+
+    top = await driver.slash(world.bo, world.channel, "dubb top", {"private": True})
+    assert top.ephemeral and top.message is not None
+    board = top.message.embeds[0]
+    # one game is not enough for the leaderboard (5): it says so, and where Bo stands
+    assert board["title"] == "Dubb — leaderboard"
+    assert "Nobody has played enough rated games yet." in board["description"]
+    you = next(f["value"] for f in board["fields"] if f["name"] == "You")
+    assert "after 1 rated game" in you and "from 5" in you
+    assert "at least 5 rated games" in board["footer"]["text"]
+
+    driver.set_locale(world.anna, "sv-SE")
+    answer = await driver.slash(world.anna, world.channel, "dubb profile",
+                                {"player": world.bo, "private": True})
+    assert answer.ephemeral and answer.message is not None
+    profile = answer.message
+    embed = profile.embeds[0]
+    assert embed["title"] == "Dubb — Bo"
+    shown = {f["name"]: f["value"] for f in embed["fields"]}
+    assert shown["Ratingpartier"] == "1"
+    [chart] = profile.attachments
+    assert chart.filename == "rating-history.png" and chart.data.startswith(b"\x89PNG")
+    assert embed["image"]["url"] == chart.url
+    assert chart.description is not None
+    assert chart.description.startswith("Diagram över Bos rating i Dubb"), chart.description
+    assert "under 1 ratingparti" in chart.description
+
+
+async def test_an_unrated_game_shows_no_ratings(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo], rated=False)
+    lobby_note = [m for m in driver.fake.messages.values()
+                  if m.embeds and "not rated" in str(m.embeds[0])]
+    assert lobby_note, "the lobby says the table is not rated"
+    final = await play_out(table)
+    assert field(final, "Ratings") is None
+    answer = await driver.slash(world.anna, world.channel, "dubb profile")
+    assert answer.message is not None
+    assert answer.message.embeds[0]["description"] == "Anna has no rated Dubb games here yet."
+    assert answer.message.attachments == []
