@@ -94,28 +94,33 @@ async def play_out(runner: BotRunner, driver: Driver, fake: FakeDiscord, clock: 
     return done
 
 
-def expected_lines(store_tables: Sequence[tuple[list[int], list[int], set[int]]],
+def expected_lines(store_tables: Sequence[tuple[list[int], list[list[int]], set[int]]],
                    names: dict[int, str], order: list[int], seats: int) -> list[str]:
     """The standings as docs/events.md computes them, from each table's seating, its game's
-    finishing order and who left: points ``seats - place`` for those who stayed, 0 for the
-    rest; then Buchholz, then wins."""
+    finishing order (groups of players tied for a place) and who left: points
+    ``seats - place`` for those who stayed, 0 for the rest; then Buchholz, then wins."""
     points: dict[int, int] = dict.fromkeys(order, 0)
-    table_points: list[dict[int, int]] = []
+    firsts: list[list[int]] = []
     for seated, ranking, gone in store_tables:
-        stayed = [p for p in ranking if p in seated and p not in gone]
-        got = {p: seats - (i + 1) for i, p in enumerate(stayed)}
+        got: dict[int, int] = {}
+        place = 1
+        for group in ranking:
+            stayed = [p for p in group if p in seated and p not in gone]
+            got.update({p: seats - place for p in stayed})
+            if place == 1:
+                firsts.append(stayed)
+            place += len(stayed)
         got.update({p: 0 for p in seated if p not in got})
-        table_points.append(got)
         for p, n in got.items():
             points[p] += n
     buchholz = dict.fromkeys(order, 0)
     wins = dict.fromkeys(order, 0)
-    for got, (seated, ranking, gone) in zip(table_points, store_tables, strict=True):
+    for seated, _, _ in store_tables:
         for p in seated:
             buchholz[p] += sum(points[o] for o in seated if o != p)
-        stayed = [p for p in ranking if p in seated and p not in gone]
-        if stayed:
-            wins[stayed[0]] += 1
+    for first in firsts:
+        for p in first:
+            wins[p] += 1
     withdrawn = {p for _, _, gone in store_tables for p in gone}
     key = {p: (-points[p], -buchholz[p], -wins[p]) for p in order}
     ranked = sorted(order, key=lambda p: (key[p], order.index(p)))
@@ -197,7 +202,7 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
 
     entrants = await store.events.entrants(event.id)
     names = {e.player_id: (f"🤖 {e.name}" if e.is_computer else e.name) for e in entrants}
-    expected = expected_lines([(s, r, g) for _, s, r, g in tables], names,
+    expected = expected_lines([(s, [[p] for p in r], g) for _, s, r, g in tables], names,
                               [e.player_id for e in entrants], seats=3)
     shown = str(done.embeds[0]["description"]).splitlines()
     assert shown == expected
@@ -229,3 +234,54 @@ async def test_an_event_whose_tables_the_bot_may_not_thread_says_so_and_waits(
     assert fake.guilds[guild.id].threads() == []
     event = await event_of(bot_runner, guild.id, "dubb")
     assert event.status == "registering"
+
+
+async def test_a_tonk_event_of_two_rounds_plays_its_hands_and_scores_by_chips(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Six computer players, tables of three, two hands a round: the event deals each table's
+    second hand itself and closes the table after it; places go by net chips at the table."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "tonk",
+                               {"rounds": 2, "seats": 3, "hands": 2, "computers": 6,
+                                "turn_time": TURN})
+    await driver.click(host, message, "Start")
+    done = await play_out(bot_runner, driver, fake, clock, world, world.channel, game="tonk")
+    await driver.wait_for(lambda: "The event is over" in json.dumps(
+        fake.messages[message.id].embeds), what="the event's message to say it is over")
+
+    assert bot_runner.bot is not None
+    store = bot_runner.bot.store
+    event = await event_of(bot_runner, world.guild.id, "tonk")
+    assert (event.status, event.round, event.announced) == ("finished", 2, 2)
+    tables = await store.events.tables(event.id)
+    assert [(t.round, len(t.players)) for t in tables] == [(1, 3), (1, 3), (2, 3), (2, 3)]
+    outcomes = []
+    for table in tables:
+        assert table.table_id is not None
+        record = await store.table(table.table_id)
+        state = await store.table_state(table.table_id)
+        assert record is not None and state is not None
+        engine = GAMES["tonk"].load_engine(json.loads(state))
+        assert engine.deals_done == 2, "each table played the round's two hands"
+        assert record.closed_note == {"why": "round"}
+        nets = {b.player_id: b.net for b in await store.balances(
+            world.guild.id, "tonk", table_id=table.table_id)}
+        # by net chips, best first; equal nets share a place (the test's own reading)
+        levels = sorted({nets.get(p, 0) for p in table.players}, reverse=True)
+        ranking = [[p for p in table.players if nets.get(p, 0) == level] for level in levels]
+        outcomes.append((list(table.players), ranking, set(), nets))
+    entrants = await store.events.entrants(event.id)
+    names = {e.player_id: f"🤖 {e.name}" for e in entrants}
+    order = [e.player_id for e in entrants]
+    expected = expected_lines([(s, r, g) for s, r, g, _ in outcomes], names, order, seats=3)
+    assert str(done.embeds[0]["description"]).splitlines() == expected
+    results = [t.result for t in tables]
+    for (seated, _, _, nets), result in zip(outcomes, results, strict=True):
+        assert result is not None
+        by_player = {r["player"]: r for r in result}
+        for p in seated:
+            better = sum(1 for o in seated if nets.get(o, 0) > nets.get(p, 0))
+            assert by_player[p]["place"] == better + 1
+            assert by_player[p]["points"] == 3 - (better + 1)
