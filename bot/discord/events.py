@@ -38,7 +38,7 @@ from bot.discord.errors import UserFacingError
 from bot.discord.routing import Route, Router
 from bot.discord.translator import cmd
 from bot.games.base import GameSpec, Seat
-from bot.i18n import DEFAULT, join, lang_of, ordinal, tr, trn
+from bot.i18n import DEFAULT, N_, join, lang_of, ordinal, tr, trn
 from bot.storage import EventEntrant, EventRecord, EventTable, TableRecord
 from bot.table import TableService
 from bot.table.computers import COMPUTER_NAMES
@@ -262,9 +262,7 @@ class EventController:
             return
         missing = self._missing_permissions(interaction, event)
         if missing:
-            raise UserFacingError("I can't open the tables' threads: I need the **{needed}** "
-                                  "permission in <#{channel}>. Nothing was changed.",
-                                  needed=missing, channel=self.service.settings(event).tables_in)
+            raise UserFacingError(missing, channel=self.service.settings(event).tables_in)
         event = await self.service.begin(event.id)
         entrants = await self.service.entrants(event.id)
         embed, view = self._render(game, event, entrants)
@@ -273,16 +271,18 @@ class EventController:
 
     @staticmethod
     def _missing_permissions(interaction: discord.Interaction, event: EventRecord) -> str:
-        """What the bot lacks to run the tables, when they go in the channel it was asked in
-        (Discord says what the bot may do there with the interaction); elsewhere the thread's
-        creation says so."""
+        """What the bot lacks to run the tables (a message), when they go in the channel it was
+        asked in (Discord says what the bot may do there with the interaction); elsewhere the
+        thread's creation says so."""
         if EventService.settings(event).tables_in != interaction.channel_id:
             return ""
         perms = interaction.app_permissions
         if not perms.create_public_threads:
-            return "Create Public Threads"
+            return N_("I can't open the tables' threads: I need the **Create Public Threads** "
+                      "permission in <#{channel}>. Nothing was changed.")
         if not perms.send_messages_in_threads:
-            return "Send Messages in Threads"
+            return N_("I can't play in the tables' threads: I need the **Send Messages in "
+                      "Threads** permission in <#{channel}>. Nothing was changed.")
         return ""
 
     async def cancel(self, interaction: discord.Interaction, game: GameSpec,
