@@ -1,6 +1,7 @@
 """How a Dubb table plays and scores in an event: one game to its end, places in the order the
-players went out, the loser last (D11); players who left or were removed rank below everyone
-who stayed (D12), which the host sees to."""
+players went out, the loser last (D10, D11). Players who left or were removed by the turn
+timer rank below everyone who stayed: leaving counts as a loss (``DubbResult``), and the host
+scores them last."""
 
 from __future__ import annotations
 
