@@ -37,7 +37,7 @@ from bot.discord.controller import TableController, display_name, user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Route, Router
 from bot.discord.translator import cmd
-from bot.games.base import GameSpec, Seat
+from bot.games.base import GameSpec, RuleError, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, ordinal, tr, trn
 from bot.storage import EventEntrant, EventRecord, EventTable, TableRecord
 from bot.table import TableService
@@ -530,11 +530,16 @@ class EventController:
                 return
             record = await self.tables.live_record(thread_id)
             assert record is not None
-        await self.service.set_table(table, record.id)
+        # known before the start is shown: the table plays on if only computers sit there
         self._known[record.id] = event.id
         self.live_tables.add(record.id)
+        result = None
         if record.status == "lobby":
             result = await self.tables.start(thread_id, record.host_id)
+        # recorded once started: a table recorded but never started could be closed as an idle
+        # lobby while the bot is down, and would score everyone as a no-show
+        await self.service.set_table(table, record.id)
+        if result is not None:
             await controller.show_automatic(result)
 
     async def _post_seating(self, game: GameSpec, event: EventRecord) -> None:
@@ -585,8 +590,9 @@ class EventController:
         try:
             result = await self.tables.apply(record.channel_id, move[0], move[1],
                                              snapshot.counter)
-        except TableError:
-            # moved on meanwhile (a player left between hands): the next pass looks again
+        except (TableError, RuleError):
+            # moved on meanwhile (a player dealt or left between hands): the next pass looks
+            # again
             return True
         await controller.show_automatic(result)
         return True
