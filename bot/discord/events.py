@@ -219,7 +219,7 @@ class EventController:
                      action: str) -> None:
         try:
             event = await self.service.event(event_id)
-            if event.guild_id != interaction.guild_id:
+            if event.guild_id != interaction.guild_id or event.kind != game.kind:
                 raise EventError("gone")
             if action == "ev_join":
                 event = await self.service.register(event_id, interaction.user.id,
@@ -287,8 +287,13 @@ class EventController:
 
     async def cancel(self, interaction: discord.Interaction, game: GameSpec,
                      event: EventRecord) -> None:
+        """Close the event: registration ends, or — in a round — no more rounds; tables in play
+        go on as any table does."""
         await self._host_check(interaction, event)
         event = await self.service.cancel(event.id)
+        for table in await self.service.tables(event.id, event.round):
+            if table.table_id is not None:
+                self.live_tables.discard(table.table_id)
         entrants = await self.service.entrants(event.id)
         embed, view = self._render(game, event, entrants)
         await interaction.response.edit_message(embed=embed, view=view)
@@ -357,6 +362,10 @@ class EventController:
                                  discord.ButtonStyle.danger))
         elif event.status != "cancelled":
             view.add_item(button(game.kind, event.id, "ev_table", tr(lang, "Standings")))
+        if event.status == "running":
+            view.add_item(button(game.kind, event.id, "ev_start", tr(lang, "Continue")))
+            view.add_item(button(game.kind, event.id, "ev_cancel", tr(lang, "Cancel"),
+                                 discord.ButtonStyle.danger))
         return fit(embed), view
 
     def _standings_embed(self, game: GameSpec, event: EventRecord,
@@ -485,8 +494,8 @@ class EventController:
                     event.channel_id, guild_id=event.guild_id).send(tr(
                         lang, "I can't open the tables' threads: I need the **Create Public "
                               "Threads** and **Send Messages in Threads** permissions in "
-                              "<#{channel}>. Once I have them, the host presses **Start** "
-                              "again.", channel=settings.tables_in))
+                              "<#{channel}>. Once I have them, the host presses **Continue** "
+                              "on the event's message.", channel=settings.tables_in))
                 return False
             if not await self.service.set_thread(table, thread.id):
                 # another process made this table's thread first: that one is used

@@ -285,3 +285,37 @@ async def test_a_tonk_event_of_two_rounds_plays_its_hands_and_scores_by_chips(
             better = sum(1 for o in seated if nets.get(o, 0) > nets.get(p, 0))
             assert by_player[p]["place"] == better + 1
             assert by_player[p]["points"] == 3 - (better + 1)
+
+
+async def test_tables_the_bot_cannot_thread_wait_for_the_permission_and_continue(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord
+) -> None:
+    """The tables go in another channel, where the bot cannot start threads: it says so in
+    the event's channel (Discord's 403 50013) and waits; once the server grants Create Public
+    Threads, the host's **Continue** opens them and the event plays to its end."""
+    guild = driver.add_guild("Threads later",
+                             bot_permissions=BOT_DEFAULT & ~CREATE_PUBLIC_THREADS,
+                             everyone_permissions=EVERYONE_DEFAULT & ~CREATE_PUBLIC_THREADS)
+    lobby = driver.add_channel(guild, "lobby")
+    tables = driver.add_channel(guild, "tables")
+    host = driver.add_user("Host Hedvig", admin=True)
+    driver.allow_rest_errors()  # the refused thread is the point
+    clock = await start_clocked(bot_runner, seed=5)
+    message = await open_event(driver, lobby, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 4, "channel": tables})
+    await driver.click(host, message, "Start")
+    refused = await driver.wait_for_message(lobby, lambda m: "Create Public Threads" in m.content)
+    assert f"<#{tables.id}>" in refused.content and "Continue" in refused.content
+    assert fake.guilds[guild.id].threads() == []
+    assert bot_runner.bot is not None
+    for role in fake.guilds[guild.id].roles.values():
+        if role.bot_id is not None:
+            role.permissions |= CREATE_PUBLIC_THREADS
+    running = fake.messages[message.id]
+    assert [b.get("label") for b in running.buttons()] == ["Standings", "Continue", "Cancel"]
+    await driver.click(host, running, "Continue")
+    done = await play_out(bot_runner, driver, fake, clock, World(
+        guild=guild, channel=lobby, anna=host, bo=host, cem=host, mod=host), lobby)
+    assert "final standings" in str(done.embeds[0]["title"])
+    threads = fake.guilds[guild.id].threads()
+    assert len(threads) == 2 and all(t.parent_id == tables.id for t in threads)

@@ -51,6 +51,12 @@ async def test_registration_runs_until_the_start(store: Store, clock: FakeClock)
         store, GAMES, shards=Shards(count=2, ids=((GUILD >> 22) % 2,))).running()
     assert await EventService(store, GAMES, shards=Shards(
         count=2, ids=(1 - (GUILD >> 22) % 2,))).running() == []
+    # a running event can be cancelled, once; it is then no longer resumed
+    assert (await service.cancel(event.id)).status == "cancelled"
+    with pytest.raises(EventError):
+        await service.cancel(event.id)
+    assert await service.running() == []
+    assert [e.status for e in await service.closed_events(GUILD, "dubb")] == ["cancelled"]
 
 
 async def test_each_step_of_a_round_is_taken_once(store: Store, clock: FakeClock) -> None:
