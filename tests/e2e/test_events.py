@@ -3,8 +3,9 @@ button, a thread per table created through Discord's API, rounds seated by the b
 removed by the turn timer and leavers scoring last, standings after each round, final standings
 with tie-breaks, and the event in ``/… history`` (docs/events.md).
 
-The tables are played at machine speed: computer players with no pause, people who never move
-(the turn timer, on a clock the test moves, plays for them) or who leave.
+The tables are played at machine speed: people who play by clicking their hand panels in the
+tables' threads, a person who never moves (the turn timer, on a clock the test moves, plays
+for them until it removes them), one who leaves, and computer players with no pause.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.games.registry import GAMES
 from bot.storage import EventRecord, Store
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_players import Player
 from tests.fakeclock import FakeClock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -69,12 +71,16 @@ async def table_to_move(runner: BotRunner, guild_id: int, user: User) -> int | N
 
 async def play_out(runner: BotRunner, driver: Driver, fake: FakeDiscord, clock: FakeClock,
                    world: World, channel: Channel, *, no_show: User | None = None,
-                   leaver: User | None = None, game: str = "dubb") -> StoredMessage:
-    """Until the final standings are posted: the no-show's turns run out on the clock, the
-    leaver leaves the first table they are seated at, computers play everything else."""
+                   leaver: User | None = None, people: Sequence[User] = (),
+                   game: str = "dubb") -> StoredMessage:
+    """Until the final standings are posted: ``people`` play their turns by clicking what
+    they see in their table's thread, the no-show's turns run out on the clock, the leaver
+    leaves the first table they are seated at, computers play everything else."""
     left = False
     while (done := final_standings(driver, channel)) is None:
         seen = len(fake.log)
+        if await play_a_turn(runner, driver, fake, world, people, game):
+            continue
         if leaver is not None and not left:
             assert runner.bot is not None
             record = await runner.bot.service.table_of_player(world.guild.id, leaver.id)
@@ -92,6 +98,25 @@ async def play_out(runner: BotRunner, driver: Driver, fake: FakeDiscord, clock: 
         await driver.wait_for(lambda s=seen: len(fake.log) > s or final_standings(
             driver, channel) is not None, within=WITHIN, what="the event to move on")
     return done
+
+
+async def play_a_turn(runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World,
+                      people: Sequence[User], game: str) -> bool:
+    """One of ``people`` whose turn it is makes a move from their hand panel; whether one
+    was acknowledged."""
+    for person in people:
+        where = await table_to_move(runner, world.guild.id, person)
+        if where is None:
+            continue
+        player = Player(driver, fake.channels[where], game, {person.id: person})
+        table = player.table()
+        if table is None or table.button("Your hand") is None:
+            continue
+        panel = await driver.click(person, table, "Your hand")
+        if panel.message is not None and panel.ephemeral and await player._choose(
+                person, panel.message):
+            return True
+    return False
 
 
 def expected_lines(store_tables: Sequence[tuple[list[int], list[list[int]], set[int]]],
@@ -162,9 +187,10 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
     clock = await start_clocked(bot_runner, seed=33)
     host = driver.add_user("Host Hedvig", admin=True)
     nils, lea = driver.add_user("Nils"), driver.add_user("Lea")
+    people = [world.anna, world.bo, world.cem]
     message = await open_event(driver, world.channel, host, "dubb",
-                               {"rounds": 3, "seats": 3, "computers": 7, "turn_time": TURN})
-    for person in (nils, lea):
+                               {"rounds": 3, "seats": 3, "computers": 4, "turn_time": TURN})
+    for person in (*people, nils, lea):
         await driver.click(person, message, "Register")
     again = await driver.click(nils, driver.latest(world.channel) or message, "Register")
     assert "already registered" in again.content
@@ -174,7 +200,7 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
     assert not started.failed
 
     done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
-                          no_show=nils, leaver=lea)
+                          no_show=nils, leaver=lea, people=people)
 
     # the event's message says it is over once the last standings are noted as posted
     await driver.wait_for(lambda: "The event is over" in json.dumps(
@@ -202,6 +228,11 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
 
     entrants = await store.events.entrants(event.id)
     names = {e.player_id: (f"🤖 {e.name}" if e.is_computer else e.name) for e in entrants}
+    # the people played at every round's tables, from their hand panels in the threads
+    for person in people:
+        assert all(any(person.id in t[1] for t in by_round[r]) for r in (1, 2, 3))
+    assert any(m.ephemeral_for == world.anna.id
+               for t in threads if t for m in fake.channel_history(t))
     expected = expected_lines([(s, [[p] for p in r], g) for _, s, r, g in tables], names,
                               [e.player_id for e in entrants], seats=3)
     shown = str(done.embeds[0]["description"]).splitlines()
