@@ -634,23 +634,10 @@ def _event_group(controller: EventController, game: GameSpec) -> app_commands.Gr
                                description=cmd("Events: tournaments across several tables"))
     plays_hands = game.event is not None and game.event.plays_hands
 
-    @app_commands.command(name=cmd("new"),
-                          description=cmd("Open an event: people register, you start it"))
-    @app_commands.rename(rounds=cmd("rounds"), seats=cmd("seats"), hands=cmd("hands"),
-                         channel=cmd("channel"), turn_time=cmd("turn_time"),
-                         computers=cmd("computers"))
-    @app_commands.describe(
-        rounds=cmd("How many rounds"),
-        seats=cmd("Players per table"),
-        hands=cmd("Hands per round at each table"),
-        channel=cmd("The channel whose threads hold the tables (default: this one)"),
-        turn_time=cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
-        computers=cmd("How many computer players enter"),
-    )
     async def new_with_hands(
         interaction: discord.Interaction,
         rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
-        seats: app_commands.Range[int, 2, 6] | None = None,
+        seats: int | None = None,
         hands: app_commands.Range[int, 1, MAX_HANDS] = 3,
         channel: discord.TextChannel | None = None,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
@@ -659,21 +646,10 @@ def _event_group(controller: EventController, game: GameSpec) -> app_commands.Gr
         await controller.new(interaction, game, rounds=rounds, seats=seats, hands=hands,
                              channel=channel, turn_time=turn_time, computers=computers)
 
-    @app_commands.command(name=cmd("new"),
-                          description=cmd("Open an event: people register, you start it"))
-    @app_commands.rename(rounds=cmd("rounds"), seats=cmd("seats"), channel=cmd("channel"),
-                         turn_time=cmd("turn_time"), computers=cmd("computers"))
-    @app_commands.describe(
-        rounds=cmd("How many rounds"),
-        seats=cmd("Players per table"),
-        channel=cmd("The channel whose threads hold the tables (default: this one)"),
-        turn_time=cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
-        computers=cmd("How many computer players enter"),
-    )
     async def new_games(
         interaction: discord.Interaction,
         rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
-        seats: app_commands.Range[int, 2, 6] | None = None,
+        seats: int | None = None,
         channel: discord.TextChannel | None = None,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         computers: app_commands.Range[int, 0, MAX_COMPUTERS] = 0,
@@ -681,12 +657,32 @@ def _event_group(controller: EventController, game: GameSpec) -> app_commands.Gr
         await controller.new(interaction, game, rounds=rounds, seats=seats, hands=0,
                              channel=channel, turn_time=turn_time, computers=computers)
 
+    new = new_with_hands if plays_hands else new_games
+    # the client offers only the seats this game's tables have
+    new.__annotations__["seats"] = app_commands.Range[int, game.min_players,
+                                                      game.max_players] | None
+    names = {"rounds": cmd("rounds"), "seats": cmd("seats"), "channel": cmd("channel"),
+             "turn_time": cmd("turn_time"), "computers": cmd("computers")}
+    descriptions = {
+        "rounds": cmd("How many rounds"),
+        "seats": cmd("Players per table"),
+        "channel": cmd("The channel whose threads hold the tables (default: this one)"),
+        "turn_time": cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
+        "computers": cmd("How many computer players enter"),
+    }
+    if plays_hands:
+        names["hands"] = cmd("hands")
+        descriptions["hands"] = cmd("Hands per round at each table")
+    described = app_commands.describe(**descriptions)(app_commands.rename(**names)(new))
+    group.add_command(app_commands.command(
+        name=cmd("new"), description=cmd("Open an event: people register, you start it"),
+    )(described))
+
     @app_commands.command(name=cmd("standings"),
                           description=cmd("The standings of this server's latest event (only "
                                           "you see them)"))
     async def standings(interaction: discord.Interaction) -> None:
         await controller.standings_command(interaction, game)
 
-    group.add_command(new_with_hands if plays_hands else new_games)
     group.add_command(standings)
     return group
