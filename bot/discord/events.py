@@ -90,8 +90,9 @@ class EventController:
         self._locks: dict[int, asyncio.Lock] = {}
         self._again: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._known: dict[int, int | None] = {}
-        """Table id → the event it was opened for (``None``: no event's), as looked up."""
+        self._known: dict[int, int] = {}
+        """Table id → the event it was opened for, for the events' tables met so far (other
+        tables are looked up each time one ends or waits between hands: one indexed read)."""
         self.live_tables: set[int] = set()
         """Tables of events in play: they play on with only computer players left."""
 
@@ -123,17 +124,16 @@ class EventController:
         if snapshot.is_lobby or (snapshot.is_playing and (
                 snapshot.engine is None or snapshot.engine.to_move is not None)):
             return
-        if self._known.get(snapshot.table_id, 0) is None:
-            return
         self._spawn(self._table_changed(snapshot.table_id))
 
     async def _table_changed(self, table_id: int) -> None:
-        event_id = self._known.get(table_id, 0)
-        if event_id == 0:
+        event_id = self._known.get(table_id)
+        if event_id is None:
             found = await self.service.table_of(table_id)
-            event_id = self._known[table_id] = None if found is None else found.event_id
-        if event_id is not None:
-            await self.advance(event_id)
+            if found is None:
+                return
+            event_id = self._known[table_id] = found.event_id
+        await self.advance(event_id)
 
     async def resume(self) -> None:
         """At start-up: every running event of this process's servers moves on (tables a
