@@ -19,14 +19,17 @@ from bot.discord import telemetry
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
+from bot.discord.events import EventController
 from bot.discord.pacing import Limits, RequestPacer
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
 from bot.games.registry import GAMES, Registry
+from bot.ratings.strengths import seating_strengths
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
 from bot.table.computers import ComputerPlayers, computer_to_move
+from bot.table.events import EventService
 from bot.table.priority import PeopleFirst
 from bot.table.service import IDLE
 from bot.table.settings import SettingsService
@@ -95,6 +98,7 @@ class KortbordBot(commands.Bot):
     publisher: TablePublisher
     timers: DeadlineScheduler
     computers: ComputerPlayers
+    events: EventController
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None,
                  games: Registry = GAMES, settle: bool = False, **options: Any) -> None:
@@ -146,6 +150,13 @@ class KortbordBot(commands.Bot):
                                          clock=self.clock.now, people=self.people)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
+        # players are seated by strength: equal for all until ratings are wired in here
+        self.events = EventController(
+            # round one is seated by skill: each entrant's rating in that server and game
+            EventService(self.store, self.games, clock=self.clock.now,
+                         shards=self.settings.shards, strengths=seating_strengths),
+            self.service, self.controllers, self.preferences, self)
+        self.events.register_routes(self.router)
         # components are routed by custom id, so tables posted before a restart keep working
         self.add_dynamic_items(RoutedButton, RoutedSelect)
         for extension in EXTENSIONS:
@@ -154,6 +165,8 @@ class KortbordBot(commands.Bot):
         # language go with the sync
         await self.tree.set_translator(CatalogTranslator())
         await self._sync_commands()
+        # events in play know their tables before any table is redrawn, and move on
+        await self.events.resume()
         self._refresh_task = asyncio.create_task(self._refresh_tables(), name="kortbord-refresh")
         # deadlines that passed while the bot was down are due now and fire once
         self.timers.start()
@@ -177,6 +190,7 @@ class KortbordBot(commands.Bot):
         self.timers.deadline_set(snapshot.turn_deadline if snapshot.status == "playing"
                                  else snapshot.lobby_expires_at)
         self.computers.kick(snapshot)
+        self.events.table_changed(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move a computer player made."""
@@ -268,6 +282,8 @@ class KortbordBot(commands.Bot):
             await self.timers.close()
         if hasattr(self, "computers"):
             await self.computers.close()
+        if hasattr(self, "events"):
+            await self.events.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
         await super().close()

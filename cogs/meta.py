@@ -93,6 +93,9 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
         tr(lang, "• Cards on tables: {shown}", shown=tr(lang, "pictures")
            if settings.cards == "pictures" else tr(lang, "text")),
         tr(lang, "• Games may be played in: {channels}", channels=channels),
+        tr(lang, "• Events are opened by: {who}", who=tr(lang, "Manage Server")
+           if settings.event_role is None
+           else tr(lang, "Manage Server or <@&{role}>", role=settings.event_role)),
     ]
     for game in games:
         defaults = settings.games.get(game.kind, GameDefaults())
@@ -168,7 +171,7 @@ class Meta(commands.Cog):
                       description=cmd("This server's settings (Manage Server to change them)"))
     @app_commands.rename(language=cmd("language"), pings=cmd("pings"), cards=cmd("cards"),
                          games_here=cmd("games_here"), game=cmd("game"),
-                         turn_time=cmd("turn_time"))
+                         turn_time=cmd("turn_time"), event_role=cmd("event_role"))
     @app_commands.describe(
         language=cmd("The language of the server's tables"),
         pings=cmd("Whether players are pinged on their turn, unless they chose themselves"),
@@ -176,6 +179,7 @@ class Meta(commands.Cog):
         games_here=cmd("Whether games may be started in this channel"),
         game=cmd("The game whose default turn time to set"),
         turn_time=cmd("The game's default seconds per turn (0: no timer)"),
+        event_role=cmd("A role whose members may open events (@everyone: only Manage Server)"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=cmd("the server's own"), value="auto"),
@@ -194,6 +198,7 @@ class Meta(commands.Cog):
         pings: bool | None = None, cards: str | None = None, games_here: str | None = None,
         game: str | None = None,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
+        event_role: discord.Role | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise UserFacingError("Server settings are made in a server.")
@@ -203,6 +208,10 @@ class Meta(commands.Cog):
         changes = _changes(current, interaction, self.bot.games.values(), language=language,
                            pings=pings, cards=cards, games_here=games_here, game=game,
                            turn_time=turn_time)
+        if event_role is not None:
+            # @everyone's id is the server's: picking it leaves events to Manage Server
+            changes["event_role"] = (None if event_role.id == interaction.guild_id
+                                     else event_role.id)
         if changes:
             if not interaction.permissions.manage_guild:
                 raise UserFacingError("Only members with the Manage Server permission can "

@@ -18,7 +18,7 @@ import importlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Protocol
@@ -65,6 +65,7 @@ from bot.table.service import (
     EMPTY,
     IDLE,
     LOBBY_TTL_SECONDS,
+    ROUND_PLAYED,
     STOPPED,
     ApplyResult,
     TableSnapshot,
@@ -94,6 +95,11 @@ player's panels at a table ever looks ready for their move (issue 36)."""
 
 OnChange = Callable[[TableSnapshot], None]
 """Told about every table the controller shows (timers re-arm, computers look for their turn)."""
+PlaysOn = Callable[[int], bool]
+"""Whether a table (by id) plays on with only computer players left: an event's tables do,
+since their results count in the event's standings."""
+HistoryExtra = Callable[[int, str], Awaitable[str | None]]
+"""More for a game's history, in a language: ``(guild_id, lang) -> text`` (its events)."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +203,8 @@ def closed_text(note: Mapping[str, Any] | None, lang: str) -> str:
         return tr(lang, "Nobody but computer players was left at the table, so the game ended.")
     if why == EMPTY:
         return tr(lang, "The lobby closed: nobody is left.")
+    if why == ROUND_PLAYED:
+        return tr(lang, "This table has played its hands for the event's round.")
     return tr(lang, "The table closed.")
 
 
@@ -366,6 +374,8 @@ class TableController:
         self.on_change = on_change
         self._clock = clock
         self._recent: dict[int, deque[str]] = {}
+        self.plays_on: PlaysOn = lambda table_id: False
+        self.history_extra: HistoryExtra | None = None
         self._panels: dict[tuple[int, int], _OpenPanel] = {}
         self._panel_edits = _PanelEdits()
 
@@ -614,7 +624,8 @@ class TableController:
         )
 
     async def publish(self, snapshot: TableSnapshot) -> None:
-        if snapshot.is_playing and all(s.is_computer for s in snapshot.seats):
+        if (snapshot.is_playing and all(s.is_computer for s in snapshot.seats)
+                and not self.plays_on(snapshot.table_id)):
             # issue 8: a table with no person left ends instead of playing on among computers
             await self._end_abandoned(snapshot)
             return
@@ -1084,6 +1095,10 @@ class TableController:
                     label=tr(lang, "Replay #{table}", table=record.id), value=str(record.id)))
         embed.description = "\n\n".join(lines) or tr(lang, "No {game} games have ended here "
                                                      "yet.", game=self.game.name)
+        extra = (None if self.history_extra is None or before is not None
+                 else await self.history_extra(interaction.guild_id, lang))
+        if extra:
+            embed.add_field(name=tr(lang, "Events"), value=extra, inline=False)
         if options:
             view.add_item(RoutedSelect(Route(self.game.kind, 0, "replay_pick"), options,
                                        tr(lang, "Replay a game…"), row=0))

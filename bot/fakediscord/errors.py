@@ -123,6 +123,10 @@ def missing_permissions() -> DiscordHTTPError:
     return DiscordHTTPError(403, 50013, "Missing Permissions")
 
 
+def wrong_channel_type() -> DiscordHTTPError:
+    return DiscordHTTPError(400, 50024, "Cannot execute action on this channel type")
+
+
 def cannot_edit_others_message() -> DiscordHTTPError:
     return DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
 

@@ -481,6 +481,13 @@ async def trigger_typing(request: web.Request) -> web.Response:
     return _no_content()
 
 
+async def start_thread(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    parent = fake.channel(_int(request, "channel_id"))
+    body, _ = await _body(request)
+    return _json(fake.start_thread(parent, body).payload(), status=201)
+
+
 # -- channel messages --------------------------------------------------------------------------
 
 
@@ -671,6 +678,7 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("GET", "/guilds/{guild_id}/members/{user_id}", get_member),
     ("GET", "/channels/{channel_id}", get_channel),
     ("POST", "/channels/{channel_id}/typing", trigger_typing),
+    ("POST", "/channels/{channel_id}/threads", start_thread),
     ("GET", "/channels/{channel_id}/messages", list_messages),
     ("POST", "/channels/{channel_id}/messages", create_message),
     ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),

@@ -49,6 +49,8 @@ from bot.fakediscord.model import (
     CHANNEL_GUILD_TEXT,
     CHANNEL_PRIVATE_THREAD,
     CHANNEL_PUBLIC_THREAD,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EVERYONE_DEFAULT,
     MANAGE_MESSAGES,
     MESSAGE_CHAT_INPUT_COMMAND,
@@ -577,6 +579,41 @@ class FakeDiscord:
             )
         self.changed()
         return channel
+
+    def start_thread(self, parent: Channel, body: Any) -> Channel:
+        """Discord's "Start Thread without Message" (``POST /channels/{id}/threads``) by the
+        bot: a public thread needs Create Public Threads, a private one Create Private Threads
+        (403 50013 without; 50001 without View Channel), only in a text channel (400 50024
+        in a thread or a category); ``type`` defaults to a private thread in API v9 and v10.
+        The thread is announced with THREAD_CREATE (``newly_created``), as Discord does."""
+        self.require_bot_permissions(parent)
+        if not isinstance(body, dict):
+            raise errors.bad_json()
+        problems = FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.required(("name",))
+        elif len(name) > 100:
+            problems.max_length(("name",), 100)
+        kind = body.get("type")
+        kind = CHANNEL_PRIVATE_THREAD if kind is None else kind
+        if kind not in (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD):
+            problems.add(("type",), "BASE_TYPE_CHOICES", "Value must be one of {11, 12}.")
+        problems.raise_if_any()
+        if parent.type != CHANNEL_GUILD_TEXT:
+            raise errors.wrong_channel_type()
+        needed = CREATE_PUBLIC_THREADS if kind == CHANNEL_PUBLIC_THREAD else CREATE_PRIVATE_THREADS
+        if not self.bot_permissions(parent.guild_id) & needed:
+            raise errors.missing_permissions()
+        guild = self.guilds[parent.guild_id]
+        thread = Channel(self.ids.next(), guild.id, name.strip(), kind, parent_id=parent.id,
+                         owner_id=self.bot_user.id)
+        guild.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True},
+                              intent=INTENT_GUILDS, guild_id=guild.id)
+        self.changed()
+        return thread
 
     # -- lookups ------------------------------------------------------------------------------
 

@@ -238,6 +238,33 @@ class Standings(Protocol):
         ...
 
 
+class EventRules(Protocol):
+    """How a game's tables play and score in an event (a tournament across tables): the host
+    seats the players, opens the tables and adds up the places; the game says what a place is
+    and what its tables need beyond the players' own moves."""
+
+    plays_hands: bool
+    """Whether a table plays hand after hand (a round is then a number of hands the event's
+    host picks); otherwise a table plays one game to its end."""
+
+    def places(self, engine: Any, money: Mapping[int, int] | None) -> list[tuple[int, ...]]:
+        """The table's players from first place to last, players tied for a place together,
+        as the table stands now (finished, or stopped part-way). ``money``: each player's net
+        at this table, for games played for stakes. Players who left may be anywhere: the host
+        puts them last."""
+        ...
+
+    def next_move(self, engine: Any, hands: int) -> tuple[int, Any] | None:
+        """The move the event makes itself at a table of ``hands`` hands a round, and in whose
+        name (dealing the next hand), or ``None``."""
+        ...
+
+    def round_over(self, engine: Any, hands: int) -> bool:
+        """Whether the table has played its part of the round (its ``hands`` hands) though its
+        game goes on; the host then closes it."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game, as it registers with the host. One package under ``bot/games`` (or anywhere: the
@@ -274,6 +301,8 @@ class GameSpec:
     """The turn timer a new table gets unless its server or host says otherwise."""
     standings: Standings | None = None
     """How a table's result ranks its players; games without one are never rated."""
+    event: EventRules | None = None
+    """How its tables play and score in an event; ``None``: the game runs no events."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
         """The options as the game's model; raises pydantic's ``ValidationError``."""

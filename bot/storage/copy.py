@@ -96,6 +96,20 @@ TABLES: tuple[TableCopy, ...] = (
         ("mu", "real"), ("sigma", "real"), ("ordinal", "real"), ("games", "int"),
         ("firsts", "int"), ("lasts", "int"),
     )),
+    TableCopy("events", ("id",), (
+        ("id", "int"), ("guild_id", "int"), ("channel_id", "int"), ("kind", "text"),
+        ("status", "text"), ("host_id", "int"), ("settings", "text"), ("round", "int"),
+        ("announced", "int"), ("message_id", "int"), ("locale", "text"),
+        ("created_at", "real"), ("updated_at", "real"),
+    )),
+    TableCopy("event_players", ("event_id", "player_id"), (
+        ("event_id", "int"), ("player_id", "int"), ("name", "text"), ("is_computer", "int"),
+        ("seq", "int"),
+    )),
+    TableCopy("event_tables", ("event_id", "round", "table_no"), (
+        ("event_id", "int"), ("round", "int"), ("table_no", "int"), ("players", "text"),
+        ("thread_id", "int"), ("table_id", "int"), ("result", "text"),
+    )),
     TableCopy("guild_settings", ("guild_id",), (
         ("guild_id", "int"), ("settings", "text"), ("updated_at", "real"),
     )),

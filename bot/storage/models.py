@@ -308,3 +308,51 @@ class RatingChange(_Row):
     mu: float
     sigma: float
     ended_at: float
+
+
+EventStatus = Literal["registering", "running", "finished", "cancelled"]
+
+
+class EventRecord(_Row):
+    """An event (a tournament across tables) of one game in a server. ``settings`` are the
+    host's choices as the event layer stores them; ``round`` is the round in play (0 while
+    people register), ``announced`` the last round whose standings were posted."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    kind: str
+    status: EventStatus
+    host_id: int
+    settings: dict[str, Any]
+    round: int = 0
+    announced: int = 0
+    message_id: int | None = None
+    locale: str | None = None
+    created_at: float
+    updated_at: float
+
+
+class EventEntrant(_Row):
+    """Someone registered for an event (computer players have negative ids); ``seq`` is the
+    order they registered in."""
+
+    event_id: int
+    player_id: int
+    name: str
+    is_computer: bool = False
+    seq: int
+
+
+class EventTable(_Row):
+    """One table of one round of an event: who was seated there (in seat order), the thread it
+    is played in and its table once they exist, and its result once it has ended (the event
+    layer's own form)."""
+
+    event_id: int
+    round: int
+    table_no: int
+    players: tuple[int, ...]
+    thread_id: int | None = None
+    table_id: int | None = None
+    result: list[dict[str, Any]] | None = None

@@ -177,7 +177,7 @@ class PostgresDatabase:
 
     async def after_copy(self, tx: Tx) -> None:
         """Copied rows keep their ids; the identity sequences must continue after them."""
-        for table in ("tables", "ledger"):
+        for table in ("tables", "ledger", "events"):
             await tx.fetch(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                 f"coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"

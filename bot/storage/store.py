@@ -27,6 +27,7 @@ from bot.storage.errors import (
     StoreError,
     TableChangedError,
 )
+from bot.storage.events import EventStore
 from bot.storage.jsontext import dumps
 from bot.storage.models import (
     Balance,
@@ -118,6 +119,8 @@ class Store:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._transaction_seconds = metrics.DATABASE_TRANSACTION_SECONDS.labels(db.backend)
+        self.events = EventStore(db, self._transaction)
+        """Events (tournaments across tables): ``bot.storage.events``."""
 
     @classmethod
     async def open(

@@ -76,6 +76,8 @@ LOBBY_TTL_SECONDS = 15 * 60
 STOPPED, IDLE, ABANDONED, EMPTY = "stopped", "idle", "abandoned", "empty"
 """Why a table closed without its game ending (``closed_note["why"]``): stopped by someone,
 a lobby left idle, nobody but computers left in a game, nobody left in a lobby."""
+ROUND_PLAYED = "round"
+"""An event's table that played its hands for the round (``bot.table.events``)."""
 
 
 def _payments(game: GameSpec, events: Sequence[Any]) -> list[Payment]:

@@ -57,6 +57,8 @@ class ServerSettings(_Settings):
     cards: CardsShown = "pictures"
     """Pictures or text on the server's public tables."""
     games: dict[str, GameDefaults] = Field(default_factory=dict)
+    event_role: int | None = None
+    """Members with this role may open events, besides those with Manage Server."""
 
 
 S = TypeVar("S", bound=_Settings)

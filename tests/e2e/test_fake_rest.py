@@ -11,6 +11,12 @@ import pytest
 from discord import app_commands
 
 from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord.model import (
+    BOT_DEFAULT,
+    CREATE_PUBLIC_THREADS,
+    EVERYONE_DEFAULT,
+    SEND_MESSAGES_IN_THREADS,
+)
 from tests.e2e.conftest import TEST_TOKEN, BareClients, World
 
 pytestmark = pytest.mark.e2e
@@ -423,3 +429,50 @@ async def test_interaction_webhooks_and_their_15_minute_token(
         "delete",
     ]
     assert driver.log_visible_to(world.bo)[-1].content == "v2"
+
+
+async def test_threads_started_without_a_message_follow_discords_permissions(
+    fake: FakeDiscord, driver: Driver
+) -> None:
+    """``POST /channels/{id}/threads``: public threads need Create Public Threads, private
+    ones (the default type in API v10) Create Private Threads, only in a text channel; the
+    new thread comes back as 201 and with THREAD_CREATE, and the bot may post in it with Send
+    Messages in Threads."""
+    driver.allow_rest_errors()
+    # the request without a name breaks Discord's description on purpose
+    driver.allow_contract_breaches()
+    allowed = driver.add_guild("Threads")
+    games = driver.add_channel(allowed, "games")
+    status, _, thread = await call(fake, "POST", f"/channels/{games.id}/threads",
+                                   {"name": "Round 1 · table 1", "type": 11})
+    assert status == 201 and thread["type"] == 11 and thread["parent_id"] == str(games.id)
+    assert thread["owner_id"] == str(fake.bot_user.id) and "thread_metadata" in thread
+    created = fake.channels[int(thread["id"])]
+    assert created in allowed.threads()
+    status, _, posted = await call(fake, "POST", f"/channels/{thread['id']}/messages",
+                                   {"content": "hello"})
+    assert status == 200
+    # no type: a private thread, which needs a permission the bot was not given
+    status, _, body = await call(fake, "POST", f"/channels/{games.id}/threads", {"name": "x"})
+    assert (status, body["code"]) == (403, 50013)
+    # not in a thread
+    status, _, body = await call(fake, "POST", f"/channels/{thread['id']}/threads",
+                                 {"name": "x", "type": 11})
+    assert (status, body["code"]) == (400, 50024)
+    status, _, body = await call(fake, "POST", f"/channels/{games.id}/threads", {"type": 11})
+    assert (status, body["code"]) == (400, 50035) and "name" in body["errors"]
+
+    refused = driver.add_guild(
+        "No threads", bot_permissions=BOT_DEFAULT & ~(CREATE_PUBLIC_THREADS
+                                                      | SEND_MESSAGES_IN_THREADS),
+        everyone_permissions=EVERYONE_DEFAULT & ~(CREATE_PUBLIC_THREADS
+                                                  | SEND_MESSAGES_IN_THREADS))
+    closed = driver.add_channel(refused, "games")
+    status, _, body = await call(fake, "POST", f"/channels/{closed.id}/threads",
+                                 {"name": "x", "type": 11})
+    assert (status, body["code"]) == (403, 50013)
+    existing = driver.add_channel(refused, "old", thread=True, parent=closed)
+    status, _, body = await call(fake, "POST", f"/channels/{existing.id}/messages",
+                                 {"content": "hi"})
+    assert (status, body["code"]) == (403, 50013)
+    assert posted["channel_id"] == thread["id"]

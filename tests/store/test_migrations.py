@@ -169,6 +169,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     4: fill_v4,
     5: fill_v4,  # version 5 added settings and seasons, none needed here
     6: fill_v4,  # version 6 added committed deals and the ledger chain, none needed here
+    7: fill_v4,  # version 7 added the ratings, derived data rebuilt by rerate
 }
 
 
@@ -340,6 +341,8 @@ async def test_both_backends_reach_the_same_logical_schema(
     expected = await logical_schema(sqlite_url)
     assert await logical_schema(postgres_url) == expected
     assert "tables" in expected and ("seasons" in expected) == (version >= 5)
+    assert ("ratings" in expected) == (version >= 7)
+    assert ("event_tables" in expected) == (version >= 8)
 
 
 @pytest.mark.parametrize("version", range(SCHEMA_VERSION))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.games.base import GameSpec
 from bot.games.dubb.codec import DubbEvents, DubbMoves
 from bot.games.dubb.engine import DubbGame
+from bot.games.dubb.event import DubbEventRules
 from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
@@ -30,4 +31,5 @@ SPEC = GameSpec(
     standings=DubbStandings(),
     simulator=simulate,
     default_turn_seconds=90,
+    event=DubbEventRules(),
 )

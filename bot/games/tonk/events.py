@@ -26,8 +26,8 @@ class CutForDeal:
 
 @dataclass(frozen=True, slots=True)
 class TableDealt:
-    """Nobody dealt in time, so the table deals hand ``hand_number`` itself (a ``Dealt``
-    follows)."""
+    """The table deals hand ``hand_number`` itself (a ``Dealt`` follows): an event's table
+    does after each hand of its round; before issue 36 a table did when nobody dealt in time."""
 
     TYPE: ClassVar[str] = "table_dealt"
     hand_number: int

@@ -67,8 +67,10 @@ class TableCloses:
 
 @dataclass(frozen=True, slots=True)
 class TableDeals:
-    """What the table did before issue 36 when nobody dealt in time: it dealt the next hand
-    itself. No longer made; kept so that the move logs of tables that did it still replay."""
+    """The table deals the next hand itself, in the next dealer's name: an event's table does
+    after each hand of its round (``bot.games.tonk.event``), as a table did before issue 36
+    when nobody dealt in time. Unlike the dealer's own deal it does not end their run of
+    timed-out turns (T11)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.games.base import GameSpec
 from bot.games.tonk.codec import TonkEvents, TonkMoves
 from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.event import TonkEventRules
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
@@ -33,4 +34,5 @@ SPEC = GameSpec(
     standings=TonkStandings(),
     simulator=simulate,
     default_turn_seconds=120,
+    event=TonkEventRules(),
 )

@@ -234,8 +234,9 @@ def _describe(e: dict[str, Any], names: Mapping[int, str], lang: str) -> str | N
             return tr(lang, "⏱ {name} ran out of time ({count} of 3 in a row), so a move was "
                             "made for them", name=who, count=e["in_a_row"])
         case "table_dealt":
-            return tr(lang, "⏱ Nobody dealt in time, so the table deals hand {hand}",
-                      hand=e["hand_number"])
+            # an event's table deals each next hand itself (tables before issue 36 dealt
+            # when nobody did in time, and replay with the same words)
+            return tr(lang, "The table deals hand {hand}", hand=e["hand_number"])
         case "table_closed":
             if e["players_left"] >= MIN_PLAYERS:
                 return tr(lang, "⏱ Nobody dealt the next hand in time, so the table closed")
