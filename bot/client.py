@@ -24,9 +24,10 @@ from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
 from bot.games.registry import GAMES, Registry
+from bot.games.search import Budget
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
-from bot.table.computers import ComputerPlayers, computer_to_move
+from bot.table.computers import ComputerPlayers, SearchPool, computer_to_move
 from bot.table.priority import PeopleFirst
 from bot.table.service import IDLE
 from bot.table.settings import SettingsService
@@ -138,8 +139,10 @@ class KortbordBot(commands.Bot):
                                             self.settings.discord_limits_scale)),
                                         self.people)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
-        self.computers = ComputerPlayers(self.service, self, self.clock,
-                                         self.settings.computer_pause, self.people)
+        self.computers = ComputerPlayers(
+            self.service, self, self.clock, self.settings.computer_pause, self.people,
+            SearchPool(self.settings.expert_workers,
+                       Budget(self.settings.expert_rollouts, self.settings.expert_cpu_ms / 1000)))
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
                                          self.preferences, on_change=self.table_changed,

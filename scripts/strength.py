@@ -1,11 +1,19 @@
 """Measure the computer players' strength (not a test): head-to-head runs of the simulators.
 
     .venv/bin/python scripts/strength.py [--games N] [--hands N] [--seed S] [--jobs J] [--quick]
+    .venv/bin/python scripts/strength.py --expert {dubb,tonk} [--games N | --hands N]
+        [--minutes M] [--iterations I] [--cpu-ms C]
 
 Runs each comparison below through ``python -m bot.sim``'s own code (invariant checks on) and
 prints one table: Dubb as loss rate per seat (lower is better), Tonk as net chips per seat per
 hand (higher is better), each with its 95% confidence interval, the difference between the first
 two strategies with its interval, the CPU time, and the command that reproduces the row.
+
+``--expert`` measures the searching player (issue 34) instead: one expert against smart players
+(Dubb 1 + 3, Tonk 1 + 2), reseated through every seating, in parts of ``EXPERT_PART`` games or
+hands, until the count or ``--minutes`` is reached (the expert spends up to its whole budget on
+every decision, so a run of ten thousand takes hours). It prints a line after every part and then
+the row, with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut).
 """
 
 from __future__ import annotations
@@ -19,10 +27,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import search as searching
 from bot.games.dubb import DubbOptions
 from bot.games.dubb import sim as dubb_sim
 from bot.games.tonk import TonkOptions
 from bot.games.tonk import sim as tonk_sim
+from bot.sim.stats import Mean
 
 DUBB = [(4, "smart,greedy"), (3, "smart,greedy,greedy"), (4, "greedy,random"),
         (4, "smart,random")]
@@ -68,6 +78,93 @@ def _tonk(players: int, names: str, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
+EXPERT_PART = {"dubb": 20, "tonk": 150}
+"""Games (Dubb, a multiple of its 4 seatings) or hands (Tonk: 3 tables of 50, one per
+seating) per part of an ``--expert`` run."""
+EXPERT_LINEUP = {"dubb": (4, ["expert", "smart", "smart", "smart"]),
+                 "tonk": (3, ["expert", "smart", "smart"])}
+
+
+def _timed_search(times: list[tuple[float, bool]]) -> Any:
+    plain = searching.search
+
+    def timed(*args: Any) -> searching.Decision:
+        decision = plain(*args)
+        if decision.worlds:
+            times.append((decision.cpu, decision.capped))
+        return decision
+
+    return timed
+
+
+def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.Budget) -> int:
+    """One expert against smart players: see the module docstring."""
+    from bot.games.dubb import players as dubb_players
+    from bot.games.tonk import players as tonk_players
+
+    times: list[tuple[float, bool]] = []
+    searching.search = _timed_search(times)
+    for module in (dubb_players, tonk_players):
+        game = module.STRATEGIES["expert"]().kind
+        module.STRATEGIES["expert"] = lambda game=game: searching.ExpertStrategy(
+            game, dubb_players.SEARCH if game == "dubb" else tonk_players.SEARCH, budget)
+    players, names = EXPERT_LINEUP[kind]
+    expert, smart, diff = Mean(), Mean(), Mean()
+    start = time.perf_counter()
+    cpu = time.process_time()
+    part = 0
+    while expert.n < count and time.perf_counter() - start < minutes * 60:
+        n = min(EXPERT_PART[kind], count - expert.n)
+        part_seed = seed * 1_000_003 + part
+        if kind == "dubb":
+            stats = dubb_sim.run(n, players, part_seed, "greedy", DubbOptions(), checks=True,
+                                 strategies=names)
+            if stats.invariant_violations + stats.cap_hits:
+                print("invariant violations or cap hits", file=sys.stderr)
+                return 1
+            expert.merge(stats.by_strategy["expert"].rate)
+            smart.merge(stats.by_strategy["smart"].rate)
+            diff.merge(stats.differences[("expert", "smart")])
+        else:
+            report = tonk_sim.compare(n, players, part_seed, names, TonkOptions(), checks=True)
+            if report["invariant_violations"] + report["cap_hits"] + abs(report["ledger_sum"]):
+                print("invariant violations, cap hits or ledger errors", file=sys.stderr)
+                return 1
+            for name, mean in (("expert", expert), ("smart", smart)):
+                t = report["strategies"][name]
+                mean.merge(Mean.of(report["hands"], t["net_per_hand"],
+                                   (t["ci95"][1] - t["ci95"][0]) / 2))
+            d = report["strategy_differences"][0]
+            mean_d = d["net_per_hand_difference"] * (1 if d["strategies"][0] == "expert" else -1)
+            diff.merge(Mean.of(report["hands"], mean_d, (d["ci95"][1] - d["ci95"][0]) / 2))
+        part += 1
+        print(f"{kind}: {expert.n} expert {expert.mean:.4f} ± {expert.half_width:.4f}, "
+              f"smart {smart.mean:.4f} ± {smart.half_width:.4f}, "
+              f"expert − smart {diff.mean:+.4f} ± {diff.half_width:.4f}, "
+              f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    cpus = sorted(t for t, _ in times)
+    unit = "loss rate" if kind == "dubb" else "chips/hand"
+    fair = 1 / players if kind == "dubb" else 0.0
+
+    def q(p: float) -> float:
+        return cpus[min(len(cpus) - 1, int(p * len(cpus)))] * 1000 if cpus else 0.0
+
+    print("| game | seats | units | expert (95% CI) | smart (95% CI) | expert − smart (95% CI) "
+          "| fair | searched decisions | CPU/decision p50 / p99 ms | cut by cap | budget |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {kind} ({unit}) | 1 expert + {players - 1} smart | {expert.n} "
+          f"| {expert.mean:.4f} ± {expert.half_width:.4f} | {smart.mean:.4f} ± "
+          f"{smart.half_width:.4f} | {diff.mean:+.4f} ± {diff.half_width:.4f} | {fair:.4f} "
+          f"| {len(cpus)} | {q(0.5):.1f} / {q(0.99):.1f} "
+          f"| {sum(c for _, c in times) / max(len(times), 1):.1%} "
+          f"| {budget.iterations} rollouts, {budget.seconds * 1000:.0f} ms |")
+    print(f"\n    CPU {time.process_time() - cpu:.0f} s; "
+          f"python scripts/strength.py --expert {kind} "
+          f"--{'games' if kind == 'dubb' else 'hands'} {count} --seed {seed} "
+          f"--iterations {budget.iterations} --cpu-ms {budget.seconds * 1000:.0f}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=10_000, help="Dubb games per comparison")
@@ -75,7 +172,19 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2, help="comparisons run in parallel")
     p.add_argument("--quick", action="store_true", help="1000 games and hands (a smoke run)")
+    p.add_argument("--expert", choices=("dubb", "tonk"),
+                   help="measure one expert against smart players instead")
+    p.add_argument("--minutes", type=float, default=float("inf"),
+                   help="--expert: stop after the part that passes this many minutes")
+    p.add_argument("--iterations", type=int, default=searching.Budget().iterations,
+                   help="--expert: rollouts per decision")
+    p.add_argument("--cpu-ms", type=float, default=searching.Budget().seconds * 1000,
+                   help="--expert: CPU cap per decision")
     args = p.parse_args(argv)
+    if args.expert:
+        return _expert(args.expert, args.games if args.expert == "dubb" else args.hands,
+                       args.seed, args.minutes,
+                       searching.Budget(args.iterations, args.cpu_ms / 1000))
     games, hands = (1000, 1000) if args.quick else (args.games, args.hands)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(_dubb, n, names, games, args.seed) for n, names in DUBB]

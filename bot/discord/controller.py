@@ -42,6 +42,7 @@ from bot.discord.common import (
     cut,
     fit,
     labelled,
+    level_text,
     lobby_embed,
     lobby_view,
     shown_name,
@@ -55,7 +56,13 @@ from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
-from bot.table.computers import computer_label, free_computer
+from bot.table.computers import (
+    DEFAULT_LEVEL,
+    computer_label,
+    free_computer,
+    game_levels,
+    level_name,
+)
 from bot.table.errors import NoTableError, StaleMoveError
 from bot.table.fairdeal import deals_from, deals_of, engine_from_start, links
 from bot.table.priority import PeopleFirst
@@ -387,8 +394,10 @@ class TableController:
         async def cancel(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.cancel(i, route)
 
-        async def add_computer(i: discord.Interaction, route: Route, _: list[str]) -> None:
-            await self.add_computer(i, route)
+        async def add_computer(i: discord.Interaction, route: Route, values: list[str]
+                               ) -> None:
+            # the button sends no values (the default level), the lobby's menu one level
+            await self.add_computer(i, route, values[0] if values else None)
 
         async def hand(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.show_hand(i, route, edit=on_ephemeral(i))
@@ -504,7 +513,8 @@ class TableController:
             lang=lang,
             turn_seconds=snapshot.turn_seconds,
         )
-        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang))
+        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang,
+                                                        game_levels(self.game)))
 
     async def drawing(self, snapshot: TableSnapshot) -> tuple[int | None, Draw]:
         """The person to move in ``snapshot`` (``None``: a computer, or nobody) and how to draw
@@ -803,11 +813,12 @@ class TableController:
                                   "managers chose other channels for them.")
 
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
-                         turn_seconds: int | None = None, computers: int = 0) -> None:
-        """Open a lobby with the user as host, ``computers`` computer players seated and a
-        turn time of ``turn_seconds`` (0: no timer; ``None``: the server's default for this
-        game, else the game's). The user is answered as soon as the lobby exists, before it is
-        posted."""
+                         turn_seconds: int | None = None, computers: int = 0,
+                         level: str | None = None) -> None:
+        """Open a lobby with the user as host, ``computers`` computer players of ``level``
+        seated (``None``: the server's default level) and a turn time of ``turn_seconds`` (0: no
+        timer; ``None``: the server's default for this game, else the game's). The user is
+        answered as soon as the lobby exists, before it is posted."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
         await self._check_channel(interaction)
@@ -822,9 +833,10 @@ class TableController:
             raise UserFacingError("A {game} table seats {seats}: from 0 to {most} computer "
                                   "players besides you.", game=self.game.name,
                                   seats=self.game.max_players, most=most)
+        level = self._level(level, await self.defaults(interaction.guild_id))
         seated: list[SeatInfo] = []
         for _ in range(computers):
-            player_id, name = free_computer(seated)
+            player_id, name = free_computer(seated, level)
             seated.append(SeatInfo(player_id=player_id, name=name, is_computer=True))
         snapshot = await self.service.open_lobby(
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
@@ -872,19 +884,35 @@ class TableController:
         )
         await self._opened(interaction, snapshot)
 
+    def _level(self, level: str | None, defaults: GameDefaults) -> str:
+        """The computer level asked for, else the server's default for this game, else
+        ``normal``; ``UserFacingError`` for one this game does not offer."""
+        offered = game_levels(self.game)
+        if level is None:
+            chosen = level_name(defaults.computer_level)
+            return chosen if chosen in offered else DEFAULT_LEVEL
+        if level not in offered:
+            raise UserFacingError("That is not a computer level of this game. Nothing was "
+                                  "changed.")
+        return level
+
     async def add_computer(self, interaction: discord.Interaction,
-                           route: Route | None = None) -> None:
-        """The host seats one more computer player (issue 8)."""
+                           route: Route | None = None, level: str | None = None) -> None:
+        """The host seats one more computer player (issue 8) of ``level`` (issue 34;
+        ``None``: the server's default level)."""
         snapshot = await self.table_for(interaction, route)
         if not snapshot.is_lobby:
             raise UserFacingError("Computer players are seated in the lobby, before the start.")
-        player_id, name = free_computer(snapshot.seats)
+        assert interaction.guild_id is not None
+        level = self._level(level, await self.defaults(interaction.guild_id))
+        player_id, name = free_computer(snapshot.seats, level)
         result = await self.service.add_computer(
             snapshot.channel_id, interaction.user.id, player_id, name
         )
+        lang = user_lang(interaction)
         await self._after_change(interaction, result, tr(
-            user_lang(interaction), "{name} sat down at the table.",
-            name=computer_label(name)))
+            lang, "{name} ({level}) sat down at the table.", name=computer_label(name),
+            level=level_text(level, lang)))
 
     async def join(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)

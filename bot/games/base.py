@@ -12,9 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from bot.games.search import SearchRules
 
 
 class RuleError(ValueError):
@@ -258,6 +261,9 @@ class GameSpec:
     """The game's own ``python -m bot.sim <kind>``; games without one get the generic runner."""
     default_turn_seconds: int = 90
     """The turn timer a new table gets unless its server or host says otherwise."""
+    search: SearchRules | None = None
+    """What the game tells the expert computer player (``bot.games.search``); a game without
+    it has no expert level."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
         """The options as the game's model; raises pydantic's ``ValidationError``."""

@@ -42,6 +42,10 @@ class GameDefaults(_Settings):
     """A new table's turn time, unless its host sets one."""
     options: dict[str, Any] = Field(default_factory=dict)
     """A new table's options (a stake, say), unless its host sets them."""
+    computer_level: str | None = None
+    """The level of computer players seated without one named (issue 34); ``None``: normal.
+    Read through ``bot.table.computers.level_name``, so a strategy's name stored by an older
+    version still reads as its level."""
 
 
 class ServerSettings(_Settings):

@@ -8,6 +8,7 @@ from bot.games.dubb.engine import DubbGame
 from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
+from bot.games.dubb.search import SEARCH
 from bot.games.dubb.sim import main as simulate
 from bot.i18n import N_
 
@@ -28,4 +29,5 @@ SPEC = GameSpec(
     face="bot.games.dubb.face:FACE",
     simulator=simulate,
     default_turn_seconds=90,
+    search=SEARCH,
 )

@@ -8,6 +8,7 @@ from bot.games.tonk.engine import TonkTable
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
+from bot.games.tonk.search import SEARCH
 from bot.games.tonk.sim import main as simulate
 from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
 from bot.i18n import N_
@@ -31,4 +32,5 @@ SPEC = GameSpec(
     face="bot.games.tonk.face:FACE",
     simulator=simulate,
     default_turn_seconds=120,
+    search=SEARCH,
 )

@@ -23,7 +23,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.routing import Handler, Route
-from bot.discord.translator import cmd, slash
+from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -209,14 +209,16 @@ class Tonk(commands.Cog):
                                 "spread"),
         hit_lock=cmd("A player whose spread was hit may not drop on their next turn"),
         computers=cmd("How many computer players to seat (you can add more in the lobby)"),
+        level=cmd("How well the computer players play (default: the server's, else normal)"),
         turn_time=cmd("Seconds per turn before a move is made for you (0 = no timer; default: "
                       "the server's)"),
     )
     @app_commands.rename(
         stake=cmd("stake"), no_upcard=cmd("no_upcard"), must_spread=cmd("must_spread"),
         double_needs_spread=cmd("double_needs_spread"), hit_lock=cmd("hit_lock"),
-        computers=cmd("computers"), turn_time=cmd("turn_time"),
+        computers=cmd("computers"), level=cmd("level"), turn_time=cmd("turn_time"),
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction,
@@ -227,6 +229,7 @@ class Tonk(commands.Cog):
         hit_lock: bool = False,
         computers: app_commands.Range[int, 0, 3] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
+        level: str | None = None,
     ) -> None:
         if stake is None:
             stake = await self._default_stake(interaction)
@@ -234,7 +237,7 @@ class Tonk(commands.Cog):
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers)
+                                         computers=computers, level=level)
 
     async def _default_stake(self, interaction: discord.Interaction) -> int:
         """The server's default stake for new Tonk tables, else the game's."""
