@@ -173,9 +173,9 @@ async def test_the_host_seats_computers_with_the_lobby_button(
     refused = await driver.click(bo, lobby, "Add computer player")
     assert refused.ephemeral and refused.content == "Only the host can do that."
     added = await driver.click(anna, lobby, "Add computer player")
-    assert added.ephemeral and added.content == "🤖 Astrid sat down at the table."
+    assert added.ephemeral and added.content == "🤖 Astrid (normal) sat down at the table."
     full = await driver.click(anna, lobby, "Add computer player")
-    assert full.content == "🤖 Bertil sat down at the table."
+    assert full.content == "🤖 Bertil (normal) sat down at the table."
     again = await driver.click(anna, lobby, "Add computer player")
     assert again.content == "This table is full: it seats 4."
     shown = await driver.wait_for(
