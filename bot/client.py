@@ -139,14 +139,16 @@ class KortbordBot(commands.Bot):
                                             self.settings.discord_limits_scale)),
                                         self.people)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
-        self.computers = ComputerPlayers(
-            self.service, self, self.clock, self.settings.computer_pause, self.people,
-            SearchPool(self.settings.expert_workers,
-                       Budget(self.settings.expert_rollouts, self.settings.expert_cpu_ms / 1000)))
+        self.search_pool = SearchPool(
+            self.settings.expert_workers,
+            Budget(self.settings.expert_rollouts, self.settings.expert_cpu_ms / 1000))
+        self.computers = ComputerPlayers(self.service, self, self.clock,
+                                         self.settings.computer_pause, self.people,
+                                         self.search_pool)
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
                                          self.preferences, on_change=self.table_changed,
-                                         people=self.people)
+                                         people=self.people, pool=self.search_pool)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
         # components are routed by custom id, so tables posted before a restart keep working

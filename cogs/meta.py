@@ -93,6 +93,7 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
         tr(lang, "• Cards on tables: {shown}", shown=tr(lang, "pictures")
            if settings.cards == "pictures" else tr(lang, "text")),
         tr(lang, "• Games may be played in: {channels}", channels=channels),
+        tr(lang, "• Hints: {state}", state=tr(lang, "on") if settings.hints else tr(lang, "off")),
     ]
     for game in games:
         defaults = settings.games.get(game.kind, GameDefaults())
@@ -163,7 +164,8 @@ class Meta(commands.Cog):
                       description=cmd("This server's settings (Manage Server to change them)"))
     @app_commands.rename(language=cmd("language"), pings=cmd("pings"), cards=cmd("cards"),
                          games_here=cmd("games_here"), game=cmd("game"),
-                         turn_time=cmd("turn_time"), computer_level=cmd("computer_level"))
+                         turn_time=cmd("turn_time"), computer_level=cmd("computer_level"),
+                         hints=cmd("hints"))
     @app_commands.describe(
         language=cmd("The language of the server's tables"),
         pings=cmd("Whether players are pinged on their turn, unless they chose themselves"),
@@ -172,6 +174,7 @@ class Meta(commands.Cog):
         game=cmd("The game whose default turn time to set"),
         turn_time=cmd("The game's default seconds per turn (0: no timer)"),
         computer_level=cmd("The game's default level of computer players"),
+        hints=cmd("Whether players may ask for hints (rated tables never give them)"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=cmd("the server's own"), value="auto"),
@@ -191,7 +194,7 @@ class Meta(commands.Cog):
         pings: bool | None = None, cards: str | None = None, games_here: str | None = None,
         game: str | None = None,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
-        computer_level: str | None = None,
+        computer_level: str | None = None, hints: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise UserFacingError("Server settings are made in a server.")
@@ -201,6 +204,8 @@ class Meta(commands.Cog):
         changes = _changes(current, interaction, self.bot.games.values(), language=language,
                            pings=pings, cards=cards, games_here=games_here, game=game,
                            turn_time=turn_time, computer_level=computer_level)
+        if hints is not None:
+            changes["hints"] = hints
         if changes:
             if not interaction.permissions.manage_guild:
                 raise UserFacingError("Only members with the Manage Server permission can "

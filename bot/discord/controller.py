@@ -19,6 +19,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Protocol
@@ -53,11 +54,14 @@ from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
+from bot.games.search import Decision
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import (
     DEFAULT_LEVEL,
+    SearchPool,
+    advise,
     computer_label,
     free_computer,
     game_levels,
@@ -75,7 +79,7 @@ from bot.table.service import (
     ApplyResult,
     TableSnapshot,
 )
-from bot.table.settings import GameDefaults, SettingsService
+from bot.table.settings import GameDefaults, SettingsService, rated
 
 _log = logging.getLogger(__name__)
 
@@ -141,6 +145,11 @@ class GameFace(Protocol):
     def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
                    lang: str, *, notice: str | None, arg: str | None) -> Panel:
         """The private panel: the player's cards and exactly their legal moves."""
+        ...
+
+    def move_text(self, snapshot: TableSnapshot, player_id: int, move: Any, lang: str) -> str:
+        """One of ``player_id``'s moves in a few words, as their hand panel names it (hints,
+        reviews): only what that player may see."""
         ...
 
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
@@ -361,8 +370,10 @@ class TableController:
                  face: GameFace, settings: SettingsService, *,
                  on_change: OnChange | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 people: PeopleFirst | None = None) -> None:
+                 people: PeopleFirst | None = None, pool: SearchPool | None = None) -> None:
         self.service = service
+        self.pool = pool
+        """Where hints and reviews search (issue 34); ``None``: this bot gives none."""
         self.people = people or PeopleFirst()
         """Whose heavy step goes next (``PeopleFirst.step``): drawing a panel or a table."""
         self.publisher = publisher
@@ -419,10 +430,13 @@ class TableController:
         async def history(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.history(i, before=route.counter or None, edit=True)
 
+        async def hint(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.hint(i, route)
+
         common: dict[str, Handler] = {
             "join": join, "leave": leave, "start": start, "cancel": cancel,
             "add_computer": add_computer, "hand": hand, "again": again, "replay": replay,
-            "replay_pick": replay_pick, "history": history,
+            "replay_pick": replay_pick, "history": history, "hint": hint,
         }
         for action, handler in {**common, **self.face.routes(self)}.items():
             router.register(self.game.kind, action, handler)
@@ -586,11 +600,19 @@ class TableController:
 
     async def panel(self, snapshot: TableSnapshot, player: int, lang: str, *,
                     notice: str | None, arg: str | None) -> Panel:
-        """``player``'s hand panel, with a picture of the hand unless they chose text."""
+        """``player``'s hand panel, with a picture of the hand unless they chose text, and a
+        Hint button on their turn where hints are allowed."""
         pictures = (await self.settings.person(player)).cards != "text"
+        hints = await self._hint_refusal(snapshot) is None
         # the engine is shared: from here on, read it without awaiting
         panel = self.face.hand_panel(snapshot, player, self.names(snapshot), lang,
                                      notice=notice, arg=arg)
+        if hints and snapshot.engine is not None and snapshot.engine.to_move == player:
+            # issue 34: the expert's move for this position, privately; a full panel has no
+            # room for the button, and the hint command still answers
+            with suppress(ValueError):
+                panel.view.add_item(button(self.game.kind, snapshot.table_id, "hint",
+                                           tr(lang, "Hint"), counter=snapshot.counter))
         if not pictures or snapshot.engine is None or snapshot.seat_of(player) is None:
             return panel
         return replace(panel, image=self.face.hand_picture(snapshot, player, lang))
@@ -998,6 +1020,62 @@ class TableController:
         answered = await self._answer_with_panel(interaction, snapshot.table_id, panel, edit=edit)
         if snapshot.seat_of(interaction.user.id) is not None:
             await self._retire(self._keep_panel(interaction, snapshot, answered))
+
+    # -- hints (issue 34) ------------------------------------------------------------------------
+
+    async def _hint_refusal(self, snapshot: TableSnapshot) -> str | None:
+        """Why this table gives no hints (a message to translate), or ``None``."""
+        if self.pool is None or self.game.search is None:
+            return N_("This game gives no hints.")
+        if not (await self.settings.server(snapshot.guild_id)).hints:
+            return N_("Hints are turned off on this server.")
+        if rated(snapshot):
+            return N_("Rated tables give no hints: a rating should measure your own play.")
+        return None
+
+    async def hint(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        """The move an expert computer in the user's seat would make now, and why, privately:
+        searched from what the user's seat has seen, nothing else."""
+        snapshot = await self.table_for(interaction, route)
+        player = interaction.user.id
+        if snapshot.seat_of(player) is None:
+            raise UserFacingError("You're not playing at this table.")
+        refusal = await self._hint_refusal(snapshot)
+        if refusal is not None:
+            raise UserFacingError(refusal)
+        if not snapshot.is_playing or snapshot.engine is None or snapshot.engine.to_move != player:
+            raise UserFacingError("A hint is for your own turn, and it is not your turn now.")
+        assert self.pool is not None
+        await defer_if_late(interaction)
+        decision = await advise(self.service, self.pool, snapshot.channel_id, player)
+        now = await self.service.get(snapshot.channel_id)
+        if decision is None or now is None or now.counter != snapshot.counter:
+            raise UserFacingError("The table moved on while the hint was worked out: ask again.")
+        text = self.hint_text(now, player, decision, user_lang(interaction))
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def hint_text(self, snapshot: TableSnapshot, player: int, decision: Decision,
+                  lang: str) -> str:
+        """A hint in one line: the move, what the search expects of it, and of the next best."""
+        rules = self.game.search
+        assert rules is not None
+        move = self.face.move_text(snapshot, player, decision.move, lang)
+        if not decision.worlds:
+            return tr(lang, "💡 {move}: there is nothing better to do.", move=move)
+        chosen = next(e for e in decision.estimates if e.move == decision.move)
+        template, values = rules.outlook(chosen.score)
+        text = tr(lang, "💡 {move}: {outlook}.", move=move, outlook=tr(lang, template, **values))
+        others = [e for e in decision.estimates if e.move != decision.move]
+        if others:
+            other = max(others, key=lambda e: e.score)
+            template, values = rules.outlook(other.score)
+            text += " " + tr(lang, "Next best, {move}: {outlook}.",
+                             move=self.face.move_text(snapshot, player, other.move, lang),
+                             outlook=tr(lang, template, **values))
+        return text
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)

@@ -74,6 +74,11 @@ class SearchRules(Protocol):
         to the end of what is scored, and return the seat's score (higher is better)."""
         ...
 
+    def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
+        """What a mean score means to a player, as a gettext message (``N_``) and its values,
+        for hints and reviews: "about a 20% chance of losing"."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Estimate:

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from bot import metrics
 from bot.games.base import GameSpec, RuleError, Strategy
-from bot.games.search import Budget, ExpertStrategy, run_job
+from bot.games.search import Budget, Decision, ExpertStrategy, run_job
 from bot.logs import log_context
 from bot.storage import MoveRecord, SeatInfo
 from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError
@@ -140,10 +140,11 @@ class Shows(Protocol):
 class _Computer:
     """One computer seat: its strategy and how far through the move log it has remembered."""
 
-    def __init__(self, game: GameSpec, player_id: int, pool: SearchPool | None) -> None:
+    def __init__(self, game: GameSpec, player_id: int, pool: SearchPool | None,
+                 strategy: str | None = None) -> None:
         self.game = game
         self.player_id = player_id
-        self.strategy: Strategy = game.strategies[strategy_for(game, player_id)]()
+        self.strategy: Strategy = game.strategies[strategy or strategy_for(game, player_id)]()
         self.pool = pool
         if isinstance(self.strategy, ExpertStrategy) and pool is not None:
             self.strategy.budget = pool.budget
@@ -153,6 +154,12 @@ class _Computer:
                      ) -> tuple[int, object] | None:
         """(the counter the move is for, the move), or ``None`` when it is not this computer's
         turn any more or the table moved while it looked."""
+        thought = await self.think(service, channel_id)
+        return None if thought is None else thought[:2]
+
+    async def think(self, service: TableService, channel_id: int
+                    ) -> tuple[int, object, Decision | None] | None:
+        """``decide``, and the search's whole decision for a searching strategy."""
         records: list[MoveRecord] = []
         snapshot = await service.get(channel_id)
         if snapshot is None:
@@ -178,14 +185,30 @@ class _Computer:
         if isinstance(self.strategy, ExpertStrategy) and self.pool is not None:
             # the information set is taken now, in this step; the table may move on while the
             # search runs, and then the move is refused as stale
-            decision = await self.pool.run(self.strategy.job(view, rng))
+            decision: Decision = await self.pool.run(self.strategy.job(view, rng))
             metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(decision.cpu)
-            return snapshot.counter, decision.move
+            return snapshot.counter, decision.move, decision
         started = time.process_time()
         move = self.strategy.choose(view, rng)
         metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(
             time.process_time() - started)
-        return snapshot.counter, move
+        return snapshot.counter, move, None
+
+
+async def advise(service: TableService, pool: SearchPool, channel_id: int,
+                 player_id: int) -> Decision | None:
+    """What an expert computer in ``player_id``'s seat would play now, and why (a hint): the
+    same information set, seed and budget as that computer's, so the same move. ``None`` when
+    it is not their turn, the game has no expert, or the table moved while it thought."""
+    snapshot = await service.get(channel_id)
+    if snapshot is None:
+        return None
+    game = service.game(snapshot.kind)
+    if LEVELS["expert"] not in game.strategies:
+        return None
+    thought = await _Computer(game, player_id, pool, LEVELS["expert"]).think(service,
+                                                                            channel_id)
+    return None if thought is None else thought[2]
 
 
 def _to_move(snapshot: TableSnapshot | None, player_id: int) -> bool:

@@ -61,6 +61,15 @@ class ServerSettings(_Settings):
     cards: CardsShown = "pictures"
     """Pictures or text on the server's public tables."""
     games: dict[str, GameDefaults] = Field(default_factory=dict)
+    hints: bool = True
+    """Whether players may ask for hints at the server's tables (issue 34)."""
+
+
+def rated(table: object) -> bool:
+    """Whether a table is rated: rated tables give no hints (issue 34), so that a rating
+    measures a player's own play. The one place that rule reads a table's ``rated`` setting;
+    a table without the setting is not rated."""
+    return bool(getattr(table, "rated", False))
 
 
 S = TypeVar("S", bound=_Settings)

@@ -5,17 +5,23 @@ Searches are small here (``BotRunner.expert_rollouts``) and run in a thread."""
 
 from __future__ import annotations
 
+import random
+import re
 from collections import Counter
 
 import pytest
 
+from bot import cards
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
+from bot.games.search import Budget, Decision, ExpertStrategy
 from bot.table.computers import computer_level
+from bot.table.service import TableSnapshot
 from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.tonk_table import open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -86,3 +92,82 @@ async def test_the_host_picks_a_level_in_the_lobby_and_the_server_sets_a_default
     assert [computer_level(s.player_id) for s in table.seats if s.is_computer] == [
         "easy", "expert", "easy"]
     await driver.slash(anna, world.channel, "tonk stop")
+
+
+def _expected_hint(bot_runner: BotRunner, snapshot: TableSnapshot, player: int) -> Decision:
+    """The expert's own decision for ``player``'s seat, searched here from the engine's view
+    with the seed an expert computer there would use (the move log replayed into its memory
+    is empty for Dubb: its view says everything)."""
+    assert snapshot.engine is not None and bot_runner.bot is not None
+    game = bot_runner.bot.games[snapshot.kind]
+    expert = game.strategies["expert"]()
+    assert isinstance(expert, ExpertStrategy)
+    expert.budget = Budget(bot_runner.expert_rollouts, 10.0)
+    rng = random.Random(f"kortbord:{snapshot.table_id}:{player}:{snapshot.counter}")
+    return expert.decide(snapshot.engine.observe(player), rng)
+
+
+@pytest.mark.machine_speed
+async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=4)
+    anna = world.anna
+    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    await driver.click(anna, lobby, "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    hinted = 0
+    while hinted < 3:
+        await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
+                              what="Anna's turn or the end")
+        if table.over():
+            break
+        before = await snapshot(bot_runner, world.channel)
+        assert before is not None and before.engine is not None
+        expected = _expected_hint(bot_runner, before, anna.id)
+        hint = await driver.slash(anna, world.channel, "dubb hint")
+        assert hint.ephemeral
+        assert bot_runner.bot is not None
+        face = bot_runner.bot.controllers["dubb"].face
+        assert hint.content.startswith(
+            f"💡 {face.move_text(before, anna.id, expected.move, 'en')}:"), hint.content
+        # a hint reads only the caller's seat: never a card of another hand or the draw pile
+        hidden = {c for p in before.engine.names if p != anna.id
+                  for c in before.engine.hand(p)} | set(before.engine._draw)
+        assert not any(cards.display(c) in hint.content for c in hidden - set(
+            before.engine.hand(anna.id)))
+        hinted += 1
+        await table.turn_by_buttons()
+    assert hinted > 0
+
+
+async def test_hints_on_the_panel_and_off_when_the_server_says_so(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    anna = world.anna
+    play = await open_table(bot, driver, world.channel, anna, [world.bo], seed=3)
+    await play.settle()
+    engine = await play.engine()
+    assert engine.to_move is not None
+    first = play.users[engine.to_move]
+    panel = await driver.click(first, play.table, "Your hand")
+    assert panel.message is not None and "Hint" in [b["label"] for b in panel.message.buttons()]
+    hint = await driver.click(first, panel.message, "Hint")
+    assert hint.ephemeral and hint.content.startswith("💡 "), hint.content
+    # only the caller's own cards, the discard pile's top and the spreads can be named
+    table = await snapshot(bot, world.channel)
+    assert table is not None and table.engine is not None
+    engine = table.engine
+    shown = set(engine.hand(first.id)) | {engine.discard_top} | {
+        c for sp in engine.spreads for c in sp.cards}
+    named = set(re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", hint.content))
+    assert named <= {cards.display(c) for c in shown if c is not None}, hint.content
+
+    owner = driver.add_user("Owner Olga", admin=True)
+    await driver.slash(owner, world.channel, "kortbord settings", {"hints": False})
+    refused = await driver.slash(first, world.channel, "tonk hint")
+    assert refused.ephemeral and refused.content == "Hints are turned off on this server."
+    again = await driver.click(first, play.table, "Your hand")
+    assert again.message is not None
+    assert "Hint" not in [b["label"] for b in again.message.buttons()]

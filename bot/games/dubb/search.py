@@ -7,7 +7,7 @@ face down (D5, D8) and the pile is shuffled into the draw pile when turned (D6, 
 consistent with what it knows deals the cards it has not seen (the packs less its hand and the
 play pile) at random to the other hands, by their sizes, and the rest to the draw pile, with a
 fresh random source for the shuffles to come. Every seat then plays on as ``smart`` plays; a
-world is scored -1 if the seat loses (D11), else 0.
+world is scored -1 if the seat loses (D11), else 0, so a mean score is minus the chance of losing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from bot.games.dubb.engine import DubbGame, DubbObservation, PilePlay, _deck
 from bot.games.dubb.moves import Move, Play
 from bot.games.dubb.options import DubbOptions
 from bot.games.dubb.smart import smart_strategy
+from bot.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,9 @@ class DubbSearch:
     def rollout(self, info: DubbInformation, world: DubbGame, move: Move,
                 rng: random.Random) -> float:
         return rollout(info, world, move, rng)
+
+    def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
+        return N_("about a {chance} chance of losing"), {"chance": f"{round(-100 * score)}%"}
 
 
 SEARCH = DubbSearch()

@@ -8,7 +8,7 @@ hands with cards drawn at random from those the seat has not seen; the rest, shu
 stock. Every seat then plays the hand out as ``smart`` plays, each with a memory of the hand:
 the seat's own ``smart`` remembers what the seat was shown, and every other seat's one what the
 whole table was shown (the public form of each event), so none knows another's hidden cards. A
-world is scored by the seat's net chips for the hand, in stakes.
+world is scored by the seat's net chips for the hand.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import DECK_ORDER
 from bot.games.tonk.table import AFTER_DRAW, START
 from bot.games.tonk.views import SeatView
+from bot.i18n import N_
 
 MAX_CANDIDATES = 8
 """Moves compared after a draw, smart's first: lays, then discards (rarely more than eight)."""
@@ -180,7 +181,7 @@ def rollout(info: TonkInformation, table: TonkTable, move: Move, rng: random.Ran
         show(table.apply(p, models[p].choose(table.observe(p), rng)))
     result = table.last_hand_result
     assert result is not None
-    return net(result.payments).get(me, 0) / table.options.stake
+    return float(net(result.payments).get(me, 0))
 
 
 class TonkSearch:
@@ -204,6 +205,9 @@ class TonkSearch:
     def rollout(self, info: TonkInformation, world: TonkTable, move: Move,
                 rng: random.Random) -> float:
         return rollout(info, world, move, rng)
+
+    def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
+        return N_("about {chips} chips this hand"), {"chips": f"{score:+.1f}"}
 
 
 SEARCH = TonkSearch()

@@ -128,6 +128,11 @@ class Dubb(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
 
+    @dubb.command(name=cmd("hint"),
+                  description=cmd("The expert's move for your position, privately"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.controller.hint(interaction)
+
     @dubb.command(name=cmd("leave"),
                   description=cmd("Leave the lobby, or leave the game (counts as a loss)"))
     async def leave(self, interaction: discord.Interaction) -> None:

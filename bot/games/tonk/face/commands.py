@@ -252,6 +252,11 @@ class Tonk(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
 
+    @tonk.command(name=cmd("hint"),
+                  description=cmd("The expert's move for your position, privately"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.controller.hint(interaction)
+
     @tonk.command(name=cmd("leave"), description=cmd("Leave the table; during a hand you "
                                                      "forfeit it and pay the stake to each "
                                                      "player"))
