@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import random
 
+from bot.cards import new_deck
 from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.games.dubb import DubbGame, DubbOptions, event_to_dict, seat_form
 from bot.games.dubb.engine import ACTIVE
 from bot.games.dubb.search import SEARCH as DUBB_SEARCH
 from bot.games.dubb.smart import smart_strategy
 from bot.games.search import Budget, ExpertStrategy, search
-from bot.games.tonk import TonkOptions, TonkTable, event_to_dict, seat_form
+from bot.games.tonk import TonkOptions, TonkTable
+from bot.games.tonk import event_to_dict as tonk_event_to_dict
+from bot.games.tonk import seat_form as tonk_seat_form
 from bot.games.tonk.players import STRATEGIES as TONK_STRATEGIES
 from bot.games.tonk.search import SEARCH as TONK_SEARCH
 from bot.games.tonk.table import AFTER_DRAW, START
@@ -44,6 +47,7 @@ def test_dubb_decisions_depend_only_on_what_the_seat_saw() -> None:
     rng = random.Random(3)
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(4)]
     game = DubbGame.new(seats, DubbOptions(), 77)
+    memory = DUBB_SEARCH.memory()
     compared = differed = 0
     while not game.is_over and compared < 30:
         player = game.to_move
@@ -51,16 +55,40 @@ def test_dubb_decisions_depend_only_on_what_the_seat_saw() -> None:
         seat = game._index[player]
         if player == 1 and len(game.legal_moves(player)) > 1:
             seed = rng.getrandbits(32)
-            first = search(DUBB_SEARCH, DUBB_SEARCH.information(game.observe(player), None),
+            first = search(DUBB_SEARCH, DUBB_SEARCH.information(game.observe(player), memory),
                            seed, SMALL)
             other = _dubb_other_hidden(game, seat, rng)
             differed += other._hands != game._hands
-            second = search(DUBB_SEARCH, DUBB_SEARCH.information(other.observe(player), None),
-                            seed, SMALL)
+            second = search(DUBB_SEARCH,
+                            DUBB_SEARCH.information(other.observe(player), memory), seed, SMALL)
             assert (first.move, first.estimates) == (second.move, second.estimates)
             compared += 1
-        game.apply(player, smart_strategy(game.observe(player), rng))
+        events = game.apply(player, smart_strategy(game.observe(player), rng))
+        # the seat's memory is fed what it was shown, as the table shows it
+        DUBB_SEARCH.remember(memory, [seat_form(event_to_dict(e), 1) for e in events])
     assert compared >= 5 and differed >= 5
+    # the memory learnt something: some player was seen to lack a rank
+    assert any(memory.base.values())
+
+
+def test_dubb_worlds_deal_a_player_who_could_not_dub_none_of_that_rank() -> None:
+    seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
+    # P2 drew on a pile topped by 9s: smart would have dubbed with a 9 or a joker
+    hands = [[2, 3], [4, 5, 6], [7, 8]]
+    used = {c for h in hands for c in h} | {9 | 16}
+    game = DubbGame.from_position(
+        seats, hands=hands, draw_pile=[c for c in new_deck(1, False) if c not in used],
+        pile=[(3, [9 | 16])], to_move=1)
+    memory = DUBB_SEARCH.memory()
+    DUBB_SEARCH.remember(memory, [{"type": "played", "player": 3, "rank": 9, "cards": [25]},
+                                  {"type": "drew", "player": 2, "count": 1}])
+    info = DUBB_SEARCH.information(game.observe(1), memory)
+    (excluded, dealt), (_, drawn) = info.parts[1]
+    assert excluded == {9, 0} and (dealt, drawn) == (2, 1)
+    for seed in range(20):
+        world = DUBB_SEARCH.world(info, random.Random(seed))
+        nines = [c for c in world._hands[1] if c & 15 in (9, 0)]
+        assert len(nines) <= 1  # only the card drawn since may be one
 
 
 def test_dubb_information_holds_no_hidden_card() -> None:
@@ -109,11 +137,11 @@ def _tonk_hand(seed: int) -> tuple[TonkTable, ExpertStrategy, list[dict[str, obj
     rng = random.Random(seed)
 
     def show(events: list[object]) -> None:
-        stored = [event_to_dict(e) for e in events]
-        shown.extend(seat_form(e, 1) for e in stored)
-        expert.remember([seat_form(e, 1) for e in stored])
+        stored = [tonk_event_to_dict(e) for e in events]
+        shown.extend(tonk_seat_form(e, 1) for e in stored)
+        expert.remember([tonk_seat_form(e, 1) for e in stored])
         for p, s in others.items():
-            s.remember([seat_form(e, p) for e in stored])
+            s.remember([tonk_seat_form(e, p) for e in stored])
 
     show(table.opening_events)
     while table.phase in (START, AFTER_DRAW):
