@@ -34,6 +34,7 @@ from discord.webhook.async_ import (
 )
 
 from bot.cardart import CardImage
+from bot.cardart.chart import HEIGHT, WIDTH, line_chart
 from bot.discord import checks
 from bot.discord.common import (
     FINISHED_COLOUR,
@@ -54,7 +55,7 @@ from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
-from bot.games.search import Decision
+from bot.games.search import Budget, Decision
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
@@ -70,6 +71,7 @@ from bot.table.computers import (
 from bot.table.errors import NoTableError, StaleMoveError
 from bot.table.fairdeal import deals_from, deals_of, engine_from_start, links
 from bot.table.priority import PeopleFirst
+from bot.table.review import Position, Weighed, positions, review_job, run_review
 from bot.table.service import (
     ABANDONED,
     EMPTY,
@@ -88,6 +90,14 @@ LATE_SECONDS = 1.5
 """An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
 PANEL_FRESH_SECONDS = 14 * 60
+REVIEW_SECONDS = 2.0
+"""The CPU cap of each decision's search in a review: far above what its rollouts take, so
+that a review comes out the same even on a loaded machine."""
+COSTLY = 0.01
+"""A decision costs something when the best move found beats it by more than this (a 1% chance
+of losing, a hundredth of a chip)."""
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description."""
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
 bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
 
@@ -147,9 +157,9 @@ class GameFace(Protocol):
         """The private panel: the player's cards and exactly their legal moves."""
         ...
 
-    def move_text(self, snapshot: TableSnapshot, player_id: int, move: Any, lang: str) -> str:
-        """One of ``player_id``'s moves in a few words, as their hand panel names it (hints,
-        reviews): only what that player may see."""
+    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+        """One of ``player_id``'s moves in ``engine`` (the game as it was then) in a few words,
+        as their hand panel names it (hints, reviews): only what that player may see."""
         ...
 
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
@@ -433,10 +443,13 @@ class TableController:
         async def hint(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.hint(i, route)
 
+        async def review(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.review(i, route.table_id)
+
         common: dict[str, Handler] = {
             "join": join, "leave": leave, "start": start, "cancel": cancel,
             "add_computer": add_computer, "hand": hand, "again": again, "replay": replay,
-            "replay_pick": replay_pick, "history": history, "hint": hint,
+            "replay_pick": replay_pick, "history": history, "hint": hint, "review": review,
         }
         for action, handler in {**common, **self.face.routes(self)}.items():
             router.register(self.game.kind, action, handler)
@@ -623,6 +636,9 @@ class TableController:
                              discord.ButtonStyle.success))
         view.add_item(button(self.game.kind, table_id, "replay", tr(lang, "Replay"),
                              counter=0))
+        if self.game.search is not None and self.pool is not None:
+            # issue 34: each player's own review, privately
+            view.add_item(button(self.game.kind, table_id, "review", tr(lang, "Review")))
         return view
 
     async def showing(self, snapshot: TableSnapshot, draw: Draw,
@@ -1062,7 +1078,7 @@ class TableController:
         """A hint in one line: the move, what the search expects of it, and of the next best."""
         rules = self.game.search
         assert rules is not None
-        move = self.face.move_text(snapshot, player, decision.move, lang)
+        move = self.face.move_text(snapshot.engine, player, decision.move, lang)
         if not decision.worlds:
             return tr(lang, "💡 {move}: there is nothing better to do.", move=move)
         chosen = next(e for e in decision.estimates if e.move == decision.move)
@@ -1073,9 +1089,70 @@ class TableController:
             other = max(others, key=lambda e: e.score)
             template, values = rules.outlook(other.score)
             text += " " + tr(lang, "Next best, {move}: {outlook}.",
-                             move=self.face.move_text(snapshot, player, other.move, lang),
+                             move=self.face.move_text(snapshot.engine, player, other.move,
+                                                      lang),
                              outlook=tr(lang, template, **values))
         return text
+
+    # -- reviews (issue 34) ----------------------------------------------------------------------
+
+    async def review(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The user's own decisions in a finished game, weighed by the expert's search from
+        what they could see then: the three that cost most, with what was better, and a chart
+        of their outlook over the game; privately, and the same every time."""
+        record = await self.service.store.table(table_id)
+        if (record is None or record.guild_id != interaction.guild_id or record.is_live
+                or not record.has_started or record.kind != self.game.kind):
+            raise UserFacingError("There is no finished game to review there.")
+        rules = self.game.search
+        if rules is None or self.pool is None:
+            raise UserFacingError("This game gives no reviews.")
+        player = interaction.user.id
+        records = await self.service.moves(table_id)
+        engine = engine_from_start(self.game, records[0].move, deals_of(record))
+        if player not in engine.names:
+            raise UserFacingError("Only the players of a game can review it.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = user_lang(interaction)
+        found = positions(self.game, engine, records, player)
+        if not found:
+            await interaction.followup.send(
+                tr(lang, "You had no choice to make in this game, so there is nothing to "
+                         "review."), ephemeral=True)
+            return
+        budget = Budget(self.pool.budget.iterations, REVIEW_SECONDS)
+        weighed: list[Weighed] = await self.pool.run(
+            review_job(self.game.kind, table_id, player, found, budget), run_review)
+        text, image = self.review_text(found, weighed, player, lang)
+        await interaction.followup.send(text, file=attachment(image), ephemeral=True)
+
+    def review_text(self, found: Sequence[Position], weighed: Sequence[Weighed], player: int,
+                    lang: str) -> tuple[str, CardImage]:
+        """A review as a message and its chart (``review``)."""
+        rules = self.game.search
+        assert rules is not None
+        costly = sorted((i for i, w in enumerate(weighed) if w.cost > COSTLY), reverse=True,
+                        key=lambda i: weighed[i].cost)[:3]
+        lines = [tr(lang, "**Your review**: {n} decisions weighed, {rollouts} playouts each, "
+                          "from what you could see at the time.", n=len(weighed),
+                    rollouts=self.pool.budget.iterations if self.pool else 0)]
+        if not costly:
+            lines.append(tr(lang, "The search found nothing better than any of your moves."))
+        for i in costly:
+            w, p = weighed[i], found[i]
+            template, values = rules.outlook(w.score)
+            better_template, better_values = rules.outlook(w.best_score)
+            lines.append(tr(
+                lang, "• Decision {n}: {move} ({outlook}); better: {better} ({better_outlook}).",
+                n=i + 1, move=self.face.move_text(p.engine, player, p.move, lang),
+                outlook=tr(lang, template, **values),
+                better=self.face.move_text(p.engine, player, w.best, lang),
+                better_outlook=tr(lang, better_template, **better_values)))
+        values = [rules.measure(w.score) for w in weighed]
+        title = tr(lang, rules.measure_label)
+        alt = cut(f"{title}: " + ", ".join(f"{v:.0f}" for v in values), ALT_TEXT_LIMIT)
+        chart = line_chart(values, title, marked=costly)
+        return "\n".join(lines), CardImage(chart, alt, WIDTH, HEIGHT, "review.png")
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)

@@ -81,6 +81,13 @@ class SearchRules(Protocol):
         for hints and reviews: "about a 20% chance of losing"."""
         ...
 
+    measure_label: str
+    """What ``measure`` gives, as a chart's title (a gettext message)."""
+
+    def measure(self, score: float) -> float:
+        """A mean score as a reader's number (a chance in percent, chips), for a chart."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
@@ -127,12 +134,16 @@ class _Sums:
         return math.sqrt(var / self.n)
 
 
-def search(rules: SearchRules, info: Any, seed: int, budget: Budget) -> Decision:
-    """The expert's decision for the seat whose information set is ``info``."""
+def search(rules: SearchRules, info: Any, seed: int, budget: Budget,
+           include: Any = None) -> Decision:
+    """The expert's decision for the seat whose information set is ``info``; ``include``, a
+    legal move, is weighed too (a review weighs the move the player made)."""
     started = time.process_time()
     rng = random.Random(seed)
     candidates = rules.candidates(info, random.Random(rng.getrandbits(64)))
-    if len(candidates) == 1:
+    if include is not None and include not in candidates:
+        candidates.append(include)
+    if len(candidates) == 1 and include is None:
         only = candidates[0]
         return Decision(only, only, (Estimate(only, 0.0, 0.0, 0.0),), 0, False,
                         time.process_time() - started)

@@ -31,7 +31,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Protocol
 
@@ -115,15 +115,16 @@ class SearchPool:
         self._workers = max(1, (os.cpu_count() or 2) - 1) if workers is None else workers
         self._executor: Executor | None = None
 
-    async def run(self, job: Any) -> Any:
+    async def run(self, job: Any, work: Callable[[Any], Any] = run_job) -> Any:
+        """``work(job)`` (a search, by default) in a worker, awaited."""
         if self._workers == 0:
-            return await asyncio.to_thread(run_job, job)
+            return await asyncio.to_thread(work, job)
         if self._executor is None:
             # spawn, not fork: a forked copy of a running bot (sockets, threads, the loop)
             # is not safe to run code in
             self._executor = ProcessPoolExecutor(
                 max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run_job, job)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, work, job)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -131,7 +131,7 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
         assert bot_runner.bot is not None
         face = bot_runner.bot.controllers["dubb"].face
         assert hint.content.startswith(
-            f"💡 {face.move_text(before, anna.id, expected.move, 'en')}:"), hint.content
+            f"💡 {face.move_text(before.engine, anna.id, expected.move, 'en')}:"), hint.content
         # a hint reads only the caller's seat: never a card of another hand or the draw pile
         hidden = {c for p in before.engine.names if p != anna.id
                   for c in before.engine.hand(p)} | set(before.engine._draw)
@@ -171,3 +171,39 @@ async def test_hints_on_the_panel_and_off_when_the_server_says_so(
     again = await driver.click(first, play.table, "Your hand")
     assert again.message is not None
     assert "Hint" not in [b["label"] for b in again.message.buttons()]
+
+
+@pytest.mark.machine_speed
+async def test_a_review_weighs_the_players_decisions_the_same_every_time(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=9)
+    anna = world.anna
+    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    await driver.click(anna, lobby, "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    while True:
+        await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
+                              what="Anna's turn or the end")
+        if table.over():
+            break
+        await table.turn_by_buttons()
+    final = table.table
+    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
+
+    first = await driver.click(anna, final, "Review")
+    assert first.ephemeral and first.message is not None, first.content
+    assert first.message.text.startswith("**Your review**"), first.message.text
+    [chart] = first.message.attachments
+    assert chart.filename == "review.png" and chart.description
+    assert chart.description.startswith("Your chance of losing (%) after each of your decisions")
+    again = await driver.click(anna, final, "Review")
+    assert again.message is not None
+    assert again.message.text == first.message.text
+    assert again.message.attachments[0].description == chart.description
+    # only Anna's own moves are named, by rank: a card's suit (any hidden card) never shows
+    assert not re.search(r"[♠♥♦♣]", first.message.text)
+
+    stranger = await driver.click(world.bo, final, "Review")
+    assert stranger.ephemeral and stranger.content == "Only the players of a game can review it."

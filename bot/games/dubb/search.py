@@ -257,5 +257,10 @@ class DubbSearch:
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
         return N_("about a {chance} chance of losing"), {"chance": f"{round(-100 * score)}%"}
 
+    measure_label = N_("Your chance of losing (%) after each of your decisions")
+
+    def measure(self, score: float) -> float:
+        return -100 * score
+
 
 SEARCH = DubbSearch()

@@ -209,5 +209,10 @@ class TonkSearch:
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
         return N_("about {chips} chips this hand"), {"chips": f"{score:+.1f}"}
 
+    measure_label = N_("Your expected chips for the hand after each of your decisions")
+
+    def measure(self, score: float) -> float:
+        return score
+
 
 SEARCH = TonkSearch()

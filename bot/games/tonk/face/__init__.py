@@ -56,8 +56,8 @@ class TonkFace:
                                  names=names, lang=lang, notice=notice,
                                  deadline=snapshot.turn_deadline)
 
-    def move_text(self, snapshot: TableSnapshot, player_id: int, move: Any, lang: str) -> str:
-        engine = _engine(snapshot)
+    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+        assert isinstance(engine, TonkTable)
         return render.move_text(move, engine.public_view(), engine.private_view(player_id),
                                 dict(engine.names), lang)
 
