@@ -184,7 +184,7 @@ def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.
         from bot.games.tonk.search import SEARCH as rules
 
     def expert_factory() -> searching.ExpertStrategy:
-        return searching.ExpertStrategy(kind, rules, budget)
+        return searching.ExpertStrategy(rules, budget)
 
     players = EXPERT_SEATS[kind]
     expert, smart, diff = Mean(), Mean(), Mean()

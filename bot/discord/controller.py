@@ -1122,7 +1122,7 @@ class TableController:
             return
         budget = Budget(self.pool.budget.iterations, REVIEW_SECONDS)
         weighed: list[Weighed] = await self.pool.run(
-            review_job(self.game.kind, table_id, player, found, budget), run_review)
+            review_job(rules, table_id, player, found, budget), run_review)
         text, image = self.review_text(found, weighed, player, lang)
         await interaction.followup.send(text, file=attachment(image), ephemeral=True)
 

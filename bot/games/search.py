@@ -35,7 +35,7 @@ CONFIDENCE = 2.0
 """Standard errors by which a candidate's advantage over the strong player's move must stay
 positive for the expert to prefer it. With a few candidates and a few dozen worlds each, one
 standard error let noise pick moves often enough to lose games (a first measurement at 40
-rollouts per decision lost 0.36 of Dubb games against smart's 0.25)."""
+rollouts per decision lost 0.36 of a shedding game's games against smart's 0.25)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,22 +181,18 @@ def search(rules: SearchRules, info: Any, seed: int, budget: Budget,
 
 @dataclass(frozen=True, slots=True)
 class SearchJob:
-    """One decision to make in a worker: the game (by kind), the information set, the seed and
-    the budget — nothing else of the table crosses."""
+    """One decision to make in a worker: the game's rules (a module-level object, pickled by
+    name), the information set, the seed and the budget — nothing else of the table crosses."""
 
-    kind: str
+    rules: SearchRules
     info: Any
     seed: int
     budget: Budget
 
 
 def run_job(job: SearchJob) -> Decision:
-    """A worker's entry point: look the game's rules up by kind and search."""
-    from bot.games.registry import GAMES
-
-    rules = GAMES[job.kind].search
-    assert rules is not None
-    return search(rules, job.info, job.seed, job.budget)
+    """A worker's entry point."""
+    return search(job.rules, job.info, job.seed, job.budget)
 
 
 @dataclass
@@ -205,7 +201,6 @@ class ExpertStrategy:
     ``choose`` searches in this process (simulators); a table asks ``job`` for the work and
     runs it in a worker (``bot.table.computers``)."""
 
-    kind: str
     rules: SearchRules
     budget: Budget = field(default_factory=Budget)
     _memory: Any = None
@@ -220,7 +215,7 @@ class ExpertStrategy:
         self.rules.remember(self._memory, events)
 
     def job(self, view: Any, rng: random.Random) -> SearchJob:
-        return SearchJob(self.kind, self.rules.information(view, self._memory),
+        return SearchJob(self.rules, self.rules.information(view, self._memory),
                          rng.getrandbits(63), self.budget)
 
     def decide(self, view: Any, rng: random.Random) -> Decision:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Engine, GameSpec
-from bot.games.search import Budget, search
+from bot.games.search import Budget, SearchRules, search
 from bot.storage import MoveRecord
 
 MOST_DECISIONS = 40
@@ -43,7 +43,7 @@ class ReviewJob:
     """The searches of one review, as they cross to a worker: information sets, moves and
     seeds only."""
 
-    kind: str
+    rules: SearchRules
     items: tuple[tuple[Any, Any, int], ...]
     budget: Budget
 
@@ -83,23 +83,19 @@ def positions(game: GameSpec, engine: Engine, records: Sequence[MoveRecord],
     return found[-MOST_DECISIONS:]
 
 
-def review_job(kind: str, table_id: int, player_id: int, found: Sequence[Position],
+def review_job(rules: SearchRules, table_id: int, player_id: int, found: Sequence[Position],
                budget: Budget) -> ReviewJob:
     seeds = [random.Random(f"kortbord-review:{table_id}:{player_id}:{p.seq}").getrandbits(63)
              for p in found]
-    return ReviewJob(kind, tuple((p.info, p.move, seed) for p, seed in zip(found, seeds,
+    return ReviewJob(rules, tuple((p.info, p.move, seed) for p, seed in zip(found, seeds,
                                                                         strict=True)), budget)
 
 
 def run_review(job: ReviewJob) -> list[Weighed]:
     """A worker's entry point: weigh every decision of the review."""
-    from bot.games.registry import GAMES
-
-    rules = GAMES[job.kind].search
-    assert rules is not None
     weighed = []
     for info, move, seed in job.items:
-        decision = search(rules, info, seed, job.budget, include=move)
+        decision = search(job.rules, info, seed, job.budget, include=move)
         made = next(e for e in decision.estimates if e.move == move)
         best = max(decision.estimates, key=lambda e: e.score)
         weighed.append(Weighed(made.score, best.move, best.score))

@@ -108,7 +108,7 @@ def test_dubb_expert_is_reproducible_by_seed_and_plays_legal_moves() -> None:
 
     def play(seed: int) -> list[object]:
         game = DubbGame.new(seats, DubbOptions(), seed)
-        expert = ExpertStrategy("dubb", DUBB_SEARCH, SMALL)
+        expert = ExpertStrategy(DUBB_SEARCH, SMALL)
         rng = random.Random(seed)
         moves = []
         while not game.is_over:
@@ -131,7 +131,7 @@ def _tonk_hand(seed: int) -> tuple[TonkTable, ExpertStrategy, list[dict[str, obj
     two turns; the expert at P1 has been shown every event as P1 saw it."""
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
     table = TonkTable.new(seats, TonkOptions(), seed)
-    expert = ExpertStrategy("tonk", TONK_SEARCH, SMALL)
+    expert = ExpertStrategy(TONK_SEARCH, SMALL)
     others = {p: TONK_STRATEGIES["smart"]() for p in (2, 3)}
     shown: list[dict[str, object]] = []
     rng = random.Random(seed)

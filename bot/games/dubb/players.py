@@ -90,7 +90,7 @@ _JOKERS = attrgetter("jokers")
 
 def expert_strategy() -> ExpertStrategy:
     """The searching player (issue 34, ``bot.games.dubb.search``) at its default budget."""
-    return ExpertStrategy("dubb", SEARCH)
+    return ExpertStrategy(SEARCH)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {

@@ -114,7 +114,7 @@ _SIZE = itemgetter(1)
 
 def expert_strategy() -> ExpertStrategy:
     """The searching player (issue 34, ``bot.games.tonk.search``) at its default budget."""
-    return ExpertStrategy("tonk", SEARCH)
+    return ExpertStrategy(SEARCH)
 
 
 STRATEGIES: dict[str, Callable[[], Strategy | ExpertStrategy]] = {
