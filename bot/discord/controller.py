@@ -1062,16 +1062,14 @@ class TableController:
         if not snapshot.is_playing or snapshot.engine is None or snapshot.engine.to_move != player:
             raise UserFacingError("A hint is for your own turn, and it is not your turn now.")
         assert self.pool is not None
-        await defer_if_late(interaction)
+        # the search may queue behind computers' in the pool: answer Discord at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
         decision = await advise(self.service, self.pool, snapshot.channel_id, player)
         now = await self.service.get(snapshot.channel_id)
         if decision is None or now is None or now.counter != snapshot.counter:
             raise UserFacingError("The table moved on while the hint was worked out: ask again.")
-        text = self.hint_text(now, player, decision, user_lang(interaction))
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await interaction.followup.send(self.hint_text(now, player, decision,
+                                                       user_lang(interaction)), ephemeral=True)
 
     def hint_text(self, snapshot: TableSnapshot, player: int, decision: Decision,
                   lang: str) -> str:

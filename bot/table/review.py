@@ -22,8 +22,8 @@ from bot.games.search import Budget, SearchRules, search
 from bot.storage import MoveRecord
 
 MOST_DECISIONS = 40
-"""A review weighs at most the player's last this many decisions (a long table of many hands
-would otherwise take minutes)."""
+"""A review weighs at most the player's last this many moves (a long table of many hands would
+otherwise take minutes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +68,15 @@ def positions(game: GameSpec, engine: Engine, records: Sequence[MoveRecord],
     rules = game.search
     assert rules is not None
     memory = rules.memory()
+    # only the last moves of the player are weighed: their information sets and copies of the
+    # engine are made for those alone
+    theirs = [r.seq for r in records if r.seq > 0 and r.player_id == player_id]
+    wanted = set(theirs[-MOST_DECISIONS:])
     found: list[Position] = []
     for record in records:
         if record.seq > 0:
             move = game.moves.from_dict(record.move)
-            if record.player_id == player_id and engine.to_move == player_id:
+            if record.seq in wanted and engine.to_move == player_id:
                 legal = engine.legal_moves(player_id)
                 if len(legal) > 1 and move in legal:
                     info = rules.information(engine.observe(player_id), memory)
@@ -80,7 +84,7 @@ def positions(game: GameSpec, engine: Engine, records: Sequence[MoveRecord],
                                           game.load_engine(engine.to_stored())))
             engine.apply(record.player_id, move)
         rules.remember(memory, [game.events.for_seat(e, player_id) for e in record.events])
-    return found[-MOST_DECISIONS:]
+    return found
 
 
 def review_job(rules: SearchRules, table_id: int, player_id: int, found: Sequence[Position],
