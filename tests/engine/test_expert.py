@@ -215,3 +215,56 @@ def test_tonk_information_holds_no_hidden_card() -> None:
     hidden |= set(table._stock)
     seen = set(info.view.hand) | set(info.pile or ()) | {c for _, cs in info.known for c in cs}
     assert hidden and not hidden & seen
+
+
+def test_a_tonk_review_weighs_only_what_the_player_saw_and_is_reproducible() -> None:
+    from bot.games.registry import GAMES
+    from bot.games.tonk import DealNextHand
+    from bot.games.tonk.table import HAND_OVER
+    from bot.storage import MoveRecord
+    from bot.table.review import positions, review_job, run_review
+
+    spec = GAMES["tonk"]
+    seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
+    table = TonkTable.new(seats, TonkOptions(), 31)
+    players = {s.player_id: TONK_STRATEGIES["smart"]() for s in seats}
+    rng = random.Random(31)
+    records = [MoveRecord(table_id=1, seq=0, player_id=0, move={},
+                          events=[tonk_event_to_dict(e) for e in table.opening_events],
+                          created_at=0.0)]
+
+    def show(events: list[object]) -> list[dict[str, object]]:
+        stored = [tonk_event_to_dict(e) for e in events]
+        for p, s in players.items():
+            s.remember([tonk_seat_form(e, p) for e in stored])
+        return stored
+
+    show(table.opening_events)
+    hands = 0
+    while hands < 2:
+        if table.phase is HAND_OVER:
+            player, move = 1, DealNextHand()
+            hands += 1
+            if hands == 2:
+                break
+        else:
+            player = table.to_move
+            move = players[player].choose(table.observe(player), rng)
+        stored = show(table.apply(player, move))
+        records.append(MoveRecord(table_id=1, seq=len(records), player_id=player,
+                                  move=spec.moves.to_dict(move), events=stored,
+                                  created_at=0.0))
+    dealt = TonkTable.new(seats, TonkOptions(), 31)
+    found = positions(spec, dealt, records, 1)
+    assert found
+    for p in found:
+        info = p.info
+        assert set(info.view.hand) <= set(p.engine.hand(1))
+        known = {c for _, cards in info.known for c in cards}
+        # the others' cards it holds are ones they took from the discard pile, in view of all
+        assert known <= {c for r in records for e in r.events if e["type"] == "drew_from_discard"
+                         for c in [e["card"]]}
+    budget = Budget(6, 60.0)
+    first = run_review(review_job(TONK_SEARCH, 1, 1, found, budget))
+    again = run_review(review_job(TONK_SEARCH, 1, 1, found, budget))
+    assert first == again and len(first) == len(found)
