@@ -25,10 +25,11 @@ from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
 from bot.games.registry import GAMES, Registry
+from bot.games.search import Budget
 from bot.ratings.strengths import seating_strengths
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot
-from bot.table.computers import ComputerPlayers, computer_to_move
+from bot.table.computers import ComputerPlayers, SearchPool, computer_to_move
 from bot.table.events import EventService
 from bot.table.priority import PeopleFirst
 from bot.table.service import IDLE
@@ -142,12 +143,17 @@ class KortbordBot(commands.Bot):
                                             self.settings.discord_limits_scale)),
                                         self.people)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
+        self.search_pool = SearchPool(
+            self.settings.expert_workers,
+            Budget(self.settings.expert_rollouts, self.settings.expert_cpu_ms / 1000))
         self.computers = ComputerPlayers(self.service, self, self.clock,
-                                         self.settings.computer_pause, self.people)
+                                         self.settings.computer_pause, self.people,
+                                         self.search_pool)
         for spec in self.games.values():
             controller = TableController(self.service, self.publisher, spec, load_face(spec),
                                          self.preferences, on_change=self.table_changed,
-                                         clock=self.clock.now, people=self.people)
+                                         clock=self.clock.now, people=self.people,
+                                         pool=self.search_pool)
             controller.register_routes(self.router)
             self.controllers[spec.kind] = controller
         # players are seated by strength: equal for all until ratings are wired in here

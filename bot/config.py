@@ -64,6 +64,20 @@ class Settings(BaseSettings):
         1.5, ge=0, le=60,
         description="seconds a computer player waits before it moves, e.g. 1.5 (0 = at once)",
     )
+    expert_rollouts: int = Field(
+        200, ge=1, le=100_000,
+        description="rollouts an expert computer player makes per decision, e.g. 200",
+    )
+    expert_cpu_ms: float = Field(
+        150, gt=0, le=10_000,
+        description="the CPU milliseconds an expert computer player may spend per decision, "
+        "e.g. 150",
+    )
+    expert_workers: int | None = Field(
+        None, ge=0, le=256,
+        description="processes expert computer players think in, e.g. 1 (unset: one fewer "
+        "than the machine's cores, at least one; 0: a thread of the bot's own process)",
+    )
     shard_count: int | None = Field(
         None, ge=1, description="the number of shards of the whole bot, e.g. 4 (unset: no "
         "sharding)",

@@ -12,13 +12,14 @@ from discord.ext import commands
 
 from bot.client import KortbordBot
 from bot.discord.checks import MAX_TURN_SECONDS
-from bot.discord.common import turn_time_text
+from bot.discord.common import level_text, turn_time_text
 from bot.discord.controller import user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, verify_answer
-from bot.discord.translator import cmd, slash
+from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.games.base import GameSpec
 from bot.i18n import LANGUAGES, join, lang_of, tr
+from bot.table.computers import game_levels, level_name
 from bot.table.settings import GameDefaults, ServerSettings
 
 AUTOCOMPLETE_LIMIT = 25
@@ -96,6 +97,7 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
         tr(lang, "• Events are opened by: {who}", who=tr(lang, "Manage Server")
            if settings.event_role is None
            else tr(lang, "Manage Server or <@&{role}>", role=settings.event_role)),
+        tr(lang, "• Hints: {state}", state=tr(lang, "on") if settings.hints else tr(lang, "off")),
     ]
     for game in games:
         defaults = settings.games.get(game.kind, GameDefaults())
@@ -103,6 +105,10 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
                    else defaults.turn_seconds)
         lines.append(tr(lang, "• {game}: {turn_time}", game=game.name,
                         turn_time=turn_time_text(seconds, lang)))
+        level = level_name(defaults.computer_level)
+        if level is not None and level in game_levels(game):
+            lines.append(tr(lang, "• {game}: computer players play {level}", game=game.name,
+                            level=level_text(level, lang)))
     return "\n".join(lines)
 
 
@@ -171,7 +177,8 @@ class Meta(commands.Cog):
                       description=cmd("This server's settings (Manage Server to change them)"))
     @app_commands.rename(language=cmd("language"), pings=cmd("pings"), cards=cmd("cards"),
                          games_here=cmd("games_here"), game=cmd("game"),
-                         turn_time=cmd("turn_time"), event_role=cmd("event_role"))
+                         turn_time=cmd("turn_time"), event_role=cmd("event_role"),
+                         computer_level=cmd("computer_level"), hints=cmd("hints"))
     @app_commands.describe(
         language=cmd("The language of the server's tables"),
         pings=cmd("Whether players are pinged on their turn, unless they chose themselves"),
@@ -180,6 +187,8 @@ class Meta(commands.Cog):
         game=cmd("The game whose default turn time to set"),
         turn_time=cmd("The game's default seconds per turn (0: no timer)"),
         event_role=cmd("A role whose members may open events (@everyone: only Manage Server)"),
+        computer_level=cmd("The game's default level of computer players"),
+        hints=cmd("Whether players may ask for hints (rated tables never give them)"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=cmd("the server's own"), value="auto"),
@@ -191,6 +200,7 @@ class Meta(commands.Cog):
                     app_commands.Choice(name=cmd("don't allow"), value="deny"),
                     app_commands.Choice(name=cmd("only here"), value="only"),
                     app_commands.Choice(name=cmd("every channel"), value="all")],
+        computer_level=LEVEL_CHOICES,
     )
     @app_commands.default_permissions(manage_guild=True)
     async def settings(
@@ -199,6 +209,7 @@ class Meta(commands.Cog):
         game: str | None = None,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         event_role: discord.Role | None = None,
+        computer_level: str | None = None, hints: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise UserFacingError("Server settings are made in a server.")
@@ -207,11 +218,13 @@ class Meta(commands.Cog):
         current = await service.server(interaction.guild_id)
         changes = _changes(current, interaction, self.bot.games.values(), language=language,
                            pings=pings, cards=cards, games_here=games_here, game=game,
-                           turn_time=turn_time)
+                           turn_time=turn_time, computer_level=computer_level)
         if event_role is not None:
             # @everyone's id is the server's: picking it leaves events to Manage Server
             changes["event_role"] = (None if event_role.id == interaction.guild_id
                                      else event_role.id)
+        if hints is not None:
+            changes["hints"] = hints
         if changes:
             if not interaction.permissions.manage_guild:
                 raise UserFacingError("Only members with the Manage Server permission can "
@@ -231,7 +244,8 @@ class Meta(commands.Cog):
 
 def _changes(current: ServerSettings, interaction: discord.Interaction, games: Iterable[GameSpec],
              *, language: str | None, pings: bool | None, cards: str | None,
-             games_here: str | None, game: str | None, turn_time: int | None) -> dict[str, object]:
+             games_here: str | None, game: str | None, turn_time: int | None,
+             computer_level: str | None = None) -> dict[str, object]:
     """The settings a ``/kortbord settings`` call asks for, checked (``UserFacingError`` for a
     value the bot did not offer)."""
     changes: dict[str, object] = {}
@@ -248,19 +262,27 @@ def _changes(current: ServerSettings, interaction: discord.Interaction, games: I
         changes["cards"] = cards
     if games_here is not None:
         changes.update(_channels(current, interaction, games_here))
-    if turn_time is not None or game is not None:
+    if turn_time is not None or game is not None or computer_level is not None:
         by_kind = {g.kind: g for g in games}
         if game not in by_kind:
             raise UserFacingError("Choose one of the bot's games for a turn time. Nothing was "
                                   "changed.")
-        if turn_time is None:
+        if turn_time is None and computer_level is None:
             raise UserFacingError("Give a turn_time for the game. Nothing was changed.")
-        if turn_time != 0 and not 10 <= turn_time <= MAX_TURN_SECONDS:
-            raise UserFacingError("A turn time is 0 (no timer) or {low} to {high} seconds. "
-                                  "Nothing was changed.", low=10, high=MAX_TURN_SECONDS)
+        game_changes: dict[str, object] = {}
+        if turn_time is not None:
+            if turn_time != 0 and not 10 <= turn_time <= MAX_TURN_SECONDS:
+                raise UserFacingError("A turn time is 0 (no timer) or {low} to {high} seconds. "
+                                      "Nothing was changed.", low=10, high=MAX_TURN_SECONDS)
+            game_changes["turn_seconds"] = turn_time
+        if computer_level is not None:
+            if computer_level not in game_levels(by_kind[game]):
+                raise UserFacingError("That is not a computer level of this game. Nothing was "
+                                      "changed.")
+            game_changes["computer_level"] = computer_level
         defaults = current.games.get(game, GameDefaults())
         games_now = {k: v.model_dump() for k, v in current.games.items()}
-        games_now[game] = {**defaults.model_dump(), "turn_seconds": turn_time}
+        games_now[game] = {**defaults.model_dump(), **game_changes}
         changes["games"] = games_now
     return changes
 

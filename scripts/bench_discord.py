@@ -3,6 +3,7 @@ discord.py echo bot on the same fake as the floor.
 
     .venv/bin/python scripts/bench_discord.py [--tables 200] [--seconds 30] [--warmup 15]
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
+        [--level easy|normal|expert]
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000
@@ -14,11 +15,12 @@ are its own. The child also runs a small monitor: a task that asks to wake every
 records how late it wakes (the loop lag: how long ready callbacks kept the loop busy).
 
 Every table seats ``--people`` people and ``--computers`` computer players (``--game dubb``
-or ``tonk``). Each person clicks once per ``--interval`` seconds on average (uniformly
-0.5–1.5×, tables staggered), as a person with their hand panel open would: when the panel
-says it is their turn they make a move on it (the first play or discard offered, else draw,
-else pass; Tonk: deal the next hand), otherwise they press **Refresh**; a finished game is
-followed by a new one (`/dubb start`, Start). Computers move after ``--computer-pause``
+or ``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker process;
+unset: the server's default, normal). Each person clicks once per ``--interval`` seconds on
+average (uniformly 0.5–1.5×, tables staggered), as a person with their hand panel open would:
+when the panel says it is their turn they make a move on it (the first play or discard offered,
+else draw, else pass; Tonk: deal the next hand), otherwise they press **Refresh**; a finished
+game is followed by a new one (`/dubb start`, Start). Computers move after ``--computer-pause``
 seconds, through the bot's own ``COMPUTER_PAUSE``.
 
 With ``--baseline WORKTREE`` (a checkout of older code, e.g. ``git worktree add --detach
@@ -432,6 +434,8 @@ class Bench:
     async def open_table(self, people: list[Person], *, turn_time: int | None = None) -> None:
         host = people[0]
         options: dict[str, Any] = {"computers": self.args.computers}
+        if self.args.level is not None:
+            options["level"] = self.args.level
         if turn_time is not None:
             options["turn_time"] = turn_time
         started_before = {m.id for m in self.driver.channel_messages(host.channel)}
@@ -841,7 +845,8 @@ async def main(args: argparse.Namespace) -> None:
     load_average = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load average {load_average}; files in {base}")
     print(f"{args.tables} tables of {args.game}: {args.people} people, {args.computers} "
-          f"computers; a click per person every {args.interval:g} s; COMPUTER_PAUSE "
+          f"computers ({args.level or 'normal'}); a click per person every {args.interval:g} s; "
+          f"COMPUTER_PAUSE "
           f"{args.computer_pause:g} s", flush=True)
     if args.memory:
         await memory(args, base)
@@ -859,6 +864,7 @@ if __name__ == "__main__":
     parser.add_argument("--game", choices=("dubb", "tonk"), default="dubb")
     parser.add_argument("--people", type=int, default=1)
     parser.add_argument("--computers", type=int, default=2)
+    parser.add_argument("--level", choices=("easy", "normal", "expert"))
     parser.add_argument("--only", choices=("bot", "echo", "base"))
     parser.add_argument("--rounds", type=int, default=1,
                         help="measure every phase this many times, the bots in turn first")

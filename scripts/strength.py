@@ -1,16 +1,29 @@
 """Measure the computer players' strength (not a test): head-to-head runs of the simulators.
 
     .venv/bin/python scripts/strength.py [--games N] [--hands N] [--seed S] [--jobs J] [--quick]
+    .venv/bin/python scripts/strength.py --expert {dubb,tonk} [--games N | --hands N]
+        [--minutes M] [--iterations I] [--cpu-ms C]
 
 Runs each comparison below through ``python -m bot.sim``'s own code (invariant checks on) and
 prints one table: Dubb as loss rate per seat (lower is better), Tonk as net chips per seat per
 hand (higher is better), each with its 95% confidence interval, the difference between the first
 two strategies with its interval, the CPU time, and the command that reproduces the row.
+
+``--expert`` measures the searching player (issue 34) instead: one expert against smart players
+(Dubb 1 + 3, Tonk 1 + 2) by duplicate deals. Every Dubb deal (every Tonk table of 50 hands) is
+played twice, once by smart players only and once with the expert in one seat (the next seat
+each deal), with the same shuffles and the same random numbers for the smart players, so the two
+differ only where the expert's moves differ: the paired difference of that seat's loss (or
+chips) has a far smaller variance than either figure, and needs far fewer deals to be told from
+zero. It runs until the count or ``--minutes`` is reached (the expert spends up to its whole
+budget on every decision, so ten thousand deals take hours of CPU) and prints progress, then the
+row with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,10 +32,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import search as searching
 from bot.games.dubb import DubbOptions
 from bot.games.dubb import sim as dubb_sim
 from bot.games.tonk import TonkOptions
 from bot.games.tonk import sim as tonk_sim
+from bot.sim.stats import Mean
 
 DUBB = [(4, "smart,greedy"), (3, "smart,greedy,greedy"), (4, "greedy,random"),
         (4, "smart,random")]
@@ -68,6 +83,156 @@ def _tonk(players: int, names: str, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
+EXPERT_SEATS = {"dubb": 4, "tonk": 3}
+TONK_TABLE_HANDS = 50
+"""Hands per Tonk table in an ``--expert`` run (the smart players learn the table as it goes)."""
+
+
+def _timed_search(times: list[tuple[float, bool]]) -> Any:
+    plain = searching.search
+
+    def timed(*args: Any, **kwargs: Any) -> searching.Decision:
+        decision = plain(*args, **kwargs)
+        if decision.worlds:
+            times.append((decision.cpu, decision.capped))
+        return decision
+
+    return timed
+
+
+def _dubb_duplicate(seed: int, seat: int, expert: Any) -> tuple[bool, bool]:
+    """One Dubb deal played twice: four smart players, then the same with the expert at
+    ``seat``; whether that seat lost each time."""
+    from bot.games.base import Seat
+    from bot.games.dubb import DubbGame, event_to_dict, seat_form
+    from bot.games.dubb.players import SmartStrategy
+
+    lost = []
+    for strategy in (SmartStrategy(), expert):
+        seats = [Seat(i + 1, f"P{i + 1}") for i in range(EXPERT_SEATS["dubb"])]
+        game = DubbGame.new(seats, DubbOptions(), seed)
+        players = [strategy if i == seat else SmartStrategy() for i in range(len(seats))]
+        rng = random.Random(seed)
+        while not game.is_over:
+            player = game.to_move
+            assert player is not None
+            events = game.apply(player, players[player - 1].choose(game.observe(player), rng))
+            if strategy.remembers:
+                strategy.remember([seat_form(event_to_dict(e), seat + 1) for e in events])
+        assert not game.check_invariants() and game.result is not None
+        lost.append(game.result.loser == seat + 1)
+    return lost[0], lost[1]
+
+
+def _tonk_duplicate(seed: int, seat: int, expert_factory: Any) -> list[tuple[int, int]]:
+    """One Tonk table of ``TONK_TABLE_HANDS`` hands played twice: three smart players, then the
+    same deals with the expert at ``seat``; that seat's net chips per hand each time."""
+    from bot.games.base import Seat
+    from bot.games.tonk import (
+        DealNextHand,
+        HandEnded,
+        TonkTable,
+        check_invariants,
+        event_to_dict,
+        seat_form,
+    )
+    from bot.games.tonk.players import SmartStrategy
+    from bot.games.tonk.settlement import net
+    from bot.games.tonk.table import HAND_OVER
+
+    runs = []
+    for with_expert in (False, True):
+        seats = [Seat(i + 1, f"P{i + 1}") for i in range(EXPERT_SEATS["tonk"])]
+        table = TonkTable.new(seats, TonkOptions(), seed)
+        players: dict[int, Any] = {
+            s.player_id: expert_factory() if with_expert and i == seat else SmartStrategy()
+            for i, s in enumerate(seats)}
+        # each seat its own random numbers, as the simulator gives them: the expert's draws
+        # leave the others' streams alone
+        rngs = {s.player_id: random.Random(seed * 7919 + i) for i, s in enumerate(seats)}
+        nets: list[int] = []
+
+        def show(events: list[Any], players: dict[int, Any] = players,
+                 nets: list[int] = nets) -> None:
+            stored = [event_to_dict(e) for e in events]
+            for pid, player in players.items():
+                player.remember([seat_form(e, pid) for e in stored])
+            for e in events:
+                if type(e) is HandEnded:
+                    nets.append(net(e.result.payments).get(seat + 1, 0))
+
+        show(table.opening_events)
+        while len(nets) < TONK_TABLE_HANDS:
+            if table.phase is HAND_OVER:
+                show(table.apply(1, DealNextHand()))
+                continue
+            pid = table.to_move
+            assert pid is not None
+            show(table.apply(pid, players[pid].choose(table.observe(pid), rngs[pid])))
+        assert not check_invariants(table)
+        runs.append(nets[:TONK_TABLE_HANDS])
+    return list(zip(runs[0], runs[1], strict=True))
+
+
+def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.Budget) -> int:
+    """One expert against smart players, by duplicate deals: see the module docstring."""
+    times: list[tuple[float, bool]] = []
+    searching.search = _timed_search(times)
+    if kind == "dubb":
+        from bot.games.dubb.search import SEARCH as rules
+    else:
+        from bot.games.tonk.search import SEARCH as rules
+
+    def expert_factory() -> searching.ExpertStrategy:
+        return searching.ExpertStrategy(rules, budget)
+
+    players = EXPERT_SEATS[kind]
+    expert, smart, diff = Mean(), Mean(), Mean()
+    master = random.Random(seed)
+    start = time.perf_counter()
+    cpu = time.process_time()
+    deal = 0
+    while expert.n < count and time.perf_counter() - start < minutes * 60:
+        deal_seed = master.getrandbits(62)
+        seat = deal % players
+        if kind == "dubb":
+            pairs = [_dubb_duplicate(deal_seed, seat, expert_factory())]
+        else:
+            pairs = _tonk_duplicate(deal_seed, seat, expert_factory)
+        for plain, searched in pairs:
+            smart.add(float(plain))
+            expert.add(float(searched))
+            diff.add(float(searched) - float(plain))
+        deal += 1
+        if kind == "tonk" or deal % 20 == 0:
+            print(f"{kind}: {expert.n} expert {expert.mean:.4f} ± {expert.half_width:.4f}, "
+                  f"smart in the same seat {smart.mean:.4f} ± {smart.half_width:.4f}, "
+                  f"expert − smart {diff.mean:+.4f} ± {diff.half_width:.4f}, "
+                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    cpus = sorted(t for t, _ in times)
+    unit = "loss rate" if kind == "dubb" else "chips/hand"
+    fair = 1 / players if kind == "dubb" else 0.0
+
+    def q(p: float) -> float:
+        return cpus[min(len(cpus) - 1, int(p * len(cpus)))] * 1000 if cpus else 0.0
+
+    print("| game | seats | deals | expert (95% CI) | smart, same deals and seat (95% CI) "
+          "| expert − smart, paired (95% CI) | fair | searched decisions "
+          "| CPU/decision p50 / p99 ms | cut by cap | budget |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {kind} ({unit}) | 1 expert + {players - 1} smart | {expert.n} "
+          f"| {expert.mean:.4f} ± {expert.half_width:.4f} | {smart.mean:.4f} ± "
+          f"{smart.half_width:.4f} | {diff.mean:+.4f} ± {diff.half_width:.4f} | {fair:.4f} "
+          f"| {len(cpus)} | {q(0.5):.1f} / {q(0.99):.1f} "
+          f"| {sum(c for _, c in times) / max(len(times), 1):.1%} "
+          f"| {budget.iterations} rollouts, {budget.seconds * 1000:.0f} ms |")
+    print(f"\n    CPU {time.process_time() - cpu:.0f} s; "
+          f"python scripts/strength.py --expert {kind} "
+          f"--{'games' if kind == 'dubb' else 'hands'} {count} --seed {seed} "
+          f"--iterations {budget.iterations} --cpu-ms {budget.seconds * 1000:.0f}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=10_000, help="Dubb games per comparison")
@@ -75,7 +240,19 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2, help="comparisons run in parallel")
     p.add_argument("--quick", action="store_true", help="1000 games and hands (a smoke run)")
+    p.add_argument("--expert", choices=("dubb", "tonk"),
+                   help="measure one expert against smart players instead")
+    p.add_argument("--minutes", type=float, default=float("inf"),
+                   help="--expert: stop after the part that passes this many minutes")
+    p.add_argument("--iterations", type=int, default=searching.Budget().iterations,
+                   help="--expert: rollouts per decision")
+    p.add_argument("--cpu-ms", type=float, default=searching.Budget().seconds * 1000,
+                   help="--expert: CPU cap per decision")
     args = p.parse_args(argv)
+    if args.expert:
+        return _expert(args.expert, args.games if args.expert == "dubb" else args.hands,
+                       args.seed, args.minutes,
+                       searching.Budget(args.iterations, args.cpu_ms / 1000))
     games, hands = (1000, 1000) if args.quick else (args.games, args.hands)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(_dubb, n, names, games, args.seed) for n, names in DUBB]

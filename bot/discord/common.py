@@ -3,14 +3,14 @@ routed buttons, and Discord's size limits applied to anything the bot builds."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import discord
 
-from bot.discord.routing import Route, RoutedButton
-from bot.i18n import tr, trn
+from bot.discord.routing import Route, RoutedButton, RoutedSelect
+from bot.i18n import N_, tr, trn
 
 LOBBY_COLOUR = discord.Colour.blurple()
 PLAYING_COLOUR = discord.Colour.green()
@@ -187,7 +187,16 @@ def button(
     )
 
 
-def lobby_view(game: str, table_id: int, lang: str) -> discord.ui.View:
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
+"""Computer levels (``bot.table.computers.LEVELS``) as players read them."""
+
+
+def level_text(level: str, lang: str) -> str:
+    return tr(lang, LEVEL_NAMES[level])
+
+
+def lobby_view(game: str, table_id: int, lang: str, levels: Sequence[str] = ()
+               ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(game, table_id, "join", tr(lang, "Join"), discord.ButtonStyle.primary))
     view.add_item(button(game, table_id, "leave", tr(lang, "Leave")))
@@ -197,6 +206,13 @@ def lobby_view(game: str, table_id: int, lang: str) -> discord.ui.View:
                          discord.ButtonStyle.danger))
     # issue 8: the host seats computer players (anyone else is told only the host can)
     view.add_item(button(game, table_id, "add_computer", tr(lang, "Add computer player")))
+    if len(levels) > 1:
+        # issue 34: a computer of the level the host picks (the button seats the default one)
+        view.add_item(RoutedSelect(
+            Route(game, table_id, "add_computer"),
+            [discord.SelectOption(label=level_text(level, lang), value=level)
+             for level in levels],
+            tr(lang, "Add a computer player of level…"), row=1))
     return view
 
 

@@ -19,6 +19,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Protocol
@@ -33,6 +34,7 @@ from discord.webhook.async_ import (
 )
 
 from bot.cardart import CardImage
+from bot.cardart.chart import HEIGHT, WIDTH, line_chart
 from bot.discord import checks
 from bot.discord.common import (
     FINISHED_COLOUR,
@@ -42,6 +44,7 @@ from bot.discord.common import (
     cut,
     fit,
     labelled,
+    level_text,
     lobby_embed,
     lobby_view,
     shown_name,
@@ -53,13 +56,23 @@ from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
 from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
+from bot.games.search import Budget, Decision
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
-from bot.table.computers import computer_label, free_computer
+from bot.table.computers import (
+    DEFAULT_LEVEL,
+    SearchPool,
+    advise,
+    computer_label,
+    free_computer,
+    game_levels,
+    level_name,
+)
 from bot.table.errors import NoTableError, StaleMoveError
 from bot.table.fairdeal import deals_from, deals_of, engine_from_start, links
 from bot.table.priority import PeopleFirst
+from bot.table.review import Position, Weighed, positions, review_job, run_review
 from bot.table.service import (
     ABANDONED,
     EMPTY,
@@ -70,7 +83,7 @@ from bot.table.service import (
     ApplyResult,
     TableSnapshot,
 )
-from bot.table.settings import GameDefaults, SettingsService
+from bot.table.settings import GameDefaults, SettingsService, rated
 
 _log = logging.getLogger(__name__)
 
@@ -79,6 +92,14 @@ LATE_SECONDS = 1.5
 """An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
 PANEL_FRESH_SECONDS = 14 * 60
+REVIEW_SECONDS = 2.0
+"""The CPU cap of each decision's search in a review: far above what its rollouts take, so
+that a review comes out the same even on a loaded machine."""
+COSTLY = 0.01
+"""A decision costs something when the best move found beats it by more than this (a 1% chance
+of losing, a hundredth of a chip)."""
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description."""
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
 bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
 
@@ -141,6 +162,11 @@ class GameFace(Protocol):
     def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
                    lang: str, *, notice: str | None, arg: str | None) -> Panel:
         """The private panel: the player's cards and exactly their legal moves."""
+        ...
+
+    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+        """One of ``player_id``'s moves in ``engine`` (the game as it was then) in a few words,
+        as their hand panel names it (hints, reviews): only what that player may see."""
         ...
 
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
@@ -363,8 +389,10 @@ class TableController:
                  face: GameFace, settings: SettingsService, *,
                  on_change: OnChange | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 people: PeopleFirst | None = None) -> None:
+                 people: PeopleFirst | None = None, pool: SearchPool | None = None) -> None:
         self.service = service
+        self.pool = pool
+        """Where hints and reviews search (issue 34); ``None``: this bot gives none."""
         self.people = people or PeopleFirst()
         """Whose heavy step goes next (``PeopleFirst.step``): drawing a panel or a table."""
         self.publisher = publisher
@@ -398,8 +426,10 @@ class TableController:
         async def cancel(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.cancel(i, route)
 
-        async def add_computer(i: discord.Interaction, route: Route, _: list[str]) -> None:
-            await self.add_computer(i, route)
+        async def add_computer(i: discord.Interaction, route: Route, values: list[str]
+                               ) -> None:
+            # the button sends no values (the default level), the lobby's menu one level
+            await self.add_computer(i, route, values[0] if values else None)
 
         async def hand(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.show_hand(i, route, edit=on_ephemeral(i))
@@ -421,10 +451,16 @@ class TableController:
         async def history(i: discord.Interaction, route: Route, _: list[str]) -> None:
             await self.history(i, before=route.counter or None, edit=True)
 
+        async def hint(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.hint(i, route)
+
+        async def review(i: discord.Interaction, route: Route, _: list[str]) -> None:
+            await self.review(i, route.table_id)
+
         common: dict[str, Handler] = {
             "join": join, "leave": leave, "start": start, "cancel": cancel,
             "add_computer": add_computer, "hand": hand, "again": again, "replay": replay,
-            "replay_pick": replay_pick, "history": history,
+            "replay_pick": replay_pick, "history": history, "hint": hint, "review": review,
         }
         for action, handler in {**common, **self.face.routes(self)}.items():
             router.register(self.game.kind, action, handler)
@@ -516,7 +552,8 @@ class TableController:
             lang=lang,
             turn_seconds=snapshot.turn_seconds,
         )
-        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang))
+        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang,
+                                                        game_levels(self.game)))
 
     async def drawing(self, snapshot: TableSnapshot) -> tuple[int | None, Draw]:
         """The person to move in ``snapshot`` (``None``: a computer, or nobody) and how to draw
@@ -592,11 +629,19 @@ class TableController:
 
     async def panel(self, snapshot: TableSnapshot, player: int, lang: str, *,
                     notice: str | None, arg: str | None) -> Panel:
-        """``player``'s hand panel, with a picture of the hand unless they chose text."""
+        """``player``'s hand panel, with a picture of the hand unless they chose text, and a
+        Hint button on their turn where hints are allowed."""
         pictures = (await self.settings.person(player)).cards != "text"
+        hints = await self._hint_refusal(snapshot) is None
         # the engine is shared: from here on, read it without awaiting
         panel = self.face.hand_panel(snapshot, player, self.names(snapshot), lang,
                                      notice=notice, arg=arg)
+        if hints and snapshot.engine is not None and snapshot.engine.to_move == player:
+            # issue 34: the expert's move for this position, privately; a full panel has no
+            # room for the button, and the hint command still answers
+            with suppress(ValueError):
+                panel.view.add_item(button(self.game.kind, snapshot.table_id, "hint",
+                                           tr(lang, "Hint"), counter=snapshot.counter))
         if not pictures or snapshot.engine is None or snapshot.seat_of(player) is None:
             return panel
         return replace(panel, image=self.face.hand_picture(snapshot, player, lang))
@@ -607,6 +652,9 @@ class TableController:
                              discord.ButtonStyle.success))
         view.add_item(button(self.game.kind, table_id, "replay", tr(lang, "Replay"),
                              counter=0))
+        if self.game.search is not None and self.pool is not None:
+            # issue 34: each player's own review, privately
+            view.add_item(button(self.game.kind, table_id, "review", tr(lang, "Review")))
         return view
 
     async def showing(self, snapshot: TableSnapshot, draw: Draw,
@@ -825,11 +873,12 @@ class TableController:
 
     async def open_lobby(self, interaction: discord.Interaction, options: Any, *,
                          turn_seconds: int | None = None, computers: int = 0,
-                         rated: bool = True) -> None:
-        """Open a lobby with the user as host, ``computers`` computer players seated and a
-        turn time of ``turn_seconds`` (0: no timer; ``None``: the server's default for this
-        game, else the game's); ``rated: False`` keeps it out of the skill ratings. The user
-        is answered as soon as the lobby exists, before it is posted."""
+                         rated: bool = True, level: str | None = None) -> None:
+        """Open a lobby with the user as host, ``computers`` computer players of ``level``
+        seated (``None``: the server's default level) and a turn time of ``turn_seconds`` (0: no
+        timer; ``None``: the server's default for this game, else the game's); ``rated: False``
+        keeps it out of the skill ratings. The user is answered as soon as the lobby exists,
+        before it is posted."""
         if interaction.channel_id is None or interaction.guild_id is None:
             raise UserFacingError("Games are played in server channels.")
         await self._check_channel(interaction)
@@ -844,9 +893,10 @@ class TableController:
             raise UserFacingError("A {game} table seats {seats}: from 0 to {most} computer "
                                   "players besides you.", game=self.game.name,
                                   seats=self.game.max_players, most=most)
+        level = self._level(level, await self.defaults(interaction.guild_id))
         seated: list[SeatInfo] = []
         for _ in range(computers):
-            player_id, name = free_computer(seated)
+            player_id, name = free_computer(seated, level)
             seated.append(SeatInfo(player_id=player_id, name=name, is_computer=True))
         snapshot = await self.service.open_lobby(
             interaction.guild_id, interaction.channel_id, self.game.kind, interaction.user.id,
@@ -895,19 +945,35 @@ class TableController:
         )
         await self._opened(interaction, snapshot)
 
+    def _level(self, level: str | None, defaults: GameDefaults) -> str:
+        """The computer level asked for, else the server's default for this game, else
+        ``normal``; ``UserFacingError`` for one this game does not offer."""
+        offered = game_levels(self.game)
+        if level is None:
+            chosen = level_name(defaults.computer_level)
+            return chosen if chosen in offered else DEFAULT_LEVEL
+        if level not in offered:
+            raise UserFacingError("That is not a computer level of this game. Nothing was "
+                                  "changed.")
+        return level
+
     async def add_computer(self, interaction: discord.Interaction,
-                           route: Route | None = None) -> None:
-        """The host seats one more computer player (issue 8)."""
+                           route: Route | None = None, level: str | None = None) -> None:
+        """The host seats one more computer player (issue 8) of ``level`` (issue 34;
+        ``None``: the server's default level)."""
         snapshot = await self.table_for(interaction, route)
         if not snapshot.is_lobby:
             raise UserFacingError("Computer players are seated in the lobby, before the start.")
-        player_id, name = free_computer(snapshot.seats)
+        assert interaction.guild_id is not None
+        level = self._level(level, await self.defaults(interaction.guild_id))
+        player_id, name = free_computer(snapshot.seats, level)
         result = await self.service.add_computer(
             snapshot.channel_id, interaction.user.id, player_id, name
         )
+        lang = user_lang(interaction)
         await self._after_change(interaction, result, tr(
-            user_lang(interaction), "{name} sat down at the table.",
-            name=computer_label(name)))
+            lang, "{name} ({level}) sat down at the table.", name=computer_label(name),
+            level=level_text(level, lang)))
 
     async def join(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         snapshot = await self.table_for(interaction, route)
@@ -993,6 +1059,121 @@ class TableController:
         answered = await self._answer_with_panel(interaction, snapshot.table_id, panel, edit=edit)
         if snapshot.seat_of(interaction.user.id) is not None:
             await self._retire(self._keep_panel(interaction, snapshot, answered))
+
+    # -- hints (issue 34) ------------------------------------------------------------------------
+
+    async def _hint_refusal(self, snapshot: TableSnapshot) -> str | None:
+        """Why this table gives no hints (a message to translate), or ``None``."""
+        if self.pool is None or self.game.search is None:
+            return N_("This game gives no hints.")
+        if not (await self.settings.server(snapshot.guild_id)).hints:
+            return N_("Hints are turned off on this server.")
+        if rated(snapshot):
+            return N_("Rated tables give no hints: a rating should measure your own play.")
+        return None
+
+    async def hint(self, interaction: discord.Interaction, route: Route | None = None) -> None:
+        """The move an expert computer in the user's seat would make now, and why, privately:
+        searched from what the user's seat has seen, nothing else."""
+        snapshot = await self.table_for(interaction, route)
+        player = interaction.user.id
+        if snapshot.seat_of(player) is None:
+            raise UserFacingError("You're not playing at this table.")
+        refusal = await self._hint_refusal(snapshot)
+        if refusal is not None:
+            raise UserFacingError(refusal)
+        if not snapshot.is_playing or snapshot.engine is None or snapshot.engine.to_move != player:
+            raise UserFacingError("A hint is for your own turn, and it is not your turn now.")
+        assert self.pool is not None
+        # the search may queue behind computers' in the pool: answer Discord at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        decision = await advise(self.service, self.pool, snapshot.channel_id, player)
+        now = await self.service.get(snapshot.channel_id)
+        if decision is None or now is None or now.counter != snapshot.counter:
+            raise UserFacingError("The table moved on while the hint was worked out: ask again.")
+        await interaction.followup.send(self.hint_text(now, player, decision,
+                                                       user_lang(interaction)), ephemeral=True)
+
+    def hint_text(self, snapshot: TableSnapshot, player: int, decision: Decision,
+                  lang: str) -> str:
+        """A hint in one line: the move, what the search expects of it, and of the next best."""
+        rules = self.game.search
+        assert rules is not None
+        move = self.face.move_text(snapshot.engine, player, decision.move, lang)
+        if not decision.worlds:
+            return tr(lang, "💡 {move}: there is nothing better to do.", move=move)
+        chosen = next(e for e in decision.estimates if e.move == decision.move)
+        template, values = rules.outlook(chosen.score)
+        text = tr(lang, "💡 {move}: {outlook}.", move=move, outlook=tr(lang, template, **values))
+        others = [e for e in decision.estimates if e.move != decision.move]
+        if others:
+            other = max(others, key=lambda e: e.score)
+            template, values = rules.outlook(other.score)
+            text += " " + tr(lang, "Next best, {move}: {outlook}.",
+                             move=self.face.move_text(snapshot.engine, player, other.move,
+                                                      lang),
+                             outlook=tr(lang, template, **values))
+        return text
+
+    # -- reviews (issue 34) ----------------------------------------------------------------------
+
+    async def review(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The user's own decisions in a finished game, weighed by the expert's search from
+        what they could see then: the three that cost most, with what was better, and a chart
+        of their outlook over the game; privately, and the same every time."""
+        record = await self.service.store.table(table_id)
+        if (record is None or record.guild_id != interaction.guild_id or record.is_live
+                or not record.has_started or record.kind != self.game.kind):
+            raise UserFacingError("There is no finished game to review there.")
+        rules = self.game.search
+        if rules is None or self.pool is None:
+            raise UserFacingError("This game gives no reviews.")
+        player = interaction.user.id
+        records = await self.service.moves(table_id)
+        engine = engine_from_start(self.game, records[0].move, deals_of(record))
+        if player not in engine.names:
+            raise UserFacingError("Only the players of a game can review it.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = user_lang(interaction)
+        found = positions(self.game, engine, records, player)
+        if not found:
+            await interaction.followup.send(
+                tr(lang, "You had no choice to make in this game, so there is nothing to "
+                         "review."), ephemeral=True)
+            return
+        budget = Budget(self.pool.budget.iterations, REVIEW_SECONDS)
+        weighed: list[Weighed] = await self.pool.run(
+            review_job(rules, table_id, player, found, budget), run_review)
+        text, image = self.review_text(found, weighed, player, lang)
+        await interaction.followup.send(text, file=attachment(image), ephemeral=True)
+
+    def review_text(self, found: Sequence[Position], weighed: Sequence[Weighed], player: int,
+                    lang: str) -> tuple[str, CardImage]:
+        """A review as a message and its chart (``review``)."""
+        rules = self.game.search
+        assert rules is not None
+        costly = sorted((i for i, w in enumerate(weighed) if w.cost > COSTLY), reverse=True,
+                        key=lambda i: weighed[i].cost)[:3]
+        lines = [tr(lang, "**Your review**: {n} decisions weighed, {rollouts} playouts each, "
+                          "from what you could see at the time.", n=len(weighed),
+                    rollouts=self.pool.budget.iterations if self.pool else 0)]
+        if not costly:
+            lines.append(tr(lang, "The search found nothing better than any of your moves."))
+        for i in costly:
+            w, p = weighed[i], found[i]
+            template, values = rules.outlook(w.score)
+            better_template, better_values = rules.outlook(w.best_score)
+            lines.append(tr(
+                lang, "• Decision {n}: {move} ({outlook}); better: {better} ({better_outlook}).",
+                n=i + 1, move=self.face.move_text(p.engine, player, p.move, lang),
+                outlook=tr(lang, template, **values),
+                better=self.face.move_text(p.engine, player, w.best, lang),
+                better_outlook=tr(lang, better_template, **better_values)))
+        values = [rules.measure(w.score) for w in weighed]
+        title = tr(lang, rules.measure_label)
+        alt = cut(f"{title}: " + ", ".join(f"{v:.0f}" for v in values), ALT_TEXT_LIMIT)
+        chart = line_chart(values, title, marked=costly)
+        return "\n".join(lines), CardImage(chart, alt, WIDTH, HEIGHT, "review.png")
 
     def _ever_seated(self, snapshot: TableSnapshot, player_id: int) -> bool:
         return player_id in self.names(snapshot)

@@ -25,6 +25,11 @@ def cmd(text: str) -> app_commands.locale_str:
     return app_commands.locale_str(text)
 
 
+LEVEL_CHOICES = [app_commands.Choice(name=cmd(level), value=level)
+                 for level in ("easy", "normal", "expert")]
+"""The computer levels (``bot.table.computers.LEVELS``) as a command option's choices."""
+
+
 def slash(lang: str, *words: str) -> str:
     """A command as a reader of ``lang`` sees it in their client, for messages that name one:
     ``slash("sv", "kortbord", "pings")`` is "/kortbord pings"."""

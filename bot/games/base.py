@@ -12,9 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from bot.games.search import SearchRules
 
 
 class RuleError(ValueError):
@@ -303,6 +306,9 @@ class GameSpec:
     """How a table's result ranks its players; games without one are never rated."""
     event: EventRules | None = None
     """How its tables play and score in an event; ``None``: the game runs no events."""
+    search: SearchRules | None = None
+    """What the game tells the expert computer player (``bot.games.search``); a game without
+    it has no expert level."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
         """The options as the game's model; raises pydantic's ``ValidationError``."""

@@ -44,6 +44,26 @@ class Mean:
         self.mean += delta / self.n
         self._m2 += delta * (x - self.mean)
 
+    def merge(self, other: Mean) -> None:
+        """Add every value ``other`` holds (Chan et al.'s pairwise update), so that runs made
+        in parts add up to the run made whole."""
+        n = self.n + other.n
+        if not other.n:
+            return
+        delta = other.mean - self.mean
+        self._m2 += other._m2 + delta * delta * self.n * other.n / n
+        self.mean += delta * other.n / n
+        self.n = n
+
+    @classmethod
+    def of(cls, n: int, mean: float, half_width: float) -> Mean:
+        """The running figures of ``n`` values with this mean and 95% half-width (what a
+        report that kept only those gives back)."""
+        m = cls()
+        m.n, m.mean = n, mean
+        m._m2 = (half_width / Z95) ** 2 * n * (n - 1) if n > 1 else 0.0
+        return m
+
     @property
     def half_width(self) -> float:
         """Half the width of the 95% confidence interval of the mean (0 below two values)."""

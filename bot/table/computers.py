@@ -14,19 +14,30 @@ same way.
 
 Computers never move between hands (nobody is to move then): the table waits for a person or
 its turn timer.
+
+Levels (issue 34): ``easy`` plays the game's ``greedy`` strategy, ``normal`` its ``smart`` one and
+``expert`` searches (``bot.games.search``). A computer's level is part of its player id — each
+level has its own block of ids and names — so it is stored wherever a seat is, with no column of
+its own; every computer seated before levels existed has an id of the first block and plays
+``normal``, as it did. An expert's search runs in a process pool (``SearchPool``), off the event
+loop, with only its seat's information set crossing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import random
 import time
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Protocol
 
 from bot import metrics
 from bot.games.base import GameSpec, RuleError, Strategy
+from bot.games.search import Budget, Decision, ExpertStrategy, run_job
 from bot.logs import log_context
 from bot.storage import MoveRecord, SeatInfo
 from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError
@@ -36,19 +47,89 @@ from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
 
-COMPUTER_NAMES = ("Astrid", "Bertil", "Cecilia", "Dagny", "Einar", "Frida", "Gunnar", "Hedda")
-"""Computer ``n`` (from 1) is player id ``-n`` in every server, so its stats and ledger rows
-add up under one name. A table seats at most six, so a free name is always left."""
+LEVELS: dict[str, str] = {"easy": "greedy", "normal": "smart", "expert": "expert"}
+"""Computer levels as players name them, each with the strategy it plays."""
+DEFAULT_LEVEL = "normal"
+OLD_LEVEL_NAMES = {strategy: level for level, strategy in LEVELS.items()}
+"""A level stored under its strategy's name (``smart``) reads as that level."""
+
+_NAMES: dict[str, tuple[str, ...]] = {
+    "normal": ("Astrid", "Bertil", "Cecilia", "Dagny", "Einar", "Frida", "Gunnar", "Hedda"),
+    "easy": ("Ivar", "Jonna", "Kalle", "Lotta", "Måns", "Nora", "Olle", "Pia"),
+    "expert": ("Rut", "Sune", "Tove", "Ulf", "Vera", "Wilhelm", "Ylva", "Åke"),
+}
+COMPUTER_NAMES = _NAMES["normal"]
+_ID_BLOCK = 100
+_BLOCKS = ("normal", "easy", "expert")
+"""Computer ``n`` (from 1) of the level at index ``b`` here is player id ``-(100 b + n)`` in
+every server, so its stats and ledger rows add up under one name. ``normal`` is block 0: the
+ids every computer had before levels. A table seats at most six, so a free name is always
+left."""
 
 
 def computer_label(name: str) -> str:
     return f"🤖 {name}"
 
 
-def free_computer(seats: Sequence[SeatInfo]) -> tuple[int, str]:
-    """The id and name of the first computer not seated at this table."""
-    taken = {s.player_id for s in seats}
-    return next((-n, name) for n, name in enumerate(COMPUTER_NAMES, start=1) if -n not in taken)
+def level_name(text: str | None) -> str | None:
+    """The level ``text`` names (a level, or a strategy's name as older settings stored it),
+    or ``None``."""
+    if text in LEVELS:
+        return text
+    return OLD_LEVEL_NAMES.get(text or "")
+
+
+def computer_level(player_id: int) -> str:
+    """The level of the computer with this (negative) id."""
+    block = (-player_id - 1) // _ID_BLOCK
+    return _BLOCKS[block] if 0 <= block < len(_BLOCKS) else DEFAULT_LEVEL
+
+
+def game_levels(game: GameSpec) -> list[str]:
+    """The levels ``game`` offers: those whose strategy it has."""
+    return [level for level, strategy in LEVELS.items() if strategy in game.strategies]
+
+
+def free_computer(seats: Sequence[SeatInfo], level: str = DEFAULT_LEVEL) -> tuple[int, str]:
+    """The id and name of the first computer of ``level`` whose name is free at this table."""
+    names = {s.name for s in seats}
+    block = _BLOCKS.index(level) * _ID_BLOCK
+    return next((-(block + n), name) for n, name in enumerate(_NAMES[level], start=1)
+                if name not in names)
+
+
+def strategy_for(game: GameSpec, player_id: int) -> str:
+    """The strategy the computer ``player_id`` plays in ``game``: its level's, or the game's
+    own computer strategy where the game lacks that level."""
+    strategy = LEVELS[computer_level(player_id)]
+    return strategy if strategy in game.strategies else game.computer
+
+
+class SearchPool:
+    """Where expert computer players think: ``workers`` processes (``None``: one fewer than the
+    machine's cores, at least one), started on first use; 0 runs each search in a thread of this
+    process instead (tests). Either way the event loop never waits on a search."""
+
+    def __init__(self, workers: int | None, budget: Budget) -> None:
+        self.budget = budget
+        self._workers = max(1, (os.cpu_count() or 2) - 1) if workers is None else workers
+        self._executor: Executor | None = None
+
+    async def run(self, job: Any, work: Callable[[Any], Any] = run_job) -> Any:
+        """``work(job)`` (a search, by default) in a worker, awaited."""
+        if self._workers == 0:
+            return await asyncio.to_thread(work, job)
+        if self._executor is None:
+            # spawn, not fork: a forked copy of a running bot (sockets, threads, the loop)
+            # is not safe to run code in
+            self._executor = ProcessPoolExecutor(
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._executor, work, job)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 class Shows(Protocol):
@@ -60,16 +141,26 @@ class Shows(Protocol):
 class _Computer:
     """One computer seat: its strategy and how far through the move log it has remembered."""
 
-    def __init__(self, game: GameSpec, player_id: int) -> None:
+    def __init__(self, game: GameSpec, player_id: int, pool: SearchPool | None,
+                 strategy: str | None = None) -> None:
         self.game = game
         self.player_id = player_id
-        self.strategy: Strategy = game.strategies[game.computer]()
+        self.strategy: Strategy = game.strategies[strategy or strategy_for(game, player_id)]()
+        self.pool = pool
+        if isinstance(self.strategy, ExpertStrategy) and pool is not None:
+            self.strategy.budget = pool.budget
         self.seen = -1
 
     async def decide(self, service: TableService, channel_id: int
                      ) -> tuple[int, object] | None:
         """(the counter the move is for, the move), or ``None`` when it is not this computer's
         turn any more or the table moved while it looked."""
+        thought = await self.think(service, channel_id)
+        return None if thought is None else thought[:2]
+
+    async def think(self, service: TableService, channel_id: int
+                    ) -> tuple[int, object, Decision | None] | None:
+        """``decide``, and the search's whole decision for a searching strategy."""
         records: list[MoveRecord] = []
         snapshot = await service.get(channel_id)
         if snapshot is None:
@@ -91,11 +182,34 @@ class _Computer:
             if self.seen != snapshot.counter:
                 return None
         rng = random.Random(f"kortbord:{snapshot.table_id}:{self.player_id}:{snapshot.counter}")
+        view = snapshot.engine.observe(self.player_id)
+        if isinstance(self.strategy, ExpertStrategy) and self.pool is not None:
+            # the information set is taken now, in this step; the table may move on while the
+            # search runs, and then the move is refused as stale
+            decision: Decision = await self.pool.run(self.strategy.job(view, rng))
+            metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(decision.cpu)
+            return snapshot.counter, decision.move, decision
         started = time.process_time()
-        move = self.strategy.choose(snapshot.engine.observe(self.player_id), rng)
+        move = self.strategy.choose(view, rng)
         metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(
             time.process_time() - started)
-        return snapshot.counter, move
+        return snapshot.counter, move, None
+
+
+async def advise(service: TableService, pool: SearchPool, channel_id: int,
+                 player_id: int) -> Decision | None:
+    """What an expert computer in ``player_id``'s seat would play now, and why (a hint): the
+    same information set, seed and budget as that computer's, so the same move. ``None`` when
+    it is not their turn, the game has no expert, or the table moved while it thought."""
+    snapshot = await service.get(channel_id)
+    if snapshot is None:
+        return None
+    game = service.game(snapshot.kind)
+    if LEVELS["expert"] not in game.strategies:
+        return None
+    thought = await _Computer(game, player_id, pool, LEVELS["expert"]).think(service,
+                                                                            channel_id)
+    return None if thought is None else thought[2]
 
 
 def _to_move(snapshot: TableSnapshot | None, player_id: int) -> bool:
@@ -116,8 +230,9 @@ class ComputerPlayers:
     whenever a table changes; ``shows`` shows each move made."""
 
     def __init__(self, service: TableService, shows: Shows, clock: Clock, pause: float,
-                 people: PeopleFirst | None = None) -> None:
+                 people: PeopleFirst | None = None, pool: SearchPool | None = None) -> None:
         self._service = service
+        self._pool = pool
         self._people = people or PeopleFirst()
         self._shows = shows
         self._clock = clock
@@ -158,6 +273,8 @@ class ComputerPlayers:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        if self._pool is not None:
+            self._pool.close()
 
     def _forget(self, table_id: int) -> None:
         for key in [k for k in self._players if k[0] == table_id]:
@@ -168,7 +285,8 @@ class ComputerPlayers:
         key = (snapshot.table_id, player_id)
         player = self._players.get(key)
         if player is None:
-            player = self._players[key] = _Computer(self._service.game(snapshot.kind), player_id)
+            player = self._players[key] = _Computer(self._service.game(snapshot.kind), player_id,
+                                                    self._pool)
         return player
 
     async def _run(self, channel_id: int) -> None:

@@ -42,6 +42,10 @@ class GameDefaults(_Settings):
     """A new table's turn time, unless its host sets one."""
     options: dict[str, Any] = Field(default_factory=dict)
     """A new table's options (a stake, say), unless its host sets them."""
+    computer_level: str | None = None
+    """The level of computer players seated without one named (issue 34); ``None``: normal.
+    Read through ``bot.table.computers.level_name``, so a strategy's name stored by an older
+    version still reads as its level."""
 
 
 class ServerSettings(_Settings):
@@ -59,6 +63,16 @@ class ServerSettings(_Settings):
     games: dict[str, GameDefaults] = Field(default_factory=dict)
     event_role: int | None = None
     """Members with this role may open events, besides those with Manage Server."""
+    hints: bool = True
+    """Whether players may ask for hints at the server's tables (issue 34)."""
+
+
+def rated(table: Any) -> bool:
+    """Whether a table is rated: rated tables give no hints (issue 34), so that a rating
+    measures a player's own play. The one place that rule reads a table's ``rated`` setting;
+    a table is rated when its host left it rated and no computer sits at it (computers have
+    no rating: ``bot.ratings.results``)."""
+    return bool(table.rated) and not any(seat.is_computer for seat in table.seats)
 
 
 S = TypeVar("S", bound=_Settings)

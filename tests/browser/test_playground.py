@@ -105,7 +105,7 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
     for name in ("Anna", "Astrid", "Bertil"):
         expect(final.locator(".embed-description")).to_contain_text(name)
     # a finished game offers Play again and Replay, and no move
-    expect(final.get_by_role("button")).to_have_text(["Play again", "Replay"])
+    expect(final.get_by_role("button")).to_have_text(["Play again", "Replay", "Review"])
     assert hands, "Anna never had a turn"
     expect(anna.panels().first).to_contain_text("Only you can see this")
 

@@ -186,6 +186,8 @@ class BotRunner:
         self.shards: tuple[int, Sequence[int]] | None = None
         self.database_url: str | None = None
         self.computer_pause = 0.0
+        self.expert_rollouts = 8
+        """Small searches, in a thread, with no CPU cap that could make them differ by load."""
         self.bot: KortbordBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._dev_guild_ids: list[int] = []
@@ -202,6 +204,7 @@ class BotRunner:
             dev_guild_ids=self._dev_guild_ids,
             log_level="INFO",
             computer_pause=self.computer_pause,
+            expert_rollouts=self.expert_rollouts, expert_workers=0, expert_cpu_ms=10_000,
             # the bot paces its writes to the limits this fake enforces (faster in some tests)
             discord_limits_scale=self.fake.rate_limits.global_per,
             shard_count=None if self.shards is None else self.shards[0],

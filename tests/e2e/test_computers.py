@@ -64,7 +64,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     assert turns > 0
     ranking = final.embeds[0]["description"]
     assert "🤖 Astrid" in ranking and "🤖 Bertil" in ranking and "Anna" in ranking
-    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay"]
+    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
     assert await snapshot(bot_runner, world.channel) is None
 
     assert bot_runner.bot is not None
@@ -173,9 +173,9 @@ async def test_the_host_seats_computers_with_the_lobby_button(
     refused = await driver.click(bo, lobby, "Add computer player")
     assert refused.ephemeral and refused.content == "Only the host can do that."
     added = await driver.click(anna, lobby, "Add computer player")
-    assert added.ephemeral and added.content == "🤖 Astrid sat down at the table."
+    assert added.ephemeral and added.content == "🤖 Astrid (normal) sat down at the table."
     full = await driver.click(anna, lobby, "Add computer player")
-    assert full.content == "🤖 Bertil sat down at the table."
+    assert full.content == "🤖 Bertil (normal) sat down at the table."
     again = await driver.click(anna, lobby, "Add computer player")
     assert again.content == "This table is full: it seats 4."
     shown = await driver.wait_for(
@@ -227,7 +227,7 @@ async def test_a_dubb_table_whose_last_person_leaves_ends(
                                                "table, so the game ended.")
     assert "Anna left the game (counts as a loss)" in closed.text
     # a game that ended can be played again and replayed, nothing more
-    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay"]
+    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
     assert await snapshot(bot_runner, world.channel) is None
     assert bot_runner.bot is not None
     rows = {r.player_id: r for r in await bot_runner.bot.service.stats(world.guild.id, "dubb")}

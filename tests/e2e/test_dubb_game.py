@@ -37,7 +37,7 @@ async def test_a_three_player_game_with_buttons_only(
     loser_line = next(line for line in description.splitlines() if "loses" in line)
     assert sum(name in loser_line for name in ("Anna", "Bo", "Cem")) == 1
     # issue 13: a finished game offers Play again and a Replay, nothing else
-    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay"]
+    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
     # one ping per turn at most
     assert len(driver.pings()) <= turns + 1
 

@@ -104,7 +104,7 @@ async def test_the_host_stops_a_running_game_and_table_reposts(
     assert stopped.ephemeral and "stopped" in stopped.content
     await driver.wait_for(lambda: title(new) == "Dubb — closed", what="the table to close")
     # a stopped game can still be played again and replayed, and nothing else
-    assert [b["label"] for b in new.buttons()] == ["Play again", "Replay"]
+    assert [b["label"] for b in new.buttons()] == ["Play again", "Replay", "Review"]
     nothing = await driver.slash(world.anna, world.channel, "dubb hand")
     assert nothing.ephemeral and "no Dubb game" in nothing.content
 

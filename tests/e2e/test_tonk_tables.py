@@ -142,7 +142,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     await driver.slash(world.anna, world.channel, "tonk leave")
     closed = await play.settle()
     assert title(closed) == "Tonk — table closed"
-    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay"]
+    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
     assert "Anna left during the hand and forfeited it." in closed.embeds[0]["description"]
 
     assert bot.bot is not None

@@ -14,7 +14,9 @@ from typing import Any, ClassVar
 from bot.games.base import Strategy
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW_PLAY, Move, Play
+from bot.games.dubb.search import SEARCH
 from bot.games.dubb.smart import smart_strategy
+from bot.games.search import ExpertStrategy
 
 
 class _Stateless:
@@ -86,6 +88,12 @@ def greedy_move(me: DubbObservation, rng: random.Random) -> Move:
 _NATURALS = attrgetter("naturals")
 _JOKERS = attrgetter("jokers")
 
+def expert_strategy() -> ExpertStrategy:
+    """The searching player (issue 34, ``bot.games.dubb.search``) at its default budget."""
+    return ExpertStrategy(SEARCH)
+
+
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,
+    "expert": expert_strategy,
 }

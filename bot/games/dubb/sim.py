@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.cards import ACE
 from bot.games.base import RuleError, Seat, Strategy
-from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played
+from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played, event_to_dict, seat_form
 from bot.games.dubb.players import STRATEGIES
 from bot.sim.checks import FULL_CHECK_EVERY
 from bot.sim.stats import Mean, lineups
@@ -81,6 +81,8 @@ def play_game(
     seat_of = {pid: i for i, pid in enumerate(ids)}
     # an observation is a live window on the game, so each seat's serves the whole game
     deciders = {pid: (by_seat[i].choose, game.observe(pid)) for i, pid in enumerate(ids)}
+    # the players that remember are shown every event as their seat saw it
+    watchers = [(pid, by_seat[i]) for i, pid in enumerate(ids) if by_seat[i].remembers]
     moves = 0
     if checks:
         for problem in game.check_invariants():
@@ -95,6 +97,10 @@ def play_game(
             stats.violation(game_no, moves, f"strategy chose a move the engine refused: {e}")
             return
         moves += 1
+        if watchers:
+            stored = [event_to_dict(e) for e in events]
+            for pid, watcher in watchers:
+                watcher.remember([seat_form(e, pid) for e in stored])
         to_move = game.to_move
         if checks:
             full = to_move is None or moves % FULL_CHECK_EVERY == 0

@@ -9,6 +9,7 @@ from bot.games.dubb.event import DubbEventRules
 from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
+from bot.games.dubb.search import SEARCH
 from bot.games.dubb.sim import main as simulate
 from bot.games.dubb.standings import DubbStandings
 from bot.i18n import N_
@@ -32,4 +33,5 @@ SPEC = GameSpec(
     simulator=simulate,
     default_turn_seconds=90,
     event=DubbEventRules(),
+    search=SEARCH,
 )

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from operator import itemgetter
 
+from bot.games.search import ExpertStrategy
 from bot.games.tonk.autoplay import DISCARD_ORDER, spread_order_key
 from bot.games.tonk.moves import (
     DealNextHand,
@@ -28,6 +29,7 @@ from bot.games.tonk.moves import (
     Move,
     Spread,
 )
+from bot.games.tonk.search import SEARCH
 from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import (
     CARD_BIT,
@@ -110,8 +112,14 @@ def _useful(card: int, view: SeatView) -> bool:
 _SIZE = itemgetter(1)
 
 
-STRATEGIES: dict[str, Callable[[], Strategy]] = {
+def expert_strategy() -> ExpertStrategy:
+    """The searching player (issue 34, ``bot.games.tonk.search``) at its default budget."""
+    return ExpertStrategy(SEARCH)
+
+
+STRATEGIES: dict[str, Callable[[], Strategy | ExpertStrategy]] = {
     "random": RandomStrategy, "greedy": GreedyStrategy, "smart": SmartStrategy,
+    "expert": expert_strategy,
 }
 
 

@@ -103,7 +103,10 @@ class SmartStrategy(Strategy):
     name = "smart"
     remembers = True
 
-    def __init__(self, weights: TonkWeights = WEIGHTS) -> None:
+    def __init__(self, weights: TonkWeights = WEIGHTS, samples: int = DROP_SAMPLES) -> None:
+        self.samples = samples
+        """How many samples of the opponents' totals a decision draws (``DROP_SAMPLES``; the
+        expert's playouts draw fewer, ``bot.games.tonk.search``)."""
         # the decision being made: its random source, its samples of the opponents' totals and
         # what its plan searches share (``choose`` sets them afresh)
         self._rng = random.Random(0)
@@ -203,7 +206,7 @@ class SmartStrategy(Strategy):
         return listed.get(DrawStock) or legal[0]
 
     def _opponent_totals(self, seen: _Seen) -> list[list[int]]:
-        """``DROP_SAMPLES`` samples of every opponent's total (each a list in seat order),
+        """``self.samples`` samples of every opponent's total (each a list in seat order),
         drawn once per decision and shared by every value that weighs them."""
         if self._totals is None:
             self._totals = self._sample_totals(seen)
@@ -231,7 +234,7 @@ class SmartStrategy(Strategy):
             cuts.append((known_total, start, start + k, unknown if k > unknown else None))
             start += k
         samples: list[list[int]] = []
-        for _ in range(DROP_SAMPLES):
+        for _ in range(self.samples):
             # one shuffle per sample, only as far as the cards it draws (a Fisher-Yates step
             # each: random.sample costs twice as much), sliced among the opponents; each step
             # picks uniformly (to within 2**-32) among the cards not yet drawn whatever their

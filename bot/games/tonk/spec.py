@@ -9,6 +9,7 @@ from bot.games.tonk.event import TonkEventRules
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
+from bot.games.tonk.search import SEARCH
 from bot.games.tonk.sim import main as simulate
 from bot.games.tonk.standings import TonkStandings
 from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
@@ -35,4 +36,5 @@ SPEC = GameSpec(
     simulator=simulate,
     default_turn_seconds=120,
     event=TonkEventRules(),
+    search=SEARCH,
 )

@@ -55,6 +55,9 @@ class DubbFace:
         )
         return Panel(content, view)
 
+    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+        return render.move_text(move, lang)
+
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         return render.move_notice(events, player_id, lang)
 

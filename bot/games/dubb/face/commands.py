@@ -19,7 +19,7 @@ from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
 from bot.discord.routing import Handler, Route
-from bot.discord.translator import cmd
+from bot.discord.translator import LEVEL_CHOICES, cmd
 from bot.games.dubb import DubbOptions, Play, play_of
 from bot.games.dubb.face.render import parse_play_value, play_label, play_text, rules_text
 from bot.games.dubb.face.stats import dubb_stats_embed, player_embed
@@ -74,8 +74,8 @@ class Dubb(commands.Cog):
     @dubb.command(name=cmd("start"), description=cmd("Open a Dubb lobby in this channel"))
     @app_commands.rename(decks=cmd("decks"), jokers=cmd("jokers"), hand_limit=cmd("hand_limit"),
                          last_player_draw=cmd("last_player_draw"), cards_each=cmd("cards_each"),
-                         computers=cmd("computers"), turn_time=cmd("turn_time"),
-                         rated=cmd("rated"))
+                         computers=cmd("computers"), level=cmd("level"),
+                         turn_time=cmd("turn_time"), rated=cmd("rated"))
     @app_commands.describe(
         decks=cmd("How many 52-card packs"),
         jokers=cmd("Play with jokers, 2 per pack"),
@@ -83,12 +83,14 @@ class Dubb(commands.Cog):
         last_player_draw=cmd("The last player with cards may draw and play at once"),
         cards_each=cmd("Cards dealt to each player (the default depends on the player count)"),
         computers=cmd("How many computer players to seat (you can add more in the lobby)"),
+        level=cmd("How well the computer players play (default: the server's, else normal)"),
         turn_time=cmd("Seconds per turn before a safe move is made for you (0: no timer)"),
         rated=cmd("Count the result for the skill ratings (tables with computers never count)"),
     )
     @app_commands.choices(
         decks=[app_commands.Choice(name=cmd("1 pack"), value=1),
-               app_commands.Choice(name=cmd("2 packs"), value=2)]
+               app_commands.Choice(name=cmd("2 packs"), value=2)],
+        level=LEVEL_CHOICES,
     )
     async def start(
         self,
@@ -101,6 +103,7 @@ class Dubb(commands.Cog):
         computers: app_commands.Range[int, 0, 5] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         rated: bool = True,
+        level: str | None = None,
     ) -> None:
         checks.one_of(decks, (1, 2), L("The number of packs"))
         if cards_each is not None:
@@ -122,11 +125,16 @@ class Dubb(commands.Cog):
                 "players get 10 to 12, 3 get 7 or 8, 4 get 5 or 6, 5 get 4 or 5, and 6 get 4.",
                 count=cards_each)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers, rated=rated)
+                                         computers=computers, rated=rated, level=level)
 
     @dubb.command(name=cmd("join"), description=cmd("Sit down at this channel's Dubb lobby"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
+
+    @dubb.command(name=cmd("hint"),
+                  description=cmd("The expert's move for your position, privately"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.controller.hint(interaction)
 
     @dubb.command(name=cmd("leave"),
                   description=cmd("Leave the lobby, or leave the game (counts as a loss)"))

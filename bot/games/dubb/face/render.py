@@ -212,6 +212,17 @@ def play_label(play: Play, lang: str) -> str:
     return f"{play.naturals}× {rank}"
 
 
+def move_text(move: Draw | Pass | Play | DrawPlay, lang: str) -> str:
+    """A move in a few words, as the hand panel's buttons name it (issue 34: hints)."""
+    if isinstance(move, Play):
+        return tr(lang, "Play {play}", play=play_label(move, lang))
+    if isinstance(move, DrawPlay):
+        return tr(lang, "Draw and play")
+    if isinstance(move, Pass):
+        return tr(lang, "Pass")
+    return tr(lang, "Draw")
+
+
 def play_value(play: Play) -> str:
     return f"{play.rank}.{play.naturals}.{play.jokers}"
 

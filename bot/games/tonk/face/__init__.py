@@ -56,6 +56,11 @@ class TonkFace:
                                  names=names, lang=lang, notice=notice,
                                  deadline=snapshot.turn_deadline)
 
+    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+        assert isinstance(engine, TonkTable)
+        return render.move_text(move, engine.public_view(), engine.private_view(player_id),
+                                dict(engine.names), lang)
+
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         return render.move_notice(events, player_id, lang)
 

@@ -24,7 +24,7 @@ from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export, ledger_export
 from bot.discord.routing import Handler, Route
-from bot.discord.translator import cmd, slash
+from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -211,6 +211,7 @@ class Tonk(commands.Cog):
                                 "spread"),
         hit_lock=cmd("A player whose spread was hit may not drop on their next turn"),
         computers=cmd("How many computer players to seat (you can add more in the lobby)"),
+        level=cmd("How well the computer players play (default: the server's, else normal)"),
         turn_time=cmd("Seconds per turn before a move is made for you (0 = no timer; default: "
                       "the server's)"),
         rated=cmd("Count the result for the skill ratings (tables with computers never count)"),
@@ -218,8 +219,10 @@ class Tonk(commands.Cog):
     @app_commands.rename(
         stake=cmd("stake"), no_upcard=cmd("no_upcard"), must_spread=cmd("must_spread"),
         double_needs_spread=cmd("double_needs_spread"), hit_lock=cmd("hit_lock"),
-        computers=cmd("computers"), turn_time=cmd("turn_time"), rated=cmd("rated"),
+        computers=cmd("computers"), level=cmd("level"), turn_time=cmd("turn_time"),
+        rated=cmd("rated"),
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction,
@@ -231,6 +234,7 @@ class Tonk(commands.Cog):
         computers: app_commands.Range[int, 0, 3] = 0,
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         rated: bool = True,
+        level: str | None = None,
     ) -> None:
         if stake is None:
             stake = await self._default_stake(interaction)
@@ -238,7 +242,7 @@ class Tonk(commands.Cog):
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
         await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers, rated=rated)
+                                         computers=computers, rated=rated, level=level)
 
     async def _default_stake(self, interaction: discord.Interaction) -> int:
         """The server's default stake for new Tonk tables, else the game's."""
@@ -252,6 +256,11 @@ class Tonk(commands.Cog):
                                                     "(lobby or between hands)"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self.controller.join(interaction)
+
+    @tonk.command(name=cmd("hint"),
+                  description=cmd("The expert's move for your position, privately"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.controller.hint(interaction)
 
     @tonk.command(name=cmd("leave"), description=cmd("Leave the table; during a hand you "
                                                      "forfeit it and pay the stake to each "

@@ -99,6 +99,29 @@ def spread_text(spread: Sequence[int]) -> str:
     return cards_text(ordered)
 
 
+def move_text(move: Move, view: TonkPublicView, private: TonkPrivateView,
+              names: Mapping[int, str], lang: str) -> str:
+    """A move in a few words, as the hand panel names it (issue 34: hints)."""
+    if isinstance(move, Drop):
+        return tr(lang, "Drop ({total})", total=private.total)
+    if isinstance(move, DrawStock):
+        return tr(lang, "Draw from stock")
+    if isinstance(move, DrawDiscard) and view.discard_top is not None:
+        return tr(lang, "Take {card}", card=card_text(view.discard_top))
+    if isinstance(move, EndHand):
+        return tr(lang, "End the hand")
+    if isinstance(move, Spread):
+        return tr(lang, "Lay {spread}", spread=spread_text(move.cards))
+    if isinstance(move, Hit):
+        spread = next((s for s in view.spreads if s.id == move.spread_id), None)
+        if spread is not None:
+            return tr(lang, "Hit {spread} with {cards}", cards=cards_text(move.cards),
+                      spread=spread_label(spread.id, spread.cards, spread.owner, names, lang))
+    if isinstance(move, Discard):
+        return tr(lang, "Discard {card}", card=card_text(move.card))
+    return tr(lang, "Deal next hand")
+
+
 def spread_label(spread_id: int, spread: Sequence[int], owner: int,
                  names: Mapping[int, str], lang: str) -> str:
     """``S1 ♣5-6-7 (Anna)``: the short label a spread is hit by."""

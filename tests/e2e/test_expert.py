@@ -1,0 +1,209 @@
+"""Expert computer players on Discord (issue 34), end to end: a person plays a whole Dubb game
+against two experts seated by `/dubb start computers:2 level:expert`; the host seats a computer of
+a chosen level from the lobby's menu; a server's default level seats computers of that level.
+Searches are small here (``BotRunner.expert_rollouts``) and run in a thread."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from bot import cards
+from bot.fakediscord import Driver
+from bot.fakediscord.model import StoredMessage
+from bot.games.search import Budget, Decision, ExpertStrategy
+from bot.table.computers import computer_level
+from bot.table.service import TableSnapshot
+from tests.e2e import dubb_table
+from tests.e2e.automation import snapshot, start_clocked
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable
+from tests.e2e.tonk_table import open_table
+
+pytestmark = pytest.mark.e2e
+
+
+def _waiting_for(message: StoredMessage, player_id: int) -> StoredMessage | None:
+    title = dubb_table.title(message)
+    if title.endswith("game over") or (title.endswith("in play")
+                                       and dubb_table.to_move(message) == player_id):
+        return message
+    return None
+
+
+@pytest.mark.machine_speed
+async def test_a_person_plays_a_whole_dubb_game_against_two_experts(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=11)
+    anna = world.anna
+    opened = await driver.slash(anna, world.channel, "dubb start",
+                                {"computers": 2, "level": "expert"})
+    assert opened.ephemeral, opened.content
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    assert lobby.embeds[0]["fields"][1]["value"] == "• Anna (host)\n• 🤖 Rut\n• 🤖 Sune"
+    table_id = dubb_table.table_id_of(lobby)
+    await driver.click(anna, lobby, "Start")
+
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    turns = 0
+    while True:
+        await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
+                              what="Anna's turn or the end")
+        if table.over():
+            break
+        await table.turn_by_buttons()
+        turns += 1
+    assert turns > 0
+    assert "🤖 Rut" in table.table.embeds[0]["description"]
+    assert await snapshot(bot_runner, world.channel) is None
+
+    assert bot_runner.bot is not None
+    records = await bot_runner.bot.service.moves(table_id)
+    by_player = Counter(r.player_id for r in records[1:])
+    experts = sorted(p for p in by_player if p < 0)
+    assert [computer_level(p) for p in experts] == ["expert", "expert"]
+    assert all(by_player[p] > 0 for p in experts)
+    # the experts moved for themselves: none of their moves was a timer's
+    assert {r.move["type"] for r in records[1:] if r.player_id < 0} <= {"play", "draw", "pass"}
+
+
+async def test_the_host_picks_a_level_in_the_lobby_and_the_server_sets_a_default(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    anna = world.anna
+    owner = driver.add_user("Owner Olga", admin=True)
+    changed = await driver.slash(owner, world.channel, "kortbord settings",
+                                 {"game": "tonk", "computer_level": "easy"})
+    assert "Tonk: computer players play easy" in changed.content, changed.content
+    await driver.slash(anna, world.channel, "tonk start", {"turn_time": 0, "computers": 1})
+    lobby = await driver.wait_for_message(world.channel,
+                                          lambda m: dubb_table.title(m).startswith("Tonk"))
+    assert "🤖 Ivar" in lobby.text
+    picked = await driver.select(anna, lobby, ["expert"])
+    assert picked.ephemeral and picked.content == "🤖 Rut (expert) sat down at the table."
+    default = await driver.click(anna, lobby, "Add computer player")
+    assert default.content == "🤖 Jonna (easy) sat down at the table."
+    table = await snapshot(bot, world.channel)
+    assert table is not None
+    assert [computer_level(s.player_id) for s in table.seats if s.is_computer] == [
+        "easy", "expert", "easy"]
+    await driver.slash(anna, world.channel, "tonk stop")
+
+
+def _expected_hint(bot_runner: BotRunner, snapshot: TableSnapshot, player: int) -> Decision:
+    """The expert's own decision for ``player``'s seat, searched here from the engine's view
+    with the seed an expert computer there would use (the move log replayed into its memory
+    is empty for Dubb: its view says everything)."""
+    assert snapshot.engine is not None and bot_runner.bot is not None
+    game = bot_runner.bot.games[snapshot.kind]
+    expert = game.strategies["expert"]()
+    assert isinstance(expert, ExpertStrategy)
+    expert.budget = Budget(bot_runner.expert_rollouts, 10.0)
+    rng = random.Random(f"kortbord:{snapshot.table_id}:{player}:{snapshot.counter}")
+    return expert.decide(snapshot.engine.observe(player), rng)
+
+
+@pytest.mark.machine_speed
+async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=4)
+    anna = world.anna
+    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    await driver.click(anna, lobby, "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    hinted = 0
+    while hinted < 3:
+        await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
+                              what="Anna's turn or the end")
+        if table.over():
+            break
+        before = await snapshot(bot_runner, world.channel)
+        assert before is not None and before.engine is not None
+        expected = _expected_hint(bot_runner, before, anna.id)
+        hint = await driver.slash(anna, world.channel, "dubb hint")
+        assert hint.ephemeral
+        assert bot_runner.bot is not None
+        face = bot_runner.bot.controllers["dubb"].face
+        assert hint.content.startswith(
+            f"💡 {face.move_text(before.engine, anna.id, expected.move, 'en')}:"), hint.content
+        # a hint reads only the caller's seat: never a card of another hand or the draw pile
+        hidden = {c for p in before.engine.names if p != anna.id
+                  for c in before.engine.hand(p)} | set(before.engine._draw)
+        assert not any(cards.display(c) in hint.content for c in hidden - set(
+            before.engine.hand(anna.id)))
+        hinted += 1
+        await table.turn_by_buttons()
+    assert hinted > 0
+
+
+async def test_hints_on_the_panel_and_off_when_the_server_says_so(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    anna = world.anna
+    play = await open_table(bot, driver, world.channel, anna, [world.bo], seed=3)
+    await play.settle()
+    engine = await play.engine()
+    assert engine.to_move is not None
+    first = play.users[engine.to_move]
+    panel = await driver.click(first, play.table, "Your hand")
+    assert panel.message is not None and "Hint" in [b["label"] for b in panel.message.buttons()]
+    hint = await driver.click(first, panel.message, "Hint")
+    assert hint.ephemeral and hint.content.startswith("💡 "), hint.content
+    # only the caller's own cards, the discard pile's top and the spreads can be named
+    table = await snapshot(bot, world.channel)
+    assert table is not None and table.engine is not None
+    engine = table.engine
+    shown = set(engine.hand(first.id)) | {engine.discard_top} | {
+        c for sp in engine.spreads for c in sp.cards}
+    named = set(re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", hint.content))
+    assert named <= {cards.display(c) for c in shown if c is not None}, hint.content
+
+    owner = driver.add_user("Owner Olga", admin=True)
+    await driver.slash(owner, world.channel, "kortbord settings", {"hints": False})
+    refused = await driver.slash(first, world.channel, "tonk hint")
+    assert refused.ephemeral and refused.content == "Hints are turned off on this server."
+    again = await driver.click(first, play.table, "Your hand")
+    assert again.message is not None
+    assert "Hint" not in [b["label"] for b in again.message.buttons()]
+
+
+@pytest.mark.machine_speed
+async def test_a_review_weighs_the_players_decisions_the_same_every_time(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=9)
+    anna = world.anna
+    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    await driver.click(anna, lobby, "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    while True:
+        await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
+                              what="Anna's turn or the end")
+        if table.over():
+            break
+        await table.turn_by_buttons()
+    final = table.table
+    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
+
+    first = await driver.click(anna, final, "Review")
+    assert first.ephemeral and first.message is not None, first.content
+    assert first.message.text.startswith("**Your review**"), first.message.text
+    [chart] = first.message.attachments
+    assert chart.filename == "review.png" and chart.description
+    assert chart.description.startswith("Your chance of losing (%) after each of your decisions")
+    again = await driver.click(anna, final, "Review")
+    assert again.message is not None
+    assert again.message.text == first.message.text
+    assert again.message.attachments[0].description == chart.description
+    # only Anna's own moves are named, by rank: a card's suit (any hidden card) never shows
+    assert not re.search(r"[♠♥♦♣]", first.message.text)
+
+    stranger = await driver.click(world.bo, final, "Review")
+    assert stranger.ephemeral and stranger.content == "Only the players of a game can review it."
