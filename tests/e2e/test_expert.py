@@ -146,7 +146,9 @@ async def test_hints_on_the_panel_and_off_when_the_server_says_so(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
     anna = world.anna
-    play = await open_table(bot, driver, world.channel, anna, [world.bo], seed=3)
+    # a table of people only is rated unless its host says not: this one is not
+    play = await open_table(bot, driver, world.channel, anna, [world.bo], seed=3,
+                            options={"rated": False})
     await play.settle()
     engine = await play.engine()
     assert engine.to_move is not None
@@ -171,6 +173,19 @@ async def test_hints_on_the_panel_and_off_when_the_server_says_so(
     again = await driver.click(first, play.table, "Your hand")
     assert again.message is not None
     assert "Hint" not in [b["label"] for b in again.message.buttons()]
+
+
+async def test_a_rated_table_gives_no_hints(bot: BotRunner, driver: Driver, world: World) -> None:
+    """Rated tables give no hints (``bot.table.settings.rated``): a rating measures a player's
+    own play. A table of people only is rated by default."""
+    table = await dubb_table.open_table(driver, world.channel, world.anna, [world.bo])
+    user = table.players[dubb_table.to_move(table.table) or 0]
+    panel = await driver.click(user, table.table, "Your hand")
+    assert panel.message is not None
+    assert "Hint" not in [b["label"] for b in panel.message.buttons()]
+    refused = await driver.slash(user, world.channel, "dubb hint")
+    assert refused.ephemeral and refused.content == (
+        "Rated tables give no hints: a rating should measure your own play.")
 
 
 @pytest.mark.machine_speed
