@@ -114,6 +114,10 @@ class PublishHooks(Protocol):
                             pinged: int | None) -> None: ...
 
 
+class _Unknown:
+    """Whose turn the publisher has not yet seen (no version of the table published here)."""
+
+
 @dataclass
 class _Table:
     table_id: int
@@ -129,6 +133,14 @@ class _Table:
     """The picture the table message is known to carry (``None``: none, or not known)."""
     shown: int = -1
     """The newest version written to the table message by this publisher."""
+    turn_of: int | _Unknown | None = field(default_factory=_Unknown)
+    """Whose turn the latest version published stands for (a person, ``None``: a computer's
+    or nobody's; unknown before this process's first)."""
+    turn_passed: bool = False
+    """The turn changed hands in a version published since the last write was drawn: the
+    person to move in the next write is notified anew even if the table message already
+    pinged them, since a turn of theirs ended and another began in versions that were folded
+    into that write (issue 32: without this, a person whose turn came back was never told)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def newer_than(self, showing: Showing) -> bool:
@@ -171,6 +183,11 @@ class TablePublisher:
         state = self._state(showing)
         if state.newer_than(showing):
             return
+        # every version passes here, even those folded into a later write: this is where a turn
+        # that ended and began again unseen is noticed
+        if not isinstance(state.turn_of, _Unknown) and state.turn_of != showing.to_move:
+            state.turn_passed = True
+        state.turn_of = showing.to_move
         state.pending = showing
         if state.ticket is not None and _urgent(state, showing):
             self._pacer.hurry(state.ticket)
@@ -187,6 +204,7 @@ class TablePublisher:
         async with state.lock:
             if state.pending is not None and state.pending.version <= showing.version:
                 state.pending = None
+            state.turn_of = showing.to_move
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.to_move else None
             return await self._send(state, showing, mention=showing.ping,
@@ -227,12 +245,14 @@ class TablePublisher:
             await self._people.step()
             async with state.lock:
                 showing, state.pending = state.pending, None
+                passed, state.turn_passed = state.turn_passed, False
                 if showing is None:
                     # shown meanwhile by a post of its own
+                    state.turn_passed = passed
                     grant.cancel()
                     continue
                 try:
-                    await self._show(state, showing, grant)
+                    await self._show(state, showing, grant, passed=passed)
                     failures = 0
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
@@ -249,12 +269,14 @@ class TablePublisher:
                                  showing.table_id, showing.channel_id, failures, exc)
                     if state.pending is None:
                         state.pending = showing
+                    state.turn_passed = state.turn_passed or passed
                 except Exception:
                     failures += 1
                     _log.exception("showing table %d in channel %d failed",
                                    showing.table_id, showing.channel_id)
                     if state.pending is None:
                         state.pending = showing
+                    state.turn_passed = state.turn_passed or passed
                 finally:
                     # a write that failed before it was sent still counts: it may have arrived
                     grant.release()
@@ -309,10 +331,12 @@ class TablePublisher:
                 await self._delete(state.channel_id, message.id)
         state.unswept = False
 
-    async def _show(self, state: _Table, showing: Showing, grant: Grant) -> None:
-        """Show ``showing``; ``grant`` is the pacer's leave for its write."""
+    async def _show(self, state: _Table, showing: Showing, grant: Grant, *,
+                    passed: bool = False) -> None:
+        """Show ``showing``; ``grant`` is the pacer's leave for its write. ``passed``: the turn
+        changed hands in the versions this write folds together."""
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
-        wants_ping = showing.ping is not None and state.pinged != showing.ping
+        wants_ping = showing.ping is not None and (passed or state.pinged != showing.ping)
         fresh = state.message_id is None or wants_ping
         if fresh or self._aged(state.message_id):
             old = state.message_id
@@ -437,5 +461,5 @@ def _urgent(state: _Table, showing: Showing | None) -> bool:
     anew to tell them it is their turn, or posted for the first time."""
     if showing is None:
         return False
-    return state.message_id is None or (showing.ping is not None
-                                        and state.pinged != showing.ping)
+    return state.message_id is None or (showing.ping is not None and (
+        state.turn_passed or state.pinged != showing.ping))
