@@ -9,9 +9,13 @@ request only while every limit it counts against has room:
   believes they share one bucket, so they are counted together here, and one fewer than
   Discord allows, so that discord.py never sees a bucket emptied and never holds a request);
 - per channel, message deletes (Discord: 5 per second);
-- all of them together: Discord's global 50 requests per second per bot, less a margin for
-  the few requests made elsewhere (command sync at start-up); interaction callbacks and
-  follow-ups are exempt from it and are never paced.
+- all of them together: this process's share of Discord's global limit, which is the bot
+  token's over every process (50 requests per second unless Discord granted more: the
+  ``GLOBAL_RATE_LIMIT`` setting), less a tenth for the few requests made elsewhere (command
+  sync and look-ups at start-up); interaction callbacks and follow-ups are exempt from it and
+  are never paced. The share is exact and static (``process_share``): a process running k of
+  the bot's n shards gets k/n of it, rounded down, so processes that run disjoint shards
+  never send more together than the token may, whatever each of them does.
 
 A request counts from when it is granted until ``per`` seconds after its answer came back, so
 however late a request reaches Discord, no window of ``per`` seconds on Discord's side can see
@@ -25,6 +29,7 @@ whose channel is full never holds up one for another channel.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -44,6 +49,13 @@ class Kind(Enum):
     """Reading a channel's history: only the global limit applies."""
 
 
+DISCORD_GLOBAL = 50
+"""Discord's global limit per bot token: "All bots can make up to 50 requests per second"."""
+UNPACED_SHARE = 0.1
+"""The part of the global limit left for requests that do not go through the pacer (at
+start-up: the command sync, the gateway and application look-ups)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     channel_writes: int = 4
@@ -56,11 +68,30 @@ class Limits:
     """Seconds added to every window, for clocks and timing on Discord's side."""
 
     @classmethod
-    def discord(cls, time_scale: float = 1.0) -> Limits:
+    def discord(cls, time_scale: float = 1.0, *, global_limit: int = DISCORD_GLOBAL,
+                share: float = 1.0) -> Limits:
         """Within Discord's limits; ``time_scale`` shortens every window alike, for a
-        stand-in Discord that runs its limits faster (tests that play at machine speed)."""
+        stand-in Discord that runs its limits faster (tests that play at machine speed).
+        ``global_limit`` is the token's requests per second over every process, ``share``
+        this process's part of it (``process_share``)."""
         t = time_scale
-        return cls(channel_per=5.0 * t, delete_per=1.0 * t, per=1.0 * t, margin=0.05 * t)
+        return cls(channel_per=5.0 * t, delete_per=1.0 * t, per=1.0 * t, margin=0.05 * t,
+                   requests=paced_requests(global_limit, share))
+
+
+def process_share(shards: tuple[int, int] | None) -> float:
+    """This process's part of the token's global budget: ``shards`` is (the shards it runs,
+    the bot's shards in all), ``None`` for an unsharded bot (all of it)."""
+    if shards is None:
+        return 1.0
+    owned, count = shards
+    return owned / count
+
+
+def paced_requests(global_limit: int, share: float) -> int:
+    """Requests per window the pacer grants: the share of the global limit less the unpaced
+    part, rounded down (never 0: a process must be able to write at all)."""
+    return max(1, math.floor(global_limit * (1 - UNPACED_SHARE) * share + 1e-9))
 
 
 class _Window:
