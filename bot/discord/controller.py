@@ -49,7 +49,7 @@ from bot.discord.common import (
 from bot.discord.cycles import empty_view
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
-from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
+from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
@@ -594,9 +594,11 @@ class TableController:
         return view
 
     async def showing(self, snapshot: TableSnapshot, draw: Draw,
-                      to_move: int | None = None) -> Showing:
+                      to_move: int | None = None,
+                      via: discord.Interaction | None = None) -> Showing:
         """``snapshot`` for the publisher, drawn by ``draw``, pinging the person ``to_move``
-        unless they (or their server) turned pings off."""
+        unless they (or their server) turned pings off; ``via`` is the interaction it answers,
+        whose webhook the table's next post may go through (``Hook``)."""
         ping = (to_move if to_move is not None
                 and await self.settings.pings(snapshot.guild_id, to_move) else None)
         return Showing(
@@ -605,18 +607,21 @@ class TableController:
             draw=draw, to_move=to_move, ping=ping, pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
+            hook=None if via is None else Hook.of(via),
         )
 
-    async def publish(self, snapshot: TableSnapshot) -> None:
+    async def publish(self, snapshot: TableSnapshot,
+                      via: discord.Interaction | None = None) -> None:
+        """Show ``snapshot`` on its table; ``via``: the person's interaction it answers."""
         if snapshot.is_playing and all(s.is_computer for s in snapshot.seats):
             # issue 8: a table with no person left ends instead of playing on among computers
             await self._end_abandoned(snapshot)
             return
         if snapshot.status == "cancelled":
-            await self.close_table(snapshot)
+            await self.close_table(snapshot, via)
             return
         to_move, draw = await self.drawing(snapshot)
-        self.publisher.publish(await self.showing(snapshot, draw, to_move))
+        self.publisher.publish(await self.showing(snapshot, draw, to_move, via))
         if to_move is not None:
             await self._refresh_panel(snapshot, to_move)
         if snapshot.status not in ("lobby", "playing"):
@@ -726,7 +731,8 @@ class TableController:
         self._remember(result.snapshot, result.events)
         await self.publish(result.snapshot)
 
-    async def close_table(self, snapshot: TableSnapshot) -> None:
+    async def close_table(self, snapshot: TableSnapshot,
+                          via: discord.Interaction | None = None) -> None:
         """Show a table that was stopped or closed itself (its ``closed_note`` says how), with
         its latest lines, and — if it had started — how it went and Play again."""
         lang = self.table_lang(snapshot)
@@ -748,7 +754,7 @@ class TableController:
             view = self._over_view(snapshot.table_id, lang) if started else None
             return TableRender(embed=embed, view=view)
 
-        self.publisher.publish(await self.showing(snapshot, draw))
+        self.publisher.publish(await self.showing(snapshot, draw, via=via))
         self._changed(snapshot)
 
     async def _money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
@@ -842,7 +848,7 @@ class TableController:
         else:
             await interaction.response.send_message(text, ephemeral=True)
         await self.publisher.post_new(
-            await self.showing(snapshot, lambda: self.lobby_render(snapshot)))
+            await self.showing(snapshot, lambda: self.lobby_render(snapshot), via=interaction))
         self._changed(snapshot)
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -934,22 +940,22 @@ class TableController:
     async def _closed(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
         await interaction.response.send_message(
             closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
-        await self.close_table(snapshot)
+        await self.close_table(snapshot, interaction)
 
     async def _after_change(
         self, interaction: discord.Interaction, result: ApplyResult, text: str
     ) -> None:
         self._remember(result.snapshot, result.events)
         await interaction.response.send_message(text, ephemeral=True)
-        await self.publish(result.snapshot)
+        await self.publish(result.snapshot, interaction)
 
     async def repost(self, interaction: discord.Interaction) -> None:
         snapshot = await self.table_for(interaction)
         await interaction.response.send_message(tr(user_lang(interaction),
                                                    "The table is below."), ephemeral=True)
         to_move, draw = await self.drawing(snapshot)
-        await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move),
-                                              ping=None),
+        await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move,
+                                                                 interaction), ping=None),
                                       repost=True)
 
     # -- hands and moves -----------------------------------------------------------------------
@@ -1007,7 +1013,7 @@ class TableController:
         answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
                                             edit=from_panel)
         retired = self._keep_panel(interaction, result.snapshot, answered)
-        await self.publish(result.snapshot)
+        await self.publish(result.snapshot, interaction)
         await self._retire(retired)
 
     # -- history and replays -------------------------------------------------------------------

@@ -47,6 +47,10 @@ class Kind(Enum):
     DELETE = "delete"
     READ = "read"
     """Reading a channel's history: only the global limit applies."""
+    HOOK = "hook"
+    """A post, edit or delete through an interaction's webhook (its follow-ups): an interaction
+    endpoint, outside the global limit; counted per interaction token instead (the ticket's
+    ``channel_id`` is the token's key), as Discord buckets those routes per webhook and token."""
 
 
 DISCORD_GLOBAL = 50
@@ -62,6 +66,9 @@ class Limits:
     channel_per: float = 5.0
     channel_deletes: int = 4
     delete_per: float = 1.0
+    hook_requests: int = 4
+    hook_per: float = 1.0
+    """Requests per interaction token (Discord: 5 per second per route and token)."""
     requests: int = 45
     per: float = 1.0
     margin: float = 0.05
@@ -75,8 +82,8 @@ class Limits:
         ``global_limit`` is the token's requests per second over every process, ``share``
         this process's part of it (``process_share``)."""
         t = time_scale
-        return cls(channel_per=5.0 * t, delete_per=1.0 * t, per=1.0 * t, margin=0.05 * t,
-                   requests=paced_requests(global_limit, share))
+        return cls(channel_per=5.0 * t, delete_per=1.0 * t, hook_per=1.0 * t, per=1.0 * t,
+                   margin=0.05 * t, requests=paced_requests(global_limit, share))
 
 
 def process_share(shards: tuple[int, int] | None) -> float:
@@ -124,12 +131,16 @@ class Grant:
     """Permission for one request; ``release()`` once its answer came back (or it failed),
     ``cancel()`` if it was never sent."""
 
-    __slots__ = ("_open", "_pacer", "_windows")
+    __slots__ = ("_open", "_pacer", "_windows", "key", "kind")
 
-    def __init__(self, pacer: RequestPacer, windows: tuple[_Window, ...]) -> None:
+    def __init__(self, pacer: RequestPacer, windows: tuple[_Window, ...], kind: Kind,
+                 key: int) -> None:
         self._pacer = pacer
         self._windows = windows
         self._open = True
+        self.kind = kind
+        self.key = key
+        """The ticket's channel id (``Kind.HOOK``: its token's key)."""
 
     def release(self) -> None:
         if self._open:
@@ -165,6 +176,8 @@ class RequestPacer:
         self._channels: dict[tuple[int, Kind], _Window] = {}
         self._urgent: dict[int, Ticket] = {}
         self._routine: dict[int, Ticket] = {}
+        self._hooks_waiting = 0
+        """Waiting tickets of ``Kind.HOOK``, which a full global window does not hold up."""
         self._seq = 0
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = _INFINITY
@@ -179,6 +192,8 @@ class RequestPacer:
         future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
         ticket = Ticket(channel_id, kind, urgent, self._seq, future)
         (self._urgent if urgent else self._routine)[ticket.seq] = ticket
+        if kind is Kind.HOOK:
+            self._hooks_waiting += 1
         future.add_done_callback(lambda _: self._forget(ticket))
         self._grant()
         return ticket
@@ -211,7 +226,9 @@ class RequestPacer:
 
     def _forget(self, ticket: Ticket) -> None:
         # a ticket given up (its future cancelled) leaves the queue
-        (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None)
+        if (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None) is not None \
+                and ticket.kind is Kind.HOOK:
+            self._hooks_waiting -= 1
 
     def _window(self, channel_id: int, kind: Kind) -> _Window | None:
         if kind is Kind.READ:
@@ -223,6 +240,8 @@ class RequestPacer:
             window = self._channels[key] = (
                 _Window(limits.channel_writes, limits.channel_per + limits.margin)
                 if kind is Kind.WRITE
+                else _Window(limits.hook_requests, limits.hook_per + limits.margin)
+                if kind is Kind.HOOK
                 else _Window(limits.channel_deletes, limits.delete_per + limits.margin))
         return window
 
@@ -238,30 +257,36 @@ class RequestPacer:
 
     def _grant(self) -> None:
         now = self._clock()
-        wake = self._global.free_at(now)
-        if wake <= now:
-            wake = _INFINITY
-            for queue in (self._urgent, self._routine):
-                for ticket in list(queue.values()):
-                    if ticket.future.done():
-                        continue
-                    window = self._window(ticket.channel_id, ticket.kind)
-                    free = now if window is None else window.free_at(now)
-                    if free > now:
-                        wake = min(wake, free)
-                        continue
-                    windows = (self._global,) if window is None else (self._global, window)
-                    for w in windows:
-                        w.in_flight += 1
-                    del queue[ticket.seq]
-                    ticket.future.set_result(Grant(self, windows))
-                    free = self._global.free_at(now)
-                    if free > now:
-                        wake = min(wake, free)
-                        break
-                else:
+        wake = _INFINITY
+        global_free = self._global.free_at(now)
+        for queue in (self._urgent, self._routine):
+            for ticket in list(queue.values()):
+                if global_free > now and not self._hooks_waiting:
+                    # only the global window could make room: nothing more to grant now
+                    break
+                if ticket.future.done():
                     continue
-                break
+                bound = ticket.kind is not Kind.HOOK
+                if bound and global_free > now:
+                    wake = min(wake, global_free)
+                    continue
+                window = self._window(ticket.channel_id, ticket.kind)
+                free = now if window is None else window.free_at(now)
+                if free > now:
+                    wake = min(wake, free)
+                    continue
+                windows = (() if not bound else (self._global,)) + (
+                    () if window is None else (window,))
+                for w in windows:
+                    w.in_flight += 1
+                del queue[ticket.seq]
+                if not bound:
+                    self._hooks_waiting -= 1
+                ticket.future.set_result(Grant(self, windows, ticket.kind, ticket.channel_id))
+                if bound:
+                    global_free = self._global.free_at(now)
+        if global_free > now:
+            wake = min(wake, global_free)
         if not self.waiting:
             wake = _INFINITY
         self._arm(wake)
