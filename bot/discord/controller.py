@@ -76,6 +76,10 @@ RECENT_LINES = 6
 LATE_SECONDS = 1.5
 """An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
+PLAYING_SECONDS = 60.0
+"""A person answered at a table this recently is playing: when the turn comes back to them,
+their open hand panel announcing it tells them, and the table pings them only if they do not
+act within ``bot.discord.publisher.PING_AFTER`` (issue 32)."""
 PANEL_FRESH_SECONDS = 14 * 60
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
 bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
@@ -621,34 +625,50 @@ class TableController:
             await self.close_table(snapshot, via)
             return
         to_move, draw = await self.drawing(snapshot)
-        self.publisher.publish(await self.showing(snapshot, draw, to_move, via))
+        showing = await self.showing(snapshot, draw, to_move, via)
+        # a person who is playing learns of their turn from their panel, which the refresh
+        # below edits: no post and delete to ping them, unless they look away (PING_AFTER)
+        quiet = (to_move is not None and showing.ping is not None
+                 and self._playing(snapshot.table_id, to_move))
+        self.publisher.publish(replace(showing, quiet=True) if quiet else showing)
         if to_move is not None:
-            await self._refresh_panel(snapshot, to_move)
+            announced = await self._refresh_panel(snapshot, to_move)
+            if quiet and not announced:
+                # the panel could not say it after all: the table pings them
+                self.publisher.publish(showing)
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
 
-    async def _refresh_panel(self, snapshot: TableSnapshot, player: int) -> None:
+    def _playing(self, table_id: int, player: int) -> bool:
+        """Whether ``player`` was answered at the table within ``PLAYING_SECONDS`` and has a
+        panel open there that the turn's refresh can edit."""
+        panel = self._panels.get((table_id, player))
+        return panel is not None and self._clock() - panel.shown_at <= min(
+            PLAYING_SECONDS, PANEL_FRESH_SECONDS)
+
+    async def _refresh_panel(self, snapshot: TableSnapshot, player: int) -> bool:
         """The turn came to ``player``: their open hand panel shows it at once, ready for their
-        move (one click instead of two)."""
+        move (one click instead of two). Whether the panel shows it now (or the table moved
+        on meanwhile, and a later version's refresh takes over)."""
         key = (snapshot.table_id, player)
         panel = self._panels.get(key)
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             self._panels.pop(key, None)
-            return
+            return False
         if panel.counter == snapshot.counter:
             # it answered this very move and shows it ready for the next (a move that gives
             # its player another turn): "🔔 Your turn." would overwrite what the move said
-            return
+            return True
         # drawn and sent in steps of their own, not in the move's (issue 16); a move made
         # meanwhile refreshes the panel itself when it is published
         snapshot = await self._still(snapshot)
         if snapshot is None:
-            return
+            return True
         fresh = await self.panel(snapshot, player, panel.lang,
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         if await self._still(snapshot) is None:
-            return
+            return True
         token = self._panel_edits.begin(key)
         try:
             await _edit_answer(panel.webhook, content=cut(fresh.content, 2000),
@@ -658,12 +678,13 @@ class TableController:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
             self._panels.pop(key, None)
-            return
+            return False
         finally:
             clean = self._panel_edits.end(key, token)
         if self._panels.get(key) is panel:
             panel.image = fresh.image if clean else None
             panel.counter = snapshot.counter
+        return True
 
     async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
         """After a step of the loop (``PeopleFirst.step``), the table as it is now if no move

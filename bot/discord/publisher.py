@@ -36,7 +36,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import aiohttp
@@ -89,6 +89,10 @@ draws a new render: a sent render's view is emptied (``bot.discord.cycles``), an
 write draws again."""
 
 
+PING_AFTER = 8.0
+"""Seconds a person who is playing (their open hand panel announced the turn: ``Showing.quiet``)
+has before the table pings them after all: a ping costs a post and a delete, and an edit of
+their panel told them already, unless they looked away."""
 HOOK_LIFETIME = 14 * 60
 """Seconds an interaction's webhook is used for after the interaction was made: Discord accepts
 its token for 15 minutes ("Interaction tokens are valid for 15 minutes"); a minute is kept in
@@ -156,6 +160,9 @@ class Showing:
     hook: Hook | None = None
     """The interaction this version answers (a person's move, join, start), whose webhook the
     table's next post goes through."""
+    quiet: bool = False
+    """``ping`` is playing and their open hand panel announces the turn: the table does not
+    ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
 
 
 class PublishHooks(Protocol):
@@ -201,6 +208,10 @@ class _Table:
     message_hook: Hook | None = None
     """The interaction whose webhook posted the table message (``None``: the bot posted it, or
     not known since a restart): it edits and deletes that message while it is fresh."""
+    latest: Showing | None = None
+    """The newest version published."""
+    reminder: asyncio.Task[None] | None = None
+    """The ping still to come for a turn announced quietly (``Showing.quiet``)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def offer(self, hook: Hook | None) -> None:
@@ -263,6 +274,12 @@ class TablePublisher:
             state.turn_passed = True
         state.turn_of = showing.to_move
         state.offer(showing.hook)
+        if state.reminder is not None and (state.latest is None
+                                           or state.latest.counter != showing.counter):
+            # a move was made: the quiet turn's ping is not needed
+            state.reminder.cancel()
+            state.reminder = None
+        state.latest = showing
         state.pending = showing
         if state.ticket is not None and _urgent(state, showing):
             self._pacer.hurry(state.ticket)
@@ -281,6 +298,7 @@ class TablePublisher:
                 state.pending = None
             state.turn_of = showing.to_move
             state.offer(showing.hook)
+            state.latest = showing
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.to_move else None
             return await self._send(state, showing, mention=showing.ping,
@@ -290,6 +308,9 @@ class TablePublisher:
     async def close(self) -> None:
         """Let the writes in flight finish (a table half moved down would leave its old message
         standing), then stop whatever is still retrying."""
+        for state in self._tables.values():
+            if state.reminder is not None:
+                state.reminder.cancel()
         workers = [s.worker for s in self._tables.values() if s.worker and not s.worker.done()]
         if workers:
             await asyncio.wait(workers, timeout=CLOSE_GRACE)
@@ -359,7 +380,9 @@ class TablePublisher:
             await self._clock.sleep_until(self._clock.now() + _backoff(failures))
 
     def _forget(self, table_id: int, version: int) -> None:
-        self._tables.pop(table_id, None)
+        state = self._tables.pop(table_id, None)
+        if state is not None and state.reminder is not None:
+            state.reminder.cancel()
         self._ended[table_id] = version
         if len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
@@ -445,6 +468,10 @@ class TablePublisher:
             return
         hook = state.editor(self._clock.now())
         grant = await self._regrant(state, grant, hook)
+        announced = showing.quiet and _new_turn(state, showing, passed)
+        if announced:
+            # counted from when the turn goes out (a write that fails arms it again)
+            self._remind(state, showing)
         render = showing.draw()
         kwargs: dict[str, object] = {}
         if render.image is None:
@@ -468,11 +495,28 @@ class TablePublisher:
             grant.release()
         state.picture = render.image
         state.shown = max(state.shown, showing.version)
-        if state.pinged != showing.ping:
-            # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
+        if state.pinged != showing.ping or announced:
+            # the pinged turn is over (a computer's turn, nobody's, or a person without pings),
+            # or a new turn of the same person was announced on their panel, not pinged
             state.pinged = None
         await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
                                         state.pinged)
+
+    def _remind(self, state: _Table, showing: Showing) -> None:
+        """Ping ``showing``'s person ``PING_AFTER`` seconds from now unless they moved."""
+        if state.reminder is not None:
+            state.reminder.cancel()
+        state.reminder = asyncio.create_task(self._ping_later(state, showing),
+                                             name=f"kortbord-ping-{state.table_id}")
+
+    async def _ping_later(self, state: _Table, showing: Showing) -> None:
+        await self._clock.sleep_until(self._clock.now() + PING_AFTER)
+        state.reminder = None
+        latest = state.latest
+        if (self._tables.get(state.table_id) is not state or latest is None
+                or latest.counter != showing.counter or state.pinged == showing.ping):
+            return  # the table is over, or they moved, or the turn was pinged meanwhile
+        self.publish(replace(latest, quiet=False))
 
     async def _regrant(self, state: _Table, grant: Grant, hook: Hook | None) -> Grant:
         """The grant for a write that ``hook`` makes (``None``: the bot): ``grant`` if it is
@@ -628,15 +672,21 @@ def _backoff(failures: int) -> float:
     return min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
 
 
-def _pings(state: _Table, showing: Showing, passed: bool) -> bool:
-    """Whether showing ``showing`` pings its person: their turn began since the table message
-    pinged them (``passed``: the turn changed hands in versions folded into this write)."""
+def _new_turn(state: _Table, showing: Showing, passed: bool) -> bool:
+    """Whether ``showing`` begins a turn of a person who wants pings that the table message
+    has not pinged (``passed``: the turn changed hands in versions folded into this write)."""
     return showing.ping is not None and (passed or state.pinged != showing.ping)
 
 
+def _pings(state: _Table, showing: Showing, passed: bool) -> bool:
+    """Whether showing ``showing`` pings its person: a new turn of theirs, not announced on
+    their panel instead (``Showing.quiet``)."""
+    return not showing.quiet and _new_turn(state, showing, passed)
+
+
 def _urgent(state: _Table, showing: Showing | None) -> bool:
-    """Whether the write that shows ``showing`` is one a person waits for: the table posted
-    anew to tell them it is their turn, or posted for the first time."""
+    """Whether the write that shows ``showing`` is one a person waits for: a new turn of theirs
+    (posted anew to ping them, or announced on their panel), or the table's first post."""
     if showing is None:
         return False
-    return state.message_id is None or _pings(state, showing, state.turn_passed)
+    return state.message_id is None or _new_turn(state, showing, state.turn_passed)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord import controller
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
@@ -30,7 +31,9 @@ MOVE_BUTTONS = ("Draw from stock", "Draw", "Pass", "Draw and play")
 
 
 def _posts(method: str, route: str) -> bool:
-    return method == "POST" and route == "/channels/{channel_id}/messages"
+    """A table post: the bot's own message, or a follow-up of a person's interaction."""
+    return method == "POST" and route in ("/channels/{channel_id}/messages",
+                                          "/webhooks/{webhook_id}/{webhook_token}")
 
 
 async def _move_from(driver: Driver, user: User, panel: StoredMessage) -> None:
@@ -52,8 +55,11 @@ async def _move_from(driver: Driver, user: User, panel: StoredMessage) -> None:
 
 @pytest.mark.machine_speed
 async def test_a_turn_that_comes_back_in_a_folded_write_pings_its_person_anew(
-    bot_runner: BotRunner, driver: Driver, world: World
+    bot_runner: BotRunner, driver: Driver, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # nobody counts as playing, so every turn is a ping (a player's panel announcing the turn
+    # instead is test_quiet_turns.py's)
+    monkeypatch.setattr(controller, "PLAYING_SECONDS", -1.0)
     bot = await bot_runner.start()
     anna, bo = world.anna, world.bo
     people = {anna.id: anna, bo.id: bo}
