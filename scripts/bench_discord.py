@@ -594,14 +594,12 @@ class Bench:
         if shown is None or shown <= person.acted:
             return
         if "Deal next hand" in labels:
-            if person.host:
+            if person.host and await self.act(
+                    lambda: driver.click(person.user, table, "Deal next hand"), "move"):
                 person.acted = shown
-                await self.act(lambda: driver.click(person.user, table, "Deal next hand"),
-                               "move")
             return
         if f"<@{person.user.id}>" not in (table.content or ""):
             return
-        person.acted = shown
         panel = None if person.panel is None else self.fake.messages.get(person.panel.id)
         if panel is None or panel.deleted or shown_counter(panel) != shown:
             opened = await self.act(lambda: driver.click(person.user, table, "Your hand"),
@@ -610,8 +608,11 @@ class Bench:
                 return
             panel = person.panel = opened.message
         moved = await self.act(lambda: self.move(person, panel), "move")
-        if moved is not None and moved.message is not None and moved.message.ephemeral:
-            person.panel = moved.message
+        if moved is not None:
+            # a move that failed is tried again at the next look
+            person.acted = shown
+            if moved.message is not None and moved.message.ephemeral:
+                person.panel = moved.message
 
     async def click(self, person: Person, people: list[Person]) -> None:
         """One click, as described in the module's docstring (``--watch panel``)."""
@@ -655,7 +656,8 @@ class Bench:
     async def play(self, people: list[Person], stop_at: float) -> None:
         interval = self.args.interval
         rng = random.Random(people[0].user.id)
-        await asyncio.sleep(rng.uniform(0, interval))
+        # tables staggered: at most a hundred tables' first looks a second
+        await asyncio.sleep(rng.uniform(0, max(interval, self.args.tables / 100)))
         step = self.look if self.args.watch == "table" else self.click
         while time.monotonic() < stop_at:
             for person in people:
@@ -823,6 +825,8 @@ class Phase:
     invalid: int = 0
     """Responses 401, 403 and 429 in the last 10 minutes, as the fake counts them."""
     processes: int = 1
+    failed_in_all: int = 0
+    """Interactions that failed over the whole phase (opening and warm-up included)."""
 
     @property
     def per_move(self) -> float:
@@ -949,6 +953,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
             moves, channels = await read_moves(database, url or "")
             phase.sight = what_people_saw(watch, moves, channels, wall_from, wall_to)
         phase.invalid = fake.invalid_requests.count("127.0.0.1", time.time())
+        phase.failed_in_all = bench.clicks.failed
         phase.rate_limited = len(fake.rate_limited)
         for hit in fake.rate_limited[:5]:
             print(f"  429: {hit.method} {hit.route} ({hit.scope}, retry after "
@@ -966,7 +971,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
 def show(phase: Phase) -> None:
     ms = 1000
     print(f"[{phase.role}] {phase.seconds:.1f} s: {phase.moves / phase.seconds:.1f} moves/s, "
-          f"{phase.interactions / phase.seconds:.1f} interactions/s, {phase.failed} failed")
+          f"{phase.interactions / phase.seconds:.1f} interactions/s, {phase.failed} failed "
+          f"({phase.failed_in_all} over the whole phase)")
     print(f"  answer p50 {statistics.median(phase.latencies) * ms:.1f} ms, "
           f"p99 {pct(phase.latencies, 99) * ms:.1f} ms, max {max(phase.latencies) * ms:.1f} ms")
     if len(phase.kinds) > 1:

@@ -69,6 +69,10 @@ class Limits:
     hook_requests: int = 4
     hook_per: float = 1.0
     """Requests per interaction token (Discord: 5 per second per route and token)."""
+    hooks_in_flight: int = 48
+    """Interaction-webhook requests under way at once, over every token: Discord sets no
+    global limit on them, but a thousand tables' writes at once would each hold a connection
+    (and a file descriptor) while interaction answers wait for theirs."""
     requests: int = 45
     per: float = 1.0
     margin: float = 0.05
@@ -177,6 +181,8 @@ class RequestPacer:
         self._urgent: dict[int, Ticket] = {}
         self._routine: dict[int, Ticket] = {}
         self._hooks_waiting = 0
+        self._hooks = _Window(self.limits.hooks_in_flight, 0.0)
+        """Interaction-webhook requests under way (``per`` 0: only those in flight count)."""
         """Waiting tickets of ``Kind.HOOK``, which a full global window does not hold up."""
         self._seq = 0
         self._timer: asyncio.TimerHandle | None = None
@@ -259,9 +265,10 @@ class RequestPacer:
         now = self._clock()
         wake = _INFINITY
         global_free = self._global.free_at(now)
+        hooks_free = self._hooks.free_at(now) <= now
         for queue in (self._urgent, self._routine):
             for ticket in list(queue.values()):
-                if global_free > now and not self._hooks_waiting:
+                if global_free > now and not (self._hooks_waiting and hooks_free):
                     # only the global window could make room: nothing more to grant now
                     break
                 if ticket.future.done():
@@ -270,12 +277,14 @@ class RequestPacer:
                 if bound and global_free > now:
                     wake = min(wake, global_free)
                     continue
+                if not bound and not hooks_free:
+                    continue  # granted as a webhook request in flight ends
                 window = self._window(ticket.channel_id, ticket.kind)
                 free = now if window is None else window.free_at(now)
                 if free > now:
                     wake = min(wake, free)
                     continue
-                windows = (() if not bound else (self._global,)) + (
+                windows = ((self._global,) if bound else (self._hooks,)) + (
                     () if window is None else (window,))
                 for w in windows:
                     w.in_flight += 1
@@ -285,6 +294,8 @@ class RequestPacer:
                 ticket.future.set_result(Grant(self, windows, ticket.kind, ticket.channel_id))
                 if bound:
                     global_free = self._global.free_at(now)
+                else:
+                    hooks_free = self._hooks.free_at(now) <= now
         if global_free > now:
             wake = min(wake, global_free)
         if not self.waiting:

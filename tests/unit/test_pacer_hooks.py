@@ -35,3 +35,17 @@ async def test_a_full_global_window_holds_up_the_bots_requests_but_not_a_webhook
     hooked[2].future.cancel()
     await asyncio.sleep(0)  # a cancelled ticket leaves the queue in its done callback
     assert paced.waiting == 0
+
+
+async def test_webhook_requests_in_flight_are_capped_over_every_token() -> None:
+    clock = FakeClock()
+    paced = RequestPacer(Limits(hooks_in_flight=2, margin=0.0), clock=clock.now)
+
+    tickets = [paced.ticket(token, Kind.HOOK) for token in (1, 2, 3)]
+    await asyncio.sleep(0)
+    granted = [t.future.done() for t in tickets]
+    tickets[0].future.result().release()
+    await asyncio.sleep(0)
+
+    assert granted == [True, True, False]
+    assert tickets[2].future.done()
