@@ -8,9 +8,9 @@ that announced it (A's turn again), and the table's next write shows A's turn. T
 it replaces pinged A for A's previous turn, so a publisher that compares only "whom it pinged"
 edited it in place and A was never told that a new turn of theirs had begun.
 
-To fold deterministically, the post that would ping B fails once (Discord answers 503, which
-discord.py does not retry itself) and is tried again after the publisher's backoff; B moves
-meanwhile, from their panel.
+To fold deterministically, the post that would ping B fails once (an injected 400, which
+discord.py does not retry itself, as it retries 5xx) and is tried again after the publisher's
+backoff; B moves meanwhile, from their panel, so the retry shows A's turn.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ async def test_a_turn_that_comes_back_in_a_folded_write_pings_its_person_anew(
             driver, people[p], c) or _own_panel(driver, people[p], c),
             what="the mover's panel")
         # the post that would tell the next player fails once and is tried again later
-        driver.fake.fail_next(1, status=503, match=_posts)
+        driver.fake.fail_next(1, status=400, match=_posts)
         await _move_from(driver, people[first], panel)
         counter, second = await turn()
         if second == first or second not in people:
