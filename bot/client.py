@@ -19,7 +19,7 @@ from bot.discord import telemetry
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
-from bot.discord.pacing import Limits, RequestPacer, process_share
+from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
@@ -140,11 +140,13 @@ class KortbordBot(commands.Bot):
                                 global_limit=self.settings.global_rate_limit, share=share)
         _log.info("pacing to %d requests per %g s (GLOBAL_RATE_LIMIT %d)", limits.requests,
                   limits.per, self.settings.global_rate_limit)
-        if limits.requests > self.settings.global_rate_limit * share:
+        if limits.requests + UNPACED > self.settings.global_rate_limit * share:
             _log.warning("this process's part of GLOBAL_RATE_LIMIT is under one request a "
                          "second: run fewer processes, or the token may exceed its limit")
         self.publisher = TablePublisher(self, self.service, self.clock, RequestPacer(limits),
                                         self.people)
+        # the command sync and every other request of the bot token's wait for the pacer too
+        pace_all(self.http, self.publisher.pacer)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.computers = ComputerPlayers(self.service, self, self.clock,
                                          self.settings.computer_pause, self.people)

@@ -11,11 +11,13 @@ request only while every limit it counts against has room:
 - per channel, message deletes (Discord: 5 per second);
 - all of them together: this process's share of Discord's global limit, which is the bot
   token's over every process (50 requests per second unless Discord granted more: the
-  ``GLOBAL_RATE_LIMIT`` setting), less a tenth for the few requests made elsewhere (command
-  sync and look-ups at start-up); interaction callbacks and follow-ups are exempt from it and
-  are never paced. The share is exact and static (``process_share``): a process running k of
-  the bot's n shards gets k/n of it, rounded down, so processes that run disjoint shards
-  never send more together than the token may, whatever each of them does.
+  ``GLOBAL_RATE_LIMIT`` setting), less the few requests of its login, which come before any
+  pacer exists (``UNPACED``); every other request of the bot token's waits for this pacer too
+  (``pace_all``: the command sync, look-ups); interaction callbacks and webhooks are exempt
+  from the global limit and are paced only per token (``Kind.HOOK``). The share is exact and
+  static (``process_share``): a process running k of the bot's n shards gets k/n of it,
+  rounded down, so processes that run disjoint shards never send more together than the
+  token may, whatever each of them does.
 
 A request counts from when it is granted until ``per`` seconds after its answer came back, so
 however late a request reaches Discord, no window of ``per`` seconds on Discord's side can see
@@ -29,16 +31,33 @@ whose channel is full never holds up one for another channel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from bot import metrics
 
 _INFINITY = float("inf")
+
+
+PACED: ContextVar[bool] = ContextVar("kortbord_paced", default=False)
+"""Set while a request that already holds its grant is sent: ``pace_all`` lets it through."""
+
+
+@contextlib.contextmanager
+def paced() -> Iterator[None]:
+    """Mark the requests sent inside as granted already (the publisher's own)."""
+    token = PACED.set(True)
+    try:
+        yield
+    finally:
+        PACED.reset(token)
 
 
 class Kind(Enum):
@@ -55,9 +74,10 @@ class Kind(Enum):
 
 DISCORD_GLOBAL = 50
 """Discord's global limit per bot token: "All bots can make up to 50 requests per second"."""
-UNPACED_SHARE = 0.1
-"""The part of the global limit left for requests that do not go through the pacer (at
-start-up: the command sync, the gateway and application look-ups)."""
+UNPACED = 3
+"""Requests per process that no pacer can hold: its login (``GET /users/@me`` and the
+application's) goes out before the bot exists to pace anything (``pace_all`` holds every later
+one), and one in hand."""
 
 
 @dataclass(frozen=True)
@@ -100,9 +120,9 @@ def process_share(shards: tuple[int, int] | None) -> float:
 
 
 def paced_requests(global_limit: int, share: float) -> int:
-    """Requests per window the pacer grants: the share of the global limit less the unpaced
-    part, rounded down (never 0: a process must be able to write at all)."""
-    return max(1, math.floor(global_limit * (1 - UNPACED_SHARE) * share + 1e-9))
+    """Requests per window the pacer grants: the share of the global limit, rounded down, less
+    the process's unpaced ones (never under 1: a process must be able to write at all)."""
+    return max(1, math.floor(global_limit * share + 1e-9) - UNPACED)
 
 
 class _Window:
@@ -317,3 +337,25 @@ class RequestPacer:
         self._timer = None
         self._timer_at = _INFINITY
         self._grant()
+
+
+def pace_all(http: Any, pacer: RequestPacer) -> None:
+    """Make every request of discord.py's HTTP client (``http``, the bot token's) wait for a
+    grant of the global window, except those sent with one already (``paced``): the command
+    sync and look-ups at start-up would otherwise go out on top of whatever the pacer let
+    through, and with several processes on one token that is the budget of another process.
+    Interaction answers and webhooks go through discord.py's webhook adapter, not this client:
+    they are not the bot token's budget and are not held."""
+    send: Callable[..., Awaitable[Any]] = http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        if PACED.get():
+            return await send(route, **kwargs)
+        grant = await pacer.acquire(0, Kind.READ)
+        try:
+            with paced():
+                return await send(route, **kwargs)
+        finally:
+            grant.release()
+
+    http.request = request

@@ -46,7 +46,7 @@ from discord.webhook.async_ import async_context
 
 from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
-from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
+from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
@@ -417,8 +417,9 @@ class TablePublisher:
         channel = self._client.get_partial_messageable(state.channel_id)
         grant = await self._pacer.acquire(state.channel_id, Kind.READ)
         try:
-            history = [m async for m in channel.history(after=discord.Object(state.message_id),
-                                                         limit=20)]
+            with paced():
+                history = [m async for m in channel.history(
+                    after=discord.Object(state.message_id), limit=20)]
         finally:
             grant.release()
         for message in history:
@@ -628,10 +629,12 @@ class TablePublisher:
                     raise
                 assert data is not None
             elif message_id is None:
-                data = await self._client.http.send_message(channel_id, params=params)
+                with paced():
+                    data = await self._client.http.send_message(channel_id, params=params)
             else:
-                data = await self._client.http.edit_message(channel_id, message_id,
-                                                             params=params)
+                with paced():
+                    data = await self._client.http.edit_message(channel_id, message_id,
+                                                                 params=params)
         return int(data["id"])
 
     @staticmethod
@@ -659,10 +662,14 @@ class TablePublisher:
             # the webhook could not: the bot deletes its message itself
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
         try:
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException), paced():
                 await self._partial(channel_id, message_id).delete()
         finally:
             grant.release()
+
+    @property
+    def pacer(self) -> RequestPacer:
+        return self._pacer
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
