@@ -20,7 +20,7 @@ from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
 from bot.discord.events import EventController
-from bot.discord.pacing import Limits, RequestPacer
+from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
@@ -138,10 +138,20 @@ class KortbordBot(commands.Bot):
         self.service = TableService(self.store, self.games, clock=self.clock.now,
                                     shards=self.settings.shards, people=self.people)
         self.preferences = SettingsService(self.store, clock=self.clock.now)
-        self.publisher = TablePublisher(self, self.service, self.clock,
-                                        RequestPacer(Limits.discord(
-                                            self.settings.discord_limits_scale)),
+        shards = self.settings.shards
+        # the token's global budget is shared by every process: this one's part is its shards'
+        share = process_share(None if shards is None else (len(shards.ids), shards.count))
+        limits = Limits.discord(self.settings.discord_limits_scale,
+                                global_limit=self.settings.global_rate_limit, share=share)
+        _log.info("pacing to %d requests per %g s (GLOBAL_RATE_LIMIT %d)", limits.requests,
+                  limits.per, self.settings.global_rate_limit)
+        if limits.requests + UNPACED > self.settings.global_rate_limit * share:
+            _log.warning("this process's part of GLOBAL_RATE_LIMIT is under one request a "
+                         "second: run fewer processes, or the token may exceed its limit")
+        self.publisher = TablePublisher(self, self.service, self.clock, RequestPacer(limits),
                                         self.people)
+        # the command sync and every other request of the bot token's wait for the pacer too
+        pace_all(self.http, self.publisher.pacer)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.search_pool = SearchPool(
             self.settings.expert_workers,

@@ -45,6 +45,10 @@ class Settings(BaseSettings):
         description="Discord's rate-limit windows times this, for a stand-in Discord that runs "
         "its limits faster (tests); 1 for Discord",
     )
+    global_rate_limit: int = Field(
+        50, ge=1, description="requests per second Discord allows the bot's token in all, over "
+        "every process (Discord's 50 unless it granted the bot more), e.g. 50",
+    )
     dev_guild_ids: Annotated[list[int], NoDecode] = Field(
         default_factory=list, description="a comma-separated list of guild ids, e.g. 123,456"
     )

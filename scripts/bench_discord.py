@@ -7,6 +7,7 @@ discord.py echo bot on the same fake as the floor.
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000
+    .venv/bin/python scripts/bench_discord.py --only bot --processes 2 [--shards 4]
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
 process; the bot runs in a child process — the real ``KortbordBot`` with the settings
@@ -15,13 +16,32 @@ are its own. The child also runs a small monitor: a task that asks to wake every
 records how late it wakes (the loop lag: how long ready callbacks kept the loop busy).
 
 Every table seats ``--people`` people and ``--computers`` computer players (``--game dubb``
-or ``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker process;
-unset: the server's default, normal). Each person clicks once per ``--interval`` seconds on
-average (uniformly 0.5–1.5×, tables staggered), as a person with their hand panel open would:
-when the panel says it is their turn they make a move on it (the first play or discard offered,
-else draw, else pass; Tonk: deal the next hand), otherwise they press **Refresh**; a finished
-game is followed by a new one (`/dubb start`, Start). Computers move after ``--computer-pause``
-seconds, through the bot's own ``COMPUTER_PAUSE``.
+or ``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker
+process; unset: the server's default, normal). Each person looks once per ``--interval``
+seconds on average (uniformly 0.5–1.5×, tables staggered). With ``--watch table`` (the
+default) they learn that it is their turn as the table's other players do, from the **public table** (the table names them; a new
+table message that mentions them is their ping): then they make a move on their hand panel if
+it shows this turn (the bot announces the turn on an open panel), else open their hand from the
+table first (the first play or discard offered, else draw, else pass; Tonk: deal the next hand);
+otherwise they do nothing. With ``--watch panel`` they read only their self-refreshing hand
+panel, as before issue 32: they move when it says it is their turn, else press **Refresh**. A
+finished game is followed by a new one (`/dubb start`, Start). Computers move after
+``--computer-pause`` seconds, through the bot's own ``COMPUTER_PAUSE``.
+
+``--processes 2`` runs the bot in two processes on one token and one PostgreSQL database (a
+throwaway server, ``tests/store/pgserver.py``), each with half of ``--shards`` shards, the
+tables spread over one server per shard (the echo phase is skipped).
+
+What people see is watched in the fake as it happens (``Watch``): every version of every table
+message (the move counter its buttons carry), every ping, every panel's "🔔 Your turn". From the
+moves in the database, the figures for the measured window: **table freshness** (a move's
+commit until the public table first shows it) p50/p99/max, over every move, and the tables'
+longest wait; **turn wait** (the move that gave a person the turn until the public table shows
+it) p50/p99/max; the person turns **pinged** (a new message mentioning them between the turn's
+start and their move), **announced on their panel** only, and **neither** (which must be 0);
+requests per second **by kind** (on the bot token's global budget, on interaction endpoints, on
+the IP's budget: webhook tokens) with the busiest 1-s window of the global one; and the invalid
+requests (401, 403, 429) the fake counted.
 
 With ``--baseline WORKTREE`` (a checkout of older code, e.g. ``git worktree add --detach
 /work/wt/load-base <commit>``) the same load also runs against the bot of that checkout, in the
@@ -58,10 +78,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections.abc
 import contextlib
 import gc
 import inspect
+import itertools
 import json
 import logging
 import os
@@ -85,7 +107,7 @@ sys.path.insert(0, sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.arg
 from bot.fakediscord import Channel, Driver, FakeDiscord, User  # noqa: E402
 from bot.fakediscord.driver import DriverError, InteractionFailed  # noqa: E402
 from bot.fakediscord.model import StoredMessage  # noqa: E402
-from bot.fakediscord.ratelimit import RateLimitConfig  # noqa: E402
+from bot.fakediscord.ratelimit import BUDGET_INTERACTION, RateLimitConfig  # noqa: E402
 
 TOKEN = "bench-token"
 LAG_PERIOD = 0.010
@@ -259,15 +281,24 @@ async def child(args: argparse.Namespace) -> None:
     handler = logging.FileHandler(folder / f"{args.role}.log")
     discord.utils.setup_logging(handler=handler, level=logging.INFO, root=True)
     point_discord_at(args.api_base)
+    sharding: dict[str, Any] = {}
+    if args.shard_ids:
+        sharding = {"shard_count": args.shards,
+                    "shard_ids": [int(i) for i in args.shard_ids.split(",")]}
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=TOKEN, database_path=folder / "kortbord.sqlite3",
-        computer_pause=args.computer_pause, log_level="INFO",
+        database_url=args.database_url or None,
+        computer_pause=args.computer_pause, log_level="INFO", **sharding,
     )
     # as ``python -m bot`` makes it (``bot.main``), in a checkout that knows how
     settle = {"settle": True} if "settle" in inspect.signature(KortbordBot).parameters else {}
-    client: discord.Client = (KortbordBot(settings, **settle) if args.role in ("bot", "base")
-                              else _echo_client())
+    if args.role in ("bot", "base"):
+        from bot.sharding import make_bot
+
+        client: discord.Client = make_bot(settings, **settle)
+    else:
+        client = _echo_client()
     monitor = LagMonitor()
     timer = CallbackTimer()
     timer.install()
@@ -319,19 +350,27 @@ class Child:
     process's CPU time, resident memory and the loop-lag samples since the previous one."""
 
     def __init__(self, role: str, fake: FakeDiscord, folder: Path,
-                 args: argparse.Namespace) -> None:
+                 args: argparse.Namespace, *, database_url: str = "",
+                 shard_ids: str = "") -> None:
         self.role = role
         self.fake = fake
         self.folder = folder
         self.args = args
+        self.database_url = database_url
+        self.shard_ids = shard_ids
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self, driver: Driver) -> None:
         before = self.fake.gateway.identify_count
+        sessions = set(self.fake.gateway.sessions)
         argv = [sys.executable, __file__, "--role", self.role, "--folder", str(self.folder),
                 "--api-base", self.fake.api_base,
                 "--computer-pause", str(self.args.computer_pause),
-                "--echo-loop", self.args.echo_loop]
+                "--echo-loop", self.args.echo_loop, "--shards", str(self.args.shards)]
+        if self.database_url:
+            argv += ["--database-url", self.database_url]
+        if self.shard_ids:
+            argv += ["--shard-ids", self.shard_ids]
         if self.role == "base":
             argv += ["--root", self.args.baseline]
         if self.args.profile and self.role == "bot":
@@ -343,7 +382,16 @@ class Child:
             # 1,000 tables) sends more than asyncio's default 64 KiB line
             limit=REPORT_LIMIT,
         )
-        await driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT)
+        if not self.shard_ids:
+            await driver.wait_bot_ready(after=before, within=BOOT_TIMEOUT)
+            return
+        wanted = {int(i) for i in self.shard_ids.split(",")}
+
+        def ready() -> bool:
+            live = [x for x in self.fake.gateway.live_sessions() if x.id not in sessions]
+            return wanted <= {x.shard[0] for x in live if x.shard is not None}
+
+        await self.fake.wait_for(ready, BOOT_TIMEOUT, f"shards {self.shard_ids} to connect")
 
     async def ask(self, command: str = "mark") -> dict[str, Any]:
         assert self.process is not None and self.process.stdin and self.process.stdout
@@ -392,6 +440,8 @@ class Person:
     channel: Channel
     host: bool
     panel: StoredMessage | None = None
+    acted: tuple[int, int] = (-1, -1)
+    """The table and move counter at which the person last acted on a turn of theirs."""
 
 
 def _title(message: StoredMessage) -> str:
@@ -403,6 +453,85 @@ def table_message(driver: Driver, channel: Channel) -> StoredMessage | None:
         if message.embeds and message.author.id == driver.fake.bot_user.id:
             return message
     return None
+
+
+FINAL = 1 << 62
+"""The counter a finished table shows (its buttons carry none): past every move of its game."""
+
+
+def shown_counter(message: StoredMessage) -> tuple[int, int] | None:
+    """The table and move counter a table message shows (``FINAL`` once its game is over);
+    ``None`` for a message that is no table of a game in play or over."""
+    table, counter, final = -1, -1, False
+    for component in message.interactive_components():
+        parts = str(component.get("custom_id", "")).split(":")
+        if len(parts) < 4 or parts[0] != "kb":
+            continue
+        table = int(parts[2]) if parts[2].isdigit() else table
+        final = final or parts[3] == "again"
+        if len(parts) > 4 and parts[4].isdigit():
+            counter = max(counter, int(parts[4]))
+    if table < 0:
+        return None
+    return table, FINAL if final else counter
+
+
+class Watch:
+    """What people can see, recorded as the fake makes it: every version of every public table
+    message (its table and move counter), every ping, and every hand panel's "🔔 Your turn"."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.shows: dict[int, tuple[list[float], list[int]]] = {}
+        """Table → when each version was shown, and its counter (never lower than before)."""
+        self.pings: dict[tuple[int, int], list[float]] = {}
+        """(channel, person) → when a new message mentioned them."""
+        self.announced: dict[int, list[float]] = {}
+        """Person → when their open panel announced a turn of theirs."""
+        create, edit = fake.create_message, fake.edit_message
+
+        def created(*args: Any, **kwargs: Any) -> StoredMessage:
+            pinged = len(fake.pings)
+            message = create(*args, **kwargs)
+            now = time.time()
+            for ping in fake.pings[pinged:]:
+                self.pings.setdefault((ping.channel_id, ping.user_id), []).append(now)
+            self._seen(message, now)
+            return message
+
+        def edited(*args: Any, **kwargs: Any) -> StoredMessage:
+            message = edit(*args, **kwargs)
+            self._seen(message, time.time())
+            return message
+
+        fake.create_message = created  # type: ignore[method-assign]
+        fake.edit_message = edited  # type: ignore[method-assign]
+
+    def _seen(self, message: StoredMessage, now: float) -> None:
+        if message.author.id != self.fake.bot_user.id:
+            return
+        if message.ephemeral_for is not None:
+            if message.text.startswith("🔔"):
+                self.announced.setdefault(message.ephemeral_for, []).append(now)
+            return
+        shown = shown_counter(message)
+        if shown is None:
+            return
+        times, counters = self.shows.setdefault(shown[0], ([], []))
+        if not counters or shown[1] > counters[-1]:
+            times.append(now)
+            counters.append(shown[1])
+
+    def first_shown(self, table: int, counter: int) -> float | None:
+        """When the table first showed move ``counter`` (or a later one)."""
+        times, counters = self.shows.get(table, ([], []))
+        at = bisect.bisect_left(counters, counter)
+        return times[at] if at < len(times) else None
+
+    @staticmethod
+    def between(times: list[float], start: float, end: float) -> bool:
+        at = bisect.bisect_left(times, start)
+        return at < len(times) and times[at] <= end
 
 
 class Bench:
@@ -455,8 +584,42 @@ class Bench:
         for person in people:
             person.panel = None
 
+    async def look(self, person: Person, people: list[Person]) -> None:
+        """One look at the public table, and the person's move if it is their turn
+        (``--watch table``, as described in the module's docstring)."""
+        driver = self.driver
+        table = table_message(driver, person.channel)
+        labels = [] if table is None else [b.get("label") for b in table.buttons()]
+        if table is None or "Your hand" not in labels:
+            if person.host and (table is None or "waiting for players" not in _title(table)):
+                await self.open_table(people)
+            return
+        shown = shown_counter(table)
+        if shown is None or shown <= person.acted:
+            return
+        if "Deal next hand" in labels:
+            if person.host and await self.act(
+                    lambda: driver.click(person.user, table, "Deal next hand"), "move"):
+                person.acted = shown
+            return
+        if f"<@{person.user.id}>" not in (table.content or ""):
+            return
+        panel = None if person.panel is None else self.fake.messages.get(person.panel.id)
+        if panel is None or panel.deleted or shown_counter(panel) != shown:
+            opened = await self.act(lambda: driver.click(person.user, table, "Your hand"),
+                                    "hand")
+            if opened is None or opened.message is None or not opened.message.ephemeral:
+                return
+            panel = person.panel = opened.message
+        moved = await self.act(lambda: self.move(person, panel), "move")
+        if moved is not None:
+            # a move that failed is tried again at the next look
+            person.acted = shown
+            if moved.message is not None and moved.message.ephemeral:
+                person.panel = moved.message
+
     async def click(self, person: Person, people: list[Person]) -> None:
-        """One click, as described in the module's docstring."""
+        """One click, as described in the module's docstring (``--watch panel``)."""
         driver, panel = self.driver, person.panel
         text = panel.content if panel is not None and not panel.deleted else ""
         if panel is None or not any(b.get("label") == "Refresh" for b in panel.buttons()):
@@ -497,19 +660,26 @@ class Bench:
     async def play(self, people: list[Person], stop_at: float) -> None:
         interval = self.args.interval
         rng = random.Random(people[0].user.id)
-        await asyncio.sleep(rng.uniform(0, interval))
+        # tables staggered: at most a hundred tables' first looks a second
+        await asyncio.sleep(rng.uniform(0, max(interval, self.args.tables / 100)))
+        step = self.look if self.args.watch == "table" else self.click
         while time.monotonic() < stop_at:
             for person in people:
-                await self.click(person, people)
+                await step(person, people)
             await asyncio.sleep(interval * rng.uniform(0.5, 1.5))
 
 
-def build_world(driver: Driver, tables: int, people: int) -> list[list[Person]]:
-    guild = driver.add_guild("Bench")
+def build_world(driver: Driver, tables: int, people: int, shards: int = 0
+                ) -> list[list[Person]]:
+    """The tables' channels and people: on one server, or (``shards``) on one server per
+    shard, by turns."""
+    guilds = ([driver.add_guild(f"Bench {k}", shard_of=(k, shards)) for k in range(shards)]
+              if shards else [driver.add_guild("Bench")])
     seated = []
     for n in range(tables):
+        guild = guilds[n % len(guilds)]
         channel = driver.add_channel(guild, f"table-{n}")
-        users = [driver.add_user(f"P{n}-{k}") for k in range(people)]
+        users = [driver.add_user(f"P{n}-{k}", guilds=[guild]) for k in range(people)]
         seated.append([Person(u, channel, host=k == 0) for k, u in enumerate(users)])
     return seated
 
@@ -530,6 +700,93 @@ def pct(values: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+@dataclass
+class Sight:
+    """What people saw of the moves in the measured window."""
+
+    freshness: list[float] = field(default_factory=list)
+    """Seconds from each move's commit until the public table showed it."""
+    unshown: int = 0
+    """Moves the table had not shown by the end of the phase."""
+    turn_wait: list[float] = field(default_factory=list)
+    """Seconds from the move that gave a person the turn until the public table showed it."""
+    turns: int = 0
+    pinged: int = 0
+    announced: int = 0
+    """Turns announced on the person's open panel and not pinged."""
+    neither: int = 0
+
+
+def what_people_saw(watch: Watch, moves: list[tuple[int, int, int, float]],
+                    channels: dict[int, int], since: float, until: float) -> Sight:
+    """The figures of ``Sight`` from the moves (table, seq, player, committed at: seq 0 is a
+    game's start) and each table's channel."""
+    sight = Sight()
+    by_table: dict[int, list[tuple[int, int, float]]] = {}
+    for table, seq, player, at in moves:
+        by_table.setdefault(table, []).append((seq, player, at))
+    for table, rows in by_table.items():
+        rows.sort()
+        for seq, _, at in rows:
+            if seq == 0 or not since <= at <= until:
+                continue
+            shown = watch.first_shown(table, seq)
+            if shown is None:
+                sight.unshown += 1
+            else:
+                sight.freshness.append(shown - at)
+        for (seq0, before, began), (seq1, player, acted) in itertools.pairwise(rows):
+            if player <= 0 or seq1 != seq0 + 1 or (seq0 > 0 and before == player):
+                continue  # a computer's move, or the same person's turn going on
+            if not since <= began <= until:
+                continue
+            sight.turns += 1
+            shown = watch.first_shown(table, seq0)
+            if shown is not None:
+                sight.turn_wait.append(shown - began)
+            if Watch.between(watch.pings.get((channels[table], player), []), began, acted):
+                sight.pinged += 1
+            elif Watch.between(watch.announced.get(player, []), began, acted):
+                sight.announced += 1
+            else:
+                sight.neither += 1
+    return sight
+
+
+async def read_moves(database: Path, url: str) -> tuple[list[tuple[int, int, int, float]],
+                                                         dict[int, int]]:
+    """Every move (table, seq, player, committed at) and each table's channel."""
+    if url:
+        import asyncpg
+
+        connection = await asyncpg.connect(url)
+        try:
+            moves = [tuple(r) for r in await connection.fetch(
+                "SELECT table_id, seq, player_id, created_at FROM moves")]
+            channels = {r[0]: r[1] for r in await connection.fetch(
+                "SELECT id, channel_id FROM tables")}
+        finally:
+            await connection.close()
+        return moves, channels  # type: ignore[return-value]
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True,
+                                            timeout=30)) as db:
+        moves = db.execute("SELECT table_id, seq, player_id, created_at FROM moves").fetchall()
+        channels = dict(db.execute("SELECT id, channel_id FROM tables").fetchall())
+    return moves, channels
+
+
+async def count_moves(database: Path, url: str) -> int:
+    if not url:
+        return moves_in(database)
+    import asyncpg
+
+    connection = await asyncpg.connect(url)
+    try:
+        return int(await connection.fetchval("SELECT COUNT(*) FROM moves WHERE seq > 0"))
+    finally:
+        await connection.close()
 
 
 @dataclass
@@ -563,6 +820,17 @@ class Phase:
     stalls: dict[str, int] = field(default_factory=dict)
     """Callbacks over ``CallbackTimer.STALL``, by the task (or function) they ran."""
     failed: int = 0
+    sight: Sight | None = None
+    """What people saw (``--watch table``)."""
+    kinds_per_second: dict[str, float] = field(default_factory=dict)
+    """Requests per second on each budget: global (the bot token's), interaction, webhook."""
+    global_peak: int = 0
+    """The most requests on the bot token's global budget within any 1 s of the window."""
+    invalid: int = 0
+    """Responses 401, 403 and 429 in the last 10 minutes, as the fake counts them."""
+    processes: int = 1
+    failed_in_all: int = 0
+    """Interactions that failed over the whole phase (opening and warm-up included)."""
 
     @property
     def per_move(self) -> float:
@@ -577,12 +845,31 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
     folder.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 (before anything runs)
     fake = FakeDiscord(token=TOKEN, rate_limits=RateLimitConfig.discord_like())
     await fake.start()
+    watch = Watch(fake)
     driver = Driver(fake)
-    tables = build_world(driver, args.tables, 1 if role == "echo" else args.people)
+    several = role != "echo" and args.processes > 1
+    tables = build_world(driver, args.tables, 1 if role == "echo" else args.people,
+                         args.shards if several else 0)
     bench = Bench(fake, driver, args)
-    child_process = Child(role, fake, folder, args)
-    await child_process.start(driver)
-    phase = Phase(role)
+    postgres = url = None
+    if several:
+        sys.path.insert(0, str(ROOT))
+        from tests.store.pgserver import PgServer
+
+        postgres = PgServer.start()
+        url = postgres.url(postgres.create_database())
+        per = args.shards // args.processes
+        children = [Child(role, fake, folder / f"process-{n}", args, database_url=url,
+                          shard_ids=",".join(str(i) for i in range(n * per, (n + 1) * per)))
+                    for n in range(args.processes)]
+        for one in children:
+            one.folder.mkdir(parents=True, exist_ok=True)
+    else:
+        children = [Child(role, fake, folder, args)]
+    for one in children:
+        await one.start(driver)
+    child_process = children[0]
+    phase = Phase(role, processes=len(children))
     try:
         print(f"[{role}] opening {args.tables} tables ...", flush=True)
         if role != "echo":
@@ -613,18 +900,28 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         await asyncio.sleep(args.warmup)
         if role == "bot" and args.profile:
             await child_process.ask("profile")
-        first = await child_process.ask()
+        firsts = [await one.ask() for one in children]
         fake_lag = LagMonitor()
         lag_task = asyncio.create_task(fake_lag.run())
         loop_from = asyncio.get_running_loop().time()
         calls_from, events_from = len(fake.rest_calls), gateway_events(fake)
-        moves_from = moves_in(folder / "kortbord.sqlite3") if role != "echo" else 0
+        database = folder / "kortbord.sqlite3"
+        moves_from = await count_moves(database, url or "") if role != "echo" else 0
         clicks_from = len(bench.clicks.latencies)
         failed_from = bench.clicks.failed
         t0 = time.monotonic()
+        wall_from = time.time()
         await asyncio.sleep(args.seconds)
-        last = await child_process.ask()
+        lasts = [await one.ask() for one in children]
+        last = lasts[0]
         phase.seconds = time.monotonic() - t0
+        wall_to = wall_from + phase.seconds
+        budgets = {"global": fake.global_budget(TOKEN), "interaction": BUDGET_INTERACTION,
+                   "webhook": "ip:127.0.0.1"}
+        for kind, budget in budgets.items():
+            sent = [t for t in fake.limiter.times(budget) if wall_from <= t <= wall_to]
+            phase.kinds_per_second[kind] = len(sent) / phase.seconds
+        phase.global_peak = fake.limiter.peak(budgets["global"], 1.0, since=wall_from)
         calls = fake.rest_calls[calls_from:]
         phase.requests = len(calls)
         for call in calls:
@@ -632,7 +929,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
             phase.by_route[key] = phase.by_route.get(key, 0) + 1
         phase.events = gateway_events(fake) - events_from
         if role != "echo":
-            phase.moves = moves_in(folder / "kortbord.sqlite3") - moves_from
+            phase.moves = await count_moves(database, url or "") - moves_from
         measured = [(lat, what) for at, lat, what in bench.clicks.latencies[clicks_from:]
                     if at >= loop_from]
         phase.interactions = len(measured)
@@ -640,8 +937,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         for lat, what in measured:
             phase.kinds.setdefault(what, []).append(lat)
         phase.failed = bench.clicks.failed - failed_from
-        phase.cpu = last["cpu"] - first["cpu"]
-        phase.waited = last["waited"] - first["waited"]
+        phase.cpu = sum(b["cpu"] - a["cpu"] for a, b in zip(firsts, lasts, strict=True))
+        phase.waited = sum(b["waited"] - a["waited"] for a, b in zip(firsts, lasts, strict=True))
         phase.lag = last["lag"]
         phase.callbacks = last["callbacks"]
         phase.loop = last["loop"]
@@ -654,21 +951,32 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         if role == "echo":
             phase.moves = phase.interactions
         await asyncio.gather(*players, return_exceptions=True)
+        if role != "echo":
+            # what the window's last moves looked like once the tables caught up
+            await asyncio.sleep(args.settle)
+            moves, channels = await read_moves(database, url or "")
+            phase.sight = what_people_saw(watch, moves, channels, wall_from, wall_to)
+        phase.invalid = fake.invalid_requests.count("127.0.0.1", time.time())
+        phase.failed_in_all = bench.clicks.failed
         phase.rate_limited = len(fake.rate_limited)
         for hit in fake.rate_limited[:5]:
             print(f"  429: {hit.method} {hit.route} ({hit.scope}, retry after "
                   f"{hit.retry_after:.2f} s)")
     finally:
         gc.unfreeze()
-        await child_process.stop()
+        for one in children:
+            await one.stop()
         await fake.stop()
+        if postgres is not None:
+            postgres.stop()
     return phase
 
 
 def show(phase: Phase) -> None:
     ms = 1000
     print(f"[{phase.role}] {phase.seconds:.1f} s: {phase.moves / phase.seconds:.1f} moves/s, "
-          f"{phase.interactions / phase.seconds:.1f} interactions/s, {phase.failed} failed")
+          f"{phase.interactions / phase.seconds:.1f} interactions/s, {phase.failed} failed "
+          f"({phase.failed_in_all} over the whole phase)")
     print(f"  answer p50 {statistics.median(phase.latencies) * ms:.1f} ms, "
           f"p99 {pct(phase.latencies, 99) * ms:.1f} ms, max {max(phase.latencies) * ms:.1f} ms")
     if len(phase.kinds) > 1:
@@ -681,7 +989,25 @@ def show(phase: Phase) -> None:
     routes = ", ".join(f"{k} {v}" for k, v in sorted(phase.by_route.items(),
                                                        key=lambda kv: -kv[1]))
     print(f"  requests {phase.requests} ({per_move:.2f} per move): {routes}")
-    print(f"  429s (whole phase) {phase.rate_limited}; gateway events {phase.events}")
+    print(f"  429s (whole phase) {phase.rate_limited}; invalid requests (401/403/429, 10 min) "
+          f"{phase.invalid}; gateway events {phase.events}")
+    print("  requests per second by budget: " + ", ".join(
+        f"{kind} {rate:.1f}" for kind, rate in phase.kinds_per_second.items())
+        + f"; busiest 1 s of the global budget {phase.global_peak}"
+        + (f" (over {phase.processes} processes)" if phase.processes > 1 else ""))
+    sight = phase.sight
+    if sight is not None:
+        fresh, wait = sight.freshness, sight.turn_wait
+        print(f"  table freshness (move -> the table shows it) p50 {pct(fresh, 50) * ms:.0f} ms, "
+              f"p99 {pct(fresh, 99) * ms:.0f} ms, max {max(fresh, default=0):.2f} s "
+              f"({len(fresh)} moves, {sight.unshown} not shown by the end)")
+        print(f"  turn wait (the turn's move -> the table shows it) p50 "
+              f"{pct(wait, 50) * ms:.0f} ms, p99 {pct(wait, 99) * ms:.0f} ms, max "
+              f"{max(wait, default=0):.2f} s")
+        turns = max(1, sight.turns)
+        print(f"  person turns {sight.turns}: pinged {sight.pinged / turns:.1%}, announced on "
+              f"their panel only {sight.announced / turns:.1%}, neither "
+              f"{sight.neither / turns:.1%} ({sight.neither})")
     print(f"  loop lag p50 {pct(phase.lag, 50) * ms:.2f} ms, p99 {pct(phase.lag, 99) * ms:.2f} "
           f"ms, max {max(phase.lag, default=0) * ms:.1f} ms ({len(phase.lag)} samples); "
           f"waited for a core {phase.waited * ms:.0f} ms in all; on {phase.loop}'s loop")
@@ -871,12 +1197,22 @@ if __name__ == "__main__":
     parser.add_argument("--baseline", help="a checkout of older code to measure as well")
     parser.add_argument("--echo-loop", choices=("asyncio", "uvloop"), default="asyncio",
                         help="the echo bot's event loop (a bare discord.py bot's is asyncio's)")
+    parser.add_argument("--watch", choices=("table", "panel"), default="table",
+                        help="what people read to learn it is their turn")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes on one token and one PostgreSQL database")
+    parser.add_argument("--shards", type=int, default=4,
+                        help="shards in all, with --processes 2 and more")
+    parser.add_argument("--settle", type=float, default=10.0,
+                        help="seconds after the window for the tables to show its last moves")
     parser.add_argument("--memory", type=int, default=0)
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
     parser.add_argument("--role", choices=("bot", "echo", "base"), help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     parser.add_argument("--api-base", help=argparse.SUPPRESS)
+    parser.add_argument("--database-url", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--shard-ids", default="", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.baseline and not arguments.role:
         arguments.baseline = os.path.abspath(arguments.baseline)

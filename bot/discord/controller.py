@@ -52,7 +52,7 @@ from bot.discord.common import (
 from bot.discord.cycles import empty_view
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
-from bot.discord.publisher import Draw, Showing, TablePublisher, TableRender
+from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
 from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.games.base import Engine, GameSpec, Seat
@@ -91,6 +91,10 @@ RECENT_LINES = 6
 LATE_SECONDS = 1.5
 """An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
+PLAYING_SECONDS = 60.0
+"""A person answered at a table this recently is playing: when the turn comes back to them,
+their open hand panel announcing it tells them, and the table pings them only if they do not
+act within ``bot.discord.publisher.PING_AFTER`` (issue 32)."""
 PANEL_FRESH_SECONDS = 14 * 60
 REVIEW_SECONDS = 2.0
 """The CPU cap of each decision's search in a review: far above what its rollouts take, so
@@ -658,9 +662,11 @@ class TableController:
         return view
 
     async def showing(self, snapshot: TableSnapshot, draw: Draw,
-                      to_move: int | None = None) -> Showing:
+                      to_move: int | None = None,
+                      via: discord.Interaction | None = None) -> Showing:
         """``snapshot`` for the publisher, drawn by ``draw``, pinging the person ``to_move``
-        unless they (or their server) turned pings off."""
+        unless they (or their server) turned pings off; ``via`` is the interaction it answers,
+        whose webhook the table's next post may go through (``Hook``)."""
         ping = (to_move if to_move is not None
                 and await self.settings.pings(snapshot.guild_id, to_move) else None)
         return Showing(
@@ -669,46 +675,65 @@ class TableController:
             draw=draw, to_move=to_move, ping=ping, pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
+            hook=None if via is None else Hook.of(via),
         )
 
-    async def publish(self, snapshot: TableSnapshot) -> None:
+    async def publish(self, snapshot: TableSnapshot,
+                      via: discord.Interaction | None = None) -> None:
+        """Show ``snapshot`` on its table; ``via``: the person's interaction it answers."""
         if (snapshot.is_playing and all(s.is_computer for s in snapshot.seats)
                 and not self.plays_on(snapshot.table_id)):
             # issue 8: a table with no person left ends instead of playing on among computers
             await self._end_abandoned(snapshot)
             return
         if snapshot.status == "cancelled":
-            await self.close_table(snapshot)
+            await self.close_table(snapshot, via)
             return
         to_move, draw = await self.drawing(snapshot)
-        self.publisher.publish(await self.showing(snapshot, draw, to_move))
+        showing = await self.showing(snapshot, draw, to_move, via)
+        # a person who is playing learns of their turn from their panel, which the refresh
+        # below edits: no post and delete to ping them, unless they look away (PING_AFTER)
+        quiet = (to_move is not None and showing.ping is not None
+                 and self._playing(snapshot.table_id, to_move))
+        self.publisher.publish(replace(showing, quiet=True) if quiet else showing)
         if to_move is not None:
-            await self._refresh_panel(snapshot, to_move)
+            announced = await self._refresh_panel(snapshot, to_move)
+            if quiet and not announced:
+                # the panel could not say it after all: the table pings them
+                self.publisher.publish(showing)
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)
 
-    async def _refresh_panel(self, snapshot: TableSnapshot, player: int) -> None:
+    def _playing(self, table_id: int, player: int) -> bool:
+        """Whether ``player`` was answered at the table within ``PLAYING_SECONDS`` and has a
+        panel open there that the turn's refresh can edit."""
+        panel = self._panels.get((table_id, player))
+        return panel is not None and self._clock() - panel.shown_at <= min(
+            PLAYING_SECONDS, PANEL_FRESH_SECONDS)
+
+    async def _refresh_panel(self, snapshot: TableSnapshot, player: int) -> bool:
         """The turn came to ``player``: their open hand panel shows it at once, ready for their
-        move (one click instead of two)."""
+        move (one click instead of two). Whether the panel shows it now (or the table moved
+        on meanwhile, and a later version's refresh takes over)."""
         key = (snapshot.table_id, player)
         panel = self._panels.get(key)
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             self._panels.pop(key, None)
-            return
+            return False
         if panel.counter == snapshot.counter:
             # it answered this very move and shows it ready for the next (a move that gives
             # its player another turn): "🔔 Your turn." would overwrite what the move said
-            return
+            return True
         # drawn and sent in steps of their own, not in the move's (issue 16); a move made
         # meanwhile refreshes the panel itself when it is published
         snapshot = await self._still(snapshot)
         if snapshot is None:
-            return
+            return True
         fresh = await self.panel(snapshot, player, panel.lang,
                                  notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         if await self._still(snapshot) is None:
-            return
+            return True
         token = self._panel_edits.begin(key)
         try:
             await _edit_answer(panel.webhook, content=cut(fresh.content, 2000),
@@ -718,12 +743,13 @@ class TableController:
             # the panel was dismissed, or Discord no longer lets the bot edit it
             _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
             self._panels.pop(key, None)
-            return
+            return False
         finally:
             clean = self._panel_edits.end(key, token)
         if self._panels.get(key) is panel:
             panel.image = fresh.image if clean else None
             panel.counter = snapshot.counter
+        return True
 
     async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
         """After a step of the loop (``PeopleFirst.step``), the table as it is now if no move
@@ -791,7 +817,8 @@ class TableController:
         self._remember(result.snapshot, result.events)
         await self.publish(result.snapshot)
 
-    async def close_table(self, snapshot: TableSnapshot) -> None:
+    async def close_table(self, snapshot: TableSnapshot,
+                          via: discord.Interaction | None = None) -> None:
         """Show a table that was stopped or closed itself (its ``closed_note`` says how), with
         its latest lines, and — if it had started — how it went and Play again."""
         lang = self.table_lang(snapshot)
@@ -817,7 +844,7 @@ class TableController:
             view = self._over_view(snapshot.table_id, lang) if started else None
             return TableRender(embed=embed, view=view)
 
-        self.publisher.publish(await self.showing(snapshot, draw))
+        self.publisher.publish(await self.showing(snapshot, draw, via=via))
         self._changed(snapshot)
 
     async def _money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
@@ -914,7 +941,7 @@ class TableController:
         else:
             await interaction.response.send_message(text, ephemeral=True)
         await self.publisher.post_new(
-            await self.showing(snapshot, lambda: self.lobby_render(snapshot)))
+            await self.showing(snapshot, lambda: self.lobby_render(snapshot), via=interaction))
         self._changed(snapshot)
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -1023,22 +1050,22 @@ class TableController:
     async def _closed(self, interaction: discord.Interaction, snapshot: TableSnapshot) -> None:
         await interaction.response.send_message(
             closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
-        await self.close_table(snapshot)
+        await self.close_table(snapshot, interaction)
 
     async def _after_change(
         self, interaction: discord.Interaction, result: ApplyResult, text: str
     ) -> None:
         self._remember(result.snapshot, result.events)
         await interaction.response.send_message(text, ephemeral=True)
-        await self.publish(result.snapshot)
+        await self.publish(result.snapshot, interaction)
 
     async def repost(self, interaction: discord.Interaction) -> None:
         snapshot = await self.table_for(interaction)
         await interaction.response.send_message(tr(user_lang(interaction),
                                                    "The table is below."), ephemeral=True)
         to_move, draw = await self.drawing(snapshot)
-        await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move),
-                                              ping=None),
+        await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move,
+                                                                 interaction), ping=None),
                                       repost=True)
 
     # -- hands and moves -----------------------------------------------------------------------
@@ -1211,7 +1238,7 @@ class TableController:
         answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
                                             edit=from_panel)
         retired = self._keep_panel(interaction, result.snapshot, answered)
-        await self.publish(result.snapshot)
+        await self.publish(result.snapshot, interaction)
         await self._retire(retired)
 
     # -- ratings -------------------------------------------------------------------------------

@@ -9,9 +9,15 @@ request only while every limit it counts against has room:
   believes they share one bucket, so they are counted together here, and one fewer than
   Discord allows, so that discord.py never sees a bucket emptied and never holds a request);
 - per channel, message deletes (Discord: 5 per second);
-- all of them together: Discord's global 50 requests per second per bot, less a margin for
-  the few requests made elsewhere (command sync at start-up); interaction callbacks and
-  follow-ups are exempt from it and are never paced.
+- all of them together: this process's share of Discord's global limit, which is the bot
+  token's over every process (50 requests per second unless Discord granted more: the
+  ``GLOBAL_RATE_LIMIT`` setting), less the few requests of its login, which come before any
+  pacer exists (``UNPACED``); every other request of the bot token's waits for this pacer too
+  (``pace_all``: the command sync, look-ups); interaction callbacks and webhooks are exempt
+  from the global limit and are paced only per token (``Kind.HOOK``). The share is exact and
+  static (``process_share``): a process running k of the bot's n shards gets k/n of it,
+  rounded down, so processes that run disjoint shards never send more together than the
+  token may, whatever each of them does.
 
 A request counts from when it is granted until ``per`` seconds after its answer came back, so
 however late a request reaches Discord, no window of ``per`` seconds on Discord's side can see
@@ -25,15 +31,33 @@ whose channel is full never holds up one for another channel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from bot import metrics
 
 _INFINITY = float("inf")
+
+
+PACED: ContextVar[bool] = ContextVar("kortbord_paced", default=False)
+"""Set while a request that already holds its grant is sent: ``pace_all`` lets it through."""
+
+
+@contextlib.contextmanager
+def paced() -> Iterator[None]:
+    """Mark the requests sent inside as granted already (the publisher's own)."""
+    token = PACED.set(True)
+    try:
+        yield
+    finally:
+        PACED.reset(token)
 
 
 class Kind(Enum):
@@ -42,6 +66,18 @@ class Kind(Enum):
     DELETE = "delete"
     READ = "read"
     """Reading a channel's history: only the global limit applies."""
+    HOOK = "hook"
+    """A post, edit or delete through an interaction's webhook (its follow-ups): an interaction
+    endpoint, outside the global limit; counted per interaction token instead (the ticket's
+    ``channel_id`` is the token's key), as Discord buckets those routes per webhook and token."""
+
+
+DISCORD_GLOBAL = 50
+"""Discord's global limit per bot token: "All bots can make up to 50 requests per second"."""
+UNPACED = 3
+"""Requests per process that no pacer can hold: its login (``GET /users/@me`` and the
+application's) goes out before the bot exists to pace anything (``pace_all`` holds every later
+one), and one in hand."""
 
 
 @dataclass(frozen=True)
@@ -50,17 +86,43 @@ class Limits:
     channel_per: float = 5.0
     channel_deletes: int = 4
     delete_per: float = 1.0
+    hook_requests: int = 4
+    hook_per: float = 1.0
+    """Requests per interaction token (Discord: 5 per second per route and token)."""
+    hooks_in_flight: int = 48
+    """Interaction-webhook requests under way at once, over every token: Discord sets no
+    global limit on them, but a thousand tables' writes at once would each hold a connection
+    (and a file descriptor) while interaction answers wait for theirs."""
     requests: int = 45
     per: float = 1.0
     margin: float = 0.05
     """Seconds added to every window, for clocks and timing on Discord's side."""
 
     @classmethod
-    def discord(cls, time_scale: float = 1.0) -> Limits:
+    def discord(cls, time_scale: float = 1.0, *, global_limit: int = DISCORD_GLOBAL,
+                share: float = 1.0) -> Limits:
         """Within Discord's limits; ``time_scale`` shortens every window alike, for a
-        stand-in Discord that runs its limits faster (tests that play at machine speed)."""
+        stand-in Discord that runs its limits faster (tests that play at machine speed).
+        ``global_limit`` is the token's requests per second over every process, ``share``
+        this process's part of it (``process_share``)."""
         t = time_scale
-        return cls(channel_per=5.0 * t, delete_per=1.0 * t, per=1.0 * t, margin=0.05 * t)
+        return cls(channel_per=5.0 * t, delete_per=1.0 * t, hook_per=1.0 * t, per=1.0 * t,
+                   margin=0.05 * t, requests=paced_requests(global_limit, share))
+
+
+def process_share(shards: tuple[int, int] | None) -> float:
+    """This process's part of the token's global budget: ``shards`` is (the shards it runs,
+    the bot's shards in all), ``None`` for an unsharded bot (all of it)."""
+    if shards is None:
+        return 1.0
+    owned, count = shards
+    return owned / count
+
+
+def paced_requests(global_limit: int, share: float) -> int:
+    """Requests per window the pacer grants: the share of the global limit, rounded down, less
+    the process's unpaced ones (never under 1: a process must be able to write at all)."""
+    return max(1, math.floor(global_limit * share + 1e-9) - UNPACED)
 
 
 class _Window:
@@ -93,12 +155,16 @@ class Grant:
     """Permission for one request; ``release()`` once its answer came back (or it failed),
     ``cancel()`` if it was never sent."""
 
-    __slots__ = ("_open", "_pacer", "_windows")
+    __slots__ = ("_open", "_pacer", "_windows", "key", "kind")
 
-    def __init__(self, pacer: RequestPacer, windows: tuple[_Window, ...]) -> None:
+    def __init__(self, pacer: RequestPacer, windows: tuple[_Window, ...], kind: Kind,
+                 key: int) -> None:
         self._pacer = pacer
         self._windows = windows
         self._open = True
+        self.kind = kind
+        self.key = key
+        """The ticket's channel id (``Kind.HOOK``: its token's key)."""
 
     def release(self) -> None:
         if self._open:
@@ -134,6 +200,10 @@ class RequestPacer:
         self._channels: dict[tuple[int, Kind], _Window] = {}
         self._urgent: dict[int, Ticket] = {}
         self._routine: dict[int, Ticket] = {}
+        self._hooks_waiting = 0
+        self._hooks = _Window(self.limits.hooks_in_flight, 0.0)
+        """Interaction-webhook requests under way (``per`` 0: only those in flight count)."""
+        """Waiting tickets of ``Kind.HOOK``, which a full global window does not hold up."""
         self._seq = 0
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = _INFINITY
@@ -148,6 +218,8 @@ class RequestPacer:
         future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
         ticket = Ticket(channel_id, kind, urgent, self._seq, future)
         (self._urgent if urgent else self._routine)[ticket.seq] = ticket
+        if kind is Kind.HOOK:
+            self._hooks_waiting += 1
         future.add_done_callback(lambda _: self._forget(ticket))
         self._grant()
         return ticket
@@ -180,7 +252,9 @@ class RequestPacer:
 
     def _forget(self, ticket: Ticket) -> None:
         # a ticket given up (its future cancelled) leaves the queue
-        (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None)
+        if (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None) is not None \
+                and ticket.kind is Kind.HOOK:
+            self._hooks_waiting -= 1
 
     def _window(self, channel_id: int, kind: Kind) -> _Window | None:
         if kind is Kind.READ:
@@ -192,6 +266,8 @@ class RequestPacer:
             window = self._channels[key] = (
                 _Window(limits.channel_writes, limits.channel_per + limits.margin)
                 if kind is Kind.WRITE
+                else _Window(limits.hook_requests, limits.hook_per + limits.margin)
+                if kind is Kind.HOOK
                 else _Window(limits.channel_deletes, limits.delete_per + limits.margin))
         return window
 
@@ -207,30 +283,41 @@ class RequestPacer:
 
     def _grant(self) -> None:
         now = self._clock()
-        wake = self._global.free_at(now)
-        if wake <= now:
-            wake = _INFINITY
-            for queue in (self._urgent, self._routine):
-                for ticket in list(queue.values()):
-                    if ticket.future.done():
-                        continue
-                    window = self._window(ticket.channel_id, ticket.kind)
-                    free = now if window is None else window.free_at(now)
-                    if free > now:
-                        wake = min(wake, free)
-                        continue
-                    windows = (self._global,) if window is None else (self._global, window)
-                    for w in windows:
-                        w.in_flight += 1
-                    del queue[ticket.seq]
-                    ticket.future.set_result(Grant(self, windows))
-                    free = self._global.free_at(now)
-                    if free > now:
-                        wake = min(wake, free)
-                        break
-                else:
+        wake = _INFINITY
+        global_free = self._global.free_at(now)
+        hooks_free = self._hooks.free_at(now) <= now
+        for queue in (self._urgent, self._routine):
+            for ticket in list(queue.values()):
+                if global_free > now and not (self._hooks_waiting and hooks_free):
+                    # only the global window could make room: nothing more to grant now
+                    break
+                if ticket.future.done():
                     continue
-                break
+                bound = ticket.kind is not Kind.HOOK
+                if bound and global_free > now:
+                    wake = min(wake, global_free)
+                    continue
+                if not bound and not hooks_free:
+                    continue  # granted as a webhook request in flight ends
+                window = self._window(ticket.channel_id, ticket.kind)
+                free = now if window is None else window.free_at(now)
+                if free > now:
+                    wake = min(wake, free)
+                    continue
+                windows = ((self._global,) if bound else (self._hooks,)) + (
+                    () if window is None else (window,))
+                for w in windows:
+                    w.in_flight += 1
+                del queue[ticket.seq]
+                if not bound:
+                    self._hooks_waiting -= 1
+                ticket.future.set_result(Grant(self, windows, ticket.kind, ticket.channel_id))
+                if bound:
+                    global_free = self._global.free_at(now)
+                else:
+                    hooks_free = self._hooks.free_at(now) <= now
+        if global_free > now:
+            wake = min(wake, global_free)
         if not self.waiting:
             wake = _INFINITY
         self._arm(wake)
@@ -250,3 +337,25 @@ class RequestPacer:
         self._timer = None
         self._timer_at = _INFINITY
         self._grant()
+
+
+def pace_all(http: Any, pacer: RequestPacer) -> None:
+    """Make every request of discord.py's HTTP client (``http``, the bot token's) wait for a
+    grant of the global window, except those sent with one already (``paced``): the command
+    sync and look-ups at start-up would otherwise go out on top of whatever the pacer let
+    through, and with several processes on one token that is the budget of another process.
+    Interaction answers and webhooks go through discord.py's webhook adapter, not this client:
+    they are not the bot token's budget and are not held."""
+    send: Callable[..., Awaitable[Any]] = http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        if PACED.get():
+            return await send(route, **kwargs)
+        grant = await pacer.acquire(0, Kind.READ)
+        try:
+            with paced():
+                return await send(route, **kwargs)
+        finally:
+            grant.release()
+
+    http.request = request

@@ -12,6 +12,13 @@ stored with the table, so a restart never pings the same turn twice. A table mes
 minutes old is posted anew too, pinging nobody: Discord limits edits to messages older than an
 hour (error 30046), and a table can go on for hours.
 
+Table messages are written through people's interactions wherever possible (issue 32): a table
+is posted as a follow-up of the newest person's interaction at the table (their move, join or
+start), and edited and deleted through the interaction that posted it, while its token is good
+(``Hook``). Those are interaction endpoints, outside the bot's global rate limit; only the tables
+nobody clicked at for 14 minutes (and those left from before a restart) cost the bot's own
+requests.
+
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
 whatever is published while it waits goes out in that one write. So under load each table is
@@ -29,16 +36,17 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import aiohttp
 import discord
 from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
-from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket
+from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
@@ -81,6 +89,53 @@ draws a new render: a sent render's view is emptied (``bot.discord.cycles``), an
 write draws again."""
 
 
+PING_AFTER = 8.0
+"""Seconds a person who is playing (their open hand panel announced the turn: ``Showing.quiet``)
+has before the table pings them after all: a ping costs a post and a delete, and an edit of
+their panel told them already, unless they looked away."""
+HOOK_LIFETIME = 14 * 60
+"""Seconds an interaction's webhook is used for after the interaction was made: Discord accepts
+its token for 15 minutes ("Interaction tokens are valid for 15 minutes"); a minute is kept in
+hand for a write that waits its turn."""
+
+
+@dataclass(frozen=True, eq=False)
+class Hook:
+    """A person's interaction at the table, answered, whose webhook (the application's, with the
+    interaction's token) can post, edit and delete the table's messages: the interaction
+    endpoints, outside the bot's global rate limit (Discord: "Interaction endpoints are not
+    bound to the bot's Global Rate Limit"). Only the webhook is kept, not the interaction
+    (``bot.discord.controller._OpenPanel`` says why). A message is edited and deleted only
+    through the hook that posted it, as Discord documents follow-ups."""
+
+    webhook: discord.Webhook
+    channel_id: int
+    made_at: float
+    """When Discord made the interaction (Unix seconds, its id's time)."""
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> Hook | None:
+        """The interaction's webhook, once its answer is sent; ``None`` when it cannot post a
+        table: not answered yet, or deferred as a private "thinking…" message (its first
+        follow-up would replace that, and stay private)."""
+        response = interaction.response
+        if (interaction.channel_id is None or not response.is_done()
+                or response.type is discord.InteractionResponseType.deferred_channel_message):
+            return None
+        return cls(interaction.followup, interaction.channel_id,
+                   interaction.created_at.timestamp())
+
+    @property
+    def key(self) -> int:
+        """The pacer's key for this token's own limits."""
+        return hash(self.webhook.token)
+
+    def fresh(self, now: float) -> bool:
+        """Whether the token is still good at ``now`` (the publisher's clock, Unix seconds:
+        Discord's time as far as the bot knows it)."""
+        return now - self.made_at < HOOK_LIFETIME
+
+
 @dataclass(frozen=True)
 class Showing:
     """One version of one table, ready for its channel. ``to_move`` is the person whose turn
@@ -102,6 +157,12 @@ class Showing:
     behind: bool = False
     """The stored message showed an older version when this was made (a restart after a crash
     or an outage): a table message posted but never recorded may stand below it."""
+    hook: Hook | None = None
+    """The interaction this version answers (a person's move, join, start), whose webhook the
+    table's next post goes through."""
+    quiet: bool = False
+    """``ping`` is playing and their open hand panel announces the turn: the table does not
+    ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
 
 
 class PublishHooks(Protocol):
@@ -112,6 +173,10 @@ class PublishHooks(Protocol):
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
                             pinged: int | None) -> None: ...
+
+
+class _Unknown:
+    """Whose turn the publisher has not yet seen (no version of the table published here)."""
 
 
 @dataclass
@@ -129,7 +194,39 @@ class _Table:
     """The picture the table message is known to carry (``None``: none, or not known)."""
     shown: int = -1
     """The newest version written to the table message by this publisher."""
+    turn_of: int | _Unknown | None = field(default_factory=_Unknown)
+    """Whose turn the latest version published stands for (a person, ``None``: a computer's
+    or nobody's; unknown before this process's first)."""
+    turn_passed: bool = False
+    """The turn changed hands in a version published since the last write was drawn: the
+    person to move in the next write is notified anew even if the table message already
+    pinged them, since a turn of theirs ended and another began in versions that were folded
+    into that write (issue 32: without this, a person whose turn came back was never told)."""
+    hook: Hook | None = None
+    """The newest person's interaction at the table: new table messages are posted through it
+    while it is fresh."""
+    message_hook: Hook | None = None
+    """The interaction whose webhook posted the table message (``None``: the bot posted it, or
+    not known since a restart): it edits and deletes that message while it is fresh."""
+    latest: Showing | None = None
+    """The newest version published."""
+    reminder: asyncio.Task[None] | None = None
+    """The ping still to come for a turn announced quietly (``Showing.quiet``)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def offer(self, hook: Hook | None) -> None:
+        if hook is not None and hook.channel_id == self.channel_id and (
+                self.hook is None or hook.made_at >= self.hook.made_at):
+            self.hook = hook
+
+    def poster(self, now: float) -> Hook | None:
+        """The hook a new table message goes through at ``now``, if any."""
+        return self.hook if self.hook is not None and self.hook.fresh(now) else None
+
+    def editor(self, now: float) -> Hook | None:
+        """The hook that edits and deletes the table message at ``now``, if any."""
+        hook = self.message_hook
+        return hook if hook is not None and hook.fresh(now) else None
 
     def newer_than(self, showing: Showing) -> bool:
         """Whether a newer version than ``showing``'s is shown or waiting to be."""
@@ -171,6 +268,18 @@ class TablePublisher:
         state = self._state(showing)
         if state.newer_than(showing):
             return
+        # every version passes here, even those folded into a later write: this is where a turn
+        # that ended and began again unseen is noticed
+        if not isinstance(state.turn_of, _Unknown) and state.turn_of != showing.to_move:
+            state.turn_passed = True
+        state.turn_of = showing.to_move
+        state.offer(showing.hook)
+        if state.reminder is not None and (state.latest is None
+                                           or state.latest.counter != showing.counter):
+            # a move was made: the quiet turn's ping is not needed
+            state.reminder.cancel()
+            state.reminder = None
+        state.latest = showing
         state.pending = showing
         if state.ticket is not None and _urgent(state, showing):
             self._pacer.hurry(state.ticket)
@@ -187,6 +296,9 @@ class TablePublisher:
         async with state.lock:
             if state.pending is not None and state.pending.version <= showing.version:
                 state.pending = None
+            state.turn_of = showing.to_move
+            state.offer(showing.hook)
+            state.latest = showing
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.to_move else None
             return await self._send(state, showing, mention=showing.ping,
@@ -196,6 +308,9 @@ class TablePublisher:
     async def close(self) -> None:
         """Let the writes in flight finish (a table half moved down would leave its old message
         standing), then stop whatever is still retrying."""
+        for state in self._tables.values():
+            if state.reminder is not None:
+                state.reminder.cancel()
         workers = [s.worker for s in self._tables.values() if s.worker and not s.worker.done()]
         if workers:
             await asyncio.wait(workers, timeout=CLOSE_GRACE)
@@ -216,8 +331,8 @@ class TablePublisher:
             # a write must go out as soon as the pacer lets it); what is published meanwhile
             # goes out in this one write
             await self._people.wait_turn()
-            state.ticket = self._pacer.ticket(state.channel_id, Kind.WRITE,
-                                              urgent=_urgent(state, state.pending))
+            kind, key = self._route(state, state.pending)
+            state.ticket = self._pacer.ticket(key, kind, urgent=_urgent(state, state.pending))
             try:
                 grant = await self._pacer.wait(state.ticket)
             finally:
@@ -227,12 +342,14 @@ class TablePublisher:
             await self._people.step()
             async with state.lock:
                 showing, state.pending = state.pending, None
+                passed, state.turn_passed = state.turn_passed, False
                 if showing is None:
                     # shown meanwhile by a post of its own
+                    state.turn_passed = passed
                     grant.cancel()
                     continue
                 try:
-                    await self._show(state, showing, grant)
+                    await self._show(state, showing, grant, passed=passed)
                     failures = 0
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
@@ -249,19 +366,23 @@ class TablePublisher:
                                  showing.table_id, showing.channel_id, failures, exc)
                     if state.pending is None:
                         state.pending = showing
+                    state.turn_passed = state.turn_passed or passed
                 except Exception:
                     failures += 1
                     _log.exception("showing table %d in channel %d failed",
                                    showing.table_id, showing.channel_id)
                     if state.pending is None:
                         state.pending = showing
+                    state.turn_passed = state.turn_passed or passed
                 finally:
                     # a write that failed before it was sent still counts: it may have arrived
                     grant.release()
             await self._clock.sleep_until(self._clock.now() + _backoff(failures))
 
     def _forget(self, table_id: int, version: int) -> None:
-        self._tables.pop(table_id, None)
+        state = self._tables.pop(table_id, None)
+        if state is not None and state.reminder is not None:
+            state.reminder.cancel()
         self._ended[table_id] = version
         if len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
@@ -296,8 +417,9 @@ class TablePublisher:
         channel = self._client.get_partial_messageable(state.channel_id)
         grant = await self._pacer.acquire(state.channel_id, Kind.READ)
         try:
-            history = [m async for m in channel.history(after=discord.Object(state.message_id),
-                                                         limit=20)]
+            with paced():
+                history = [m async for m in channel.history(
+                    after=discord.Object(state.message_id), limit=20)]
         finally:
             grant.release()
         for message in history:
@@ -309,10 +431,29 @@ class TablePublisher:
                 await self._delete(state.channel_id, message.id)
         state.unswept = False
 
-    async def _show(self, state: _Table, showing: Showing, grant: Grant) -> None:
-        """Show ``showing``; ``grant`` is the pacer's leave for its write."""
+    def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
+        """Which limits the next write of ``showing`` counts against: an interaction's
+        webhook's (its token's key) when one can make it, else the channel's and the global
+        limit (the channel's id)."""
+        if showing is not None:
+            now = self._clock.now()
+            hook = (state.poster(now) if self._posts(state, showing, state.turn_passed)
+                    else state.editor(now))
+            if hook is not None:
+                return Kind.HOOK, hook.key
+        return Kind.WRITE, state.channel_id
+
+    def _posts(self, state: _Table, showing: Showing, passed: bool) -> bool:
+        """Whether showing ``showing`` posts the table anew (rather than editing it)."""
+        return state.message_id is None or _pings(state, showing, passed) or self._aged(
+            state.message_id)
+
+    async def _show(self, state: _Table, showing: Showing, grant: Grant, *,
+                    passed: bool = False) -> None:
+        """Show ``showing``; ``grant`` is the pacer's leave for its write. ``passed``: the turn
+        changed hands in the versions this write folds together."""
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
-        wants_ping = showing.ping is not None and state.pinged != showing.ping
+        wants_ping = _pings(state, showing, passed)
         fresh = state.message_id is None or wants_ping
         if fresh or self._aged(state.message_id):
             old = state.message_id
@@ -326,6 +467,12 @@ class TablePublisher:
                              pinged=pinged, nonce=f"t{showing.table_id}v{showing.version}",
                              replaces=old, grant=grant)
             return
+        hook = state.editor(self._clock.now())
+        grant = await self._regrant(state, grant, hook)
+        announced = showing.quiet and _new_turn(state, showing, passed)
+        if announced:
+            # counted from when the turn goes out (a write that fails arms it again)
+            self._remind(state, showing)
         render = showing.draw()
         kwargs: dict[str, object] = {}
         if render.image is None:
@@ -336,9 +483,9 @@ class TablePublisher:
         # names, so an unchanged picture is neither encoded into the request nor uploaded
         state.picture = None  # until the edit is known to have landed
         try:
-            await self._write(showing.channel_id, state.message_id, content=render.content,
-                              embed=render.embed, view=render.view, allowed_mentions=_QUIET,
-                              **kwargs)
+            await self._write(state, state.message_id, hook if grant.kind is Kind.HOOK else None,
+                              content=render.content, embed=render.embed, view=render.view,
+                              allowed_mentions=_QUIET, **kwargs)
         except discord.NotFound:
             grant.release()
             _log.info("table message in channel %s was deleted; posting it again",
@@ -349,11 +496,45 @@ class TablePublisher:
             grant.release()
         state.picture = render.image
         state.shown = max(state.shown, showing.version)
-        if state.pinged != showing.ping:
-            # the pinged turn is over (a computer's turn, nobody's, or a person without pings)
+        if state.pinged != showing.ping or announced:
+            # the pinged turn is over (a computer's turn, nobody's, or a person without pings),
+            # or a new turn of the same person was announced on their panel, not pinged
             state.pinged = None
         await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
                                         state.pinged)
+
+    def _remind(self, state: _Table, showing: Showing) -> None:
+        """Ping ``showing``'s person ``PING_AFTER`` seconds from now unless they moved."""
+        if state.reminder is not None:
+            state.reminder.cancel()
+        state.reminder = asyncio.create_task(self._ping_later(state, showing),
+                                             name=f"kortbord-ping-{state.table_id}")
+
+    async def _ping_later(self, state: _Table, showing: Showing) -> None:
+        await self._clock.sleep_until(self._clock.now() + PING_AFTER)
+        state.reminder = None
+        latest = state.latest
+        if (self._tables.get(state.table_id) is not state or latest is None
+                or latest.counter != showing.counter or state.pinged == showing.ping):
+            return  # the table is over, or they moved, or the turn was pinged meanwhile
+        self.publish(replace(latest, quiet=False))
+
+    async def _regrant(self, state: _Table, grant: Grant, hook: Hook | None) -> Grant:
+        """The grant for a write that ``hook`` makes (``None``: the bot): ``grant`` if it is
+        for that, else a new one. What the write needed changed while it waited: a ping came
+        (the newest interaction posts, not the one that posted the message), or a token ran
+        out. A bot's grant is handed back unsent whenever a webhook can write instead: once
+        the bot posted a table message, only the bot could edit it, and its table would stay
+        on the global budget until the next ping."""
+        if hook is not None:
+            if grant.kind is Kind.HOOK and grant.key == hook.key:
+                return grant
+            grant.cancel()
+            return await self._pacer.acquire(hook.key, Kind.HOOK, urgent=True)
+        if grant.kind is not Kind.HOOK:
+            return grant
+        grant.cancel()
+        return await self._pacer.acquire(state.channel_id, Kind.WRITE, urgent=True)
 
     def _aged(self, message_id: int | None) -> bool:
         """Whether the message is old enough to be posted anew rather than edited (its id
@@ -367,62 +548,128 @@ class TablePublisher:
                     pinged: int | None, nonce: str | None = None,
                     replaces: int | None = None, grant: Grant | None = None) -> int:
         """Post the table; ``mention`` is notified, ``pinged`` is whose turn it stands for.
+        It goes through the newest person's interaction at the table while that is fresh
+        (an interaction endpoint: no global budget), else as the bot's own message, whose
         ``nonce`` makes Discord return the message already posted for it (enforce_nonce)
-        instead of posting it twice. The message it ``replaces`` is deleted before the new one
-        is recorded, so a process killed in between leaves at most the new one unrecorded,
-        which the next process sweeps (``_sweep``)."""
+        instead of posting it twice. The message it ``replaces`` is deleted before the new
+        one is recorded, so a process killed in between leaves at most the new one
+        unrecorded, which the next process sweeps (``_sweep``)."""
+        hook = state.poster(self._clock.now())
+        if grant is None:
+            kind, key = (Kind.HOOK, hook.key) if hook is not None else (
+                Kind.WRITE, showing.channel_id)
+            grant = await self._pacer.acquire(key, kind, urgent=True)
+        else:
+            grant = await self._regrant(state, grant, hook)
+        if grant.kind is not Kind.HOOK:
+            hook = None
         render = showing.draw()
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
         kwargs: dict[str, object] = {
             "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
         }
-        if nonce is not None:
+        if nonce is not None and hook is None:
+            # an interaction's webhook takes no nonce; a restart's sweep finds its strays
             kwargs["nonce"] = nonce
         if render.view is not None:
             kwargs["view"] = render.view
         if render.image is not None:
             kwargs["file"] = attachment(render.image)
-        if grant is None:
-            grant = await self._pacer.acquire(showing.channel_id, Kind.WRITE, urgent=True)
+        old_hook = state.editor(self._clock.now())
         try:
-            sent = await self._write(showing.channel_id, None, **kwargs)
+            sent = await self._write(state, None, hook, **kwargs)
         finally:
             grant.release()
         state.picture = render.image
         if replaces is not None and replaces != sent:
-            await self._delete(showing.channel_id, replaces)
+            await self._delete(showing.channel_id, replaces, old_hook)
         state.message_id = sent
+        state.message_hook = hook
         state.pinged = pinged
         state.shown = max(state.shown, showing.version)
         await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
                                         showing.version)
         return sent
 
-    async def _write(self, channel_id: int, message_id: int | None, **fields: Any) -> int:
-        """Post a message (``message_id`` ``None``) or edit one; returns its id. Straight
-        through discord.py's HTTP client: the message Discord sends back is not needed, and
-        building a ``discord.Message`` of it cost more than the rest of the write (issue 16).
-        The components are routed by their custom ids (``DynamicItem``), so no view needs
+    async def _write(self, state: _Table, message_id: int | None, hook: Hook | None,
+                     **fields: Any) -> int:
+        """Post a message (``message_id`` ``None``) or edit one, as the bot or through
+        ``hook``; returns its id. Straight through discord.py's HTTP client and webhook
+        adapter: the message Discord sends back is not needed, and building a
+        ``discord.Message`` of it cost more than the rest of the write (issue 16). The
+        components are routed by their custom ids (``DynamicItem``), so no view needs
         storing."""
+        channel_id = state.channel_id
         with handle_message_parameters(
                 previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
             empty_view(fields.get("view"))  # serialised into the payload
-            if message_id is None:
-                data = await self._client.http.send_message(channel_id, params=params)
+            if hook is not None:
+                webhook = hook.webhook
+                assert webhook.token is not None
+                adapter = async_context.get()
+                try:
+                    if message_id is None:
+                        data = await adapter.execute_webhook(
+                            webhook.id, webhook.token, session=webhook.session,
+                            proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
+                            payload=params.payload, multipart=params.multipart,
+                            files=params.files, wait=True,
+                            with_components=fields.get("view") is not None)
+                    else:
+                        data = await adapter.edit_webhook_message(
+                            webhook.id, webhook.token, message_id, session=webhook.session,
+                            proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
+                            payload=params.payload, multipart=params.multipart,
+                            files=params.files, with_components=fields.get("view") is not None)
+                except discord.HTTPException as exc:
+                    if exc.status == 401:
+                        # the token is no good any more: the bot's own requests take over
+                        self._spent(state, hook)
+                    raise
+                assert data is not None
+            elif message_id is None:
+                with paced():
+                    data = await self._client.http.send_message(channel_id, params=params)
             else:
-                data = await self._client.http.edit_message(channel_id, message_id,
-                                                             params=params)
+                with paced():
+                    data = await self._client.http.edit_message(channel_id, message_id,
+                                                                 params=params)
         return int(data["id"])
 
-    async def _delete(self, channel_id: int, message_id: int) -> None:
-        # urgent: until it is gone the channel shows two tables
+    @staticmethod
+    def _spent(state: _Table, hook: Hook) -> None:
+        if state.hook is hook:
+            state.hook = None
+        if state.message_hook is hook:
+            state.message_hook = None
+
+    async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None) -> None:
+        """Delete a table message: through the webhook that posted it while that is fresh,
+        else as the bot. Urgent: until it is gone the channel shows two tables."""
+        if hook is not None and hook.fresh(self._clock.now()):
+            grant = await self._pacer.acquire(hook.key, Kind.HOOK, urgent=True)
+            webhook = hook.webhook
+            assert webhook.token is not None
+            try:
+                with contextlib.suppress(discord.HTTPException):
+                    await async_context.get().delete_webhook_message(
+                        webhook.id, webhook.token, message_id, session=webhook.session,
+                        proxy=webhook.proxy, proxy_auth=webhook.proxy_auth)
+                    return
+            finally:
+                grant.release()
+            # the webhook could not: the bot deletes its message itself
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
         try:
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException), paced():
                 await self._partial(channel_id, message_id).delete()
         finally:
             grant.release()
+
+    @property
+    def pacer(self) -> RequestPacer:
+        return self._pacer
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -432,10 +679,21 @@ def _backoff(failures: int) -> float:
     return min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MAX)
 
 
+def _new_turn(state: _Table, showing: Showing, passed: bool) -> bool:
+    """Whether ``showing`` begins a turn of a person who wants pings that the table message
+    has not pinged (``passed``: the turn changed hands in versions folded into this write)."""
+    return showing.ping is not None and (passed or state.pinged != showing.ping)
+
+
+def _pings(state: _Table, showing: Showing, passed: bool) -> bool:
+    """Whether showing ``showing`` pings its person: a new turn of theirs, not announced on
+    their panel instead (``Showing.quiet``)."""
+    return not showing.quiet and _new_turn(state, showing, passed)
+
+
 def _urgent(state: _Table, showing: Showing | None) -> bool:
-    """Whether the write that shows ``showing`` is one a person waits for: the table posted
-    anew to tell them it is their turn, or posted for the first time."""
+    """Whether the write that shows ``showing`` is one a person waits for: a new turn of theirs
+    (posted anew to ping them, or announced on their panel), or the table's first post."""
     if showing is None:
         return False
-    return state.message_id is None or (showing.ping is not None
-                                        and state.pinged != showing.ping)
+    return state.message_id is None or _new_turn(state, showing, state.turn_passed)

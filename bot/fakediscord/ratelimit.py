@@ -1,11 +1,23 @@
-"""Discord's REST rate limits: per-route buckets per top-level resource, and the global limit.
+"""Discord's REST rate limits: per-route buckets per top-level resource, the global limit, and
+the invalid-request limit.
 
 As Discord documents them (developers/topics/rate-limits): a route's limit is counted per
 top-level resource in its path (``channel_id``, ``guild_id``, ``webhook_id`` + token);
 ``X-RateLimit-Bucket`` names the limit, and several routes may report the same name; every bot
-token may make 50 requests per second in all, except to the interaction endpoints (callbacks and
-the interaction webhooks), which are exempt from that global limit. A request refused with 429
-has no effect and does not use up the route's allowance.
+token may make 50 requests per second in all, over every connection and process that uses it
+("Global Rate Limit": "All bots can make up to 50 requests per second"), except to the
+interaction endpoints (callbacks and the interaction webhooks: "Interaction endpoints are not
+bound to the bot's Global Rate Limit"); a request with no authorization header (a webhook's own
+token in the URL) counts against its IP address instead ("If no authorization header is
+provided, then the limit is applied to the IP address"). A request refused with 429 has no
+effect and does not use up the route's allowance.
+
+"Invalid Request Limit aka Cloudflare bans": an IP address that makes 10,000 requests answered
+401, 403 or 429 in 10 minutes is temporarily refused everything (a 429 with
+``X-RateLimit-Scope: shared`` is not counted). ``InvalidRequests`` counts them and bans.
+
+Every request counted against a global limit is remembered with its time (``RateLimiter.sent``,
+by whose budget it used), so that tests and benchmarks can read how many fell in any window.
 
 Time comes from an injectable clock (Unix seconds) so tests of the limiter never sleep.
 """
@@ -14,12 +26,16 @@ from __future__ import annotations
 
 import hashlib
 import math
+from array import array
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 K = TypeVar("K")
 
+BUDGET_INTERACTION = "interaction"
+"""Whose budget an interaction endpoint's request uses: none (it is remembered under this)."""
 SCOPE_USER = "user"
 SCOPE_GLOBAL = "global"
 SCOPE_SHARED = "shared"
@@ -132,17 +148,39 @@ class RateLimiter:
         self._windows: dict[tuple[str, str, str | None], _Window] = {}
         self._global: dict[str, _Window] = {}
         self._hashes: dict[str, str] = {}
+        self.sent: dict[str, array[float]] = {}
+        """Whose budget (``"bot:<token>"``, ``"ip:<address>"``, or ``BUDGET_INTERACTION``) →
+        when each request that used it arrived, refused ones included."""
 
     def reset(self) -> None:
         self._windows.clear()
         self._global.clear()
 
+    def times(self, budget: str) -> list[float]:
+        """When each request on ``budget`` arrived, in order."""
+        return self.sent.get(budget, array("d")).tolist()
+
+    def peak(self, budget: str, per: float | None = None, *, since: float = 0.0) -> int:
+        """The most requests on ``budget`` that arrived within any ``per`` seconds (default:
+        the global window) since ``since``: a sliding window, stricter than Discord's fixed
+        ones, so a bot under it is under Discord's whichever way Discord cuts its windows."""
+        per = self.config.global_per if per is None else per
+        times = [t for t in self.times(budget) if t >= since]
+        most = first = 0
+        for last, at in enumerate(times):
+            while times[first] <= at - per:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
+
     def check(self, route: str, major: str, token: str | None) -> Verdict:
         """Count one request to ``route`` (``"POST /channels/{channel_id}/messages"``) for
-        resource ``major``; ``token`` is the bot token, or None for routes exempt from the
-        global limit. Returns the headers, and whether the request is refused."""
+        resource ``major``; ``token`` is whose global budget it uses (``"bot:<token>"``,
+        ``"ip:<address>"``), or None for the interaction endpoints, exempt from the global
+        limit. Returns the headers, and whether the request is refused."""
         now = self.clock()
         config = self.config
+        self.sent.setdefault(token or BUDGET_INTERACTION, array("d")).append(now)
         if token is not None and config.global_limit is not None:
             window = _current(self._global, token, now, config.global_per)
             window.count += 1
@@ -244,3 +282,51 @@ class OldMessageEdits:
             return opened + self.per - now
         self._windows[channel_id] = (opened, used + 1)
         return None
+
+
+@dataclass
+class InvalidRequests:
+    """Discord's invalid-request limit: an IP address whose requests were answered 401, 403 or
+    429 (not a 429 of scope ``shared``) ``limit`` times within ``per`` seconds is refused every
+    request for ``ban`` seconds (Discord: 10,000 per 10 minutes, then "temporarily restricted";
+    how long is not published: an hour is assumed). ``limit`` None turns the ban off; counting
+    goes on."""
+
+    limit: int | None = 10_000
+    per: float = 600.0
+    ban: float = 3600.0
+    _seen: dict[str, deque[float]] = field(default_factory=dict)
+    _banned: dict[str, float] = field(default_factory=dict)
+
+    def add(self, address: str, now: float) -> None:
+        seen = self._seen.setdefault(address, deque())
+        seen.append(now)
+        self._drop(seen, now)
+        if self.limit is not None and len(seen) >= self.limit:
+            self._banned[address] = now + self.ban
+
+    def count(self, address: str, now: float) -> int:
+        """Invalid requests from ``address`` within the last ``per`` seconds."""
+        seen = self._seen.get(address)
+        if seen is None:
+            return 0
+        self._drop(seen, now)
+        return len(seen)
+
+    def banned(self, address: str, now: float) -> bool:
+        until = self._banned.get(address)
+        if until is None:
+            return False
+        if now >= until:
+            del self._banned[address]
+            return False
+        return True
+
+    def _drop(self, seen: deque[float], now: float) -> None:
+        while seen and seen[0] <= now - self.per:
+            seen.popleft()
+
+
+def counts_as_invalid(status: int, scope: str | None) -> bool:
+    """Whether a response counts against the invalid-request limit."""
+    return status in (401, 403) or (status == 429 and scope != SCOPE_SHARED)

@@ -27,7 +27,12 @@ from bot.fakediscord.formdata import FormFile, read_form
 from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
-from bot.fakediscord.ratelimit import SCOPE_GLOBAL, too_many_body, too_many_headers
+from bot.fakediscord.ratelimit import (
+    SCOPE_GLOBAL,
+    counts_as_invalid,
+    too_many_body,
+    too_many_headers,
+)
 from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.snowflake import snowflake_time
 
@@ -40,9 +45,15 @@ _FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 FAKE_KEY = web.AppKey("fake", object)
 API_PREFIXES = ("/api/v10", "/api/v9")
-# Routes authenticated by the interaction/webhook token in the URL, not by the bot token; they
-# are also the interaction endpoints Discord exempts from the global rate limit.
+# Routes authenticated by the interaction/webhook token in the URL, not by the bot token. The
+# interaction callback and the application's own webhook (its id is the application's: the
+# follow-ups and @original) are the interaction endpoints Discord exempts from the global rate
+# limit; any other webhook's requests carry no authorization and count against the caller's IP
+# address.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
+CLOUDFLARE_BAN = "error code: 1015"
+"""What a banned address gets (Cloudflare's page, not Discord's JSON, and no ``Via``: discord.py
+tells a ban from a rate limit by that)."""
 # The top-level resources a route's rate limit is counted per (Discord docs, "Rate Limits").
 MAJOR_PARAMETERS = ("channel_id", "guild_id", "webhook_id", "webhook_token")
 # where _body leaves the request's JSON (or payload_json) for the contract check
@@ -96,6 +107,10 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     auth = request.headers.get("Authorization", "")
     headers = dict(VIA)
     rule = None
+    address = request.remote or "unknown"
+    if fake.invalid_requests.banned(address, fake.clock()):
+        fake.record_call(RestCall(request.method, route, api_path, 429, False, None, unmodelled))
+        return web.Response(status=429, text=CLOUDFLARE_BAN, content_type="text/plain")
     try:
         if match.http_exception is not None:
             if isinstance(match.http_exception, web.HTTPMethodNotAllowed):
@@ -104,8 +119,8 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         # an injected fault comes before anything else, so the request has no effect at all
         rule = fake.pick_fault(request.method, route)
         refusal = _fault(fake, rule, request.method, route, api_path, headers) or _limit(
-            fake, request, route, api_path, None if by_url_token else auth, headers
-        )
+            fake, request, route, api_path, _budget(fake, request, by_url_token, auth, address),
+            headers)
         if refusal is not None:
             response: web.StreamResponse = refusal
         else:
@@ -125,6 +140,8 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         # the client vanished before its request arrived whole (a process killed mid-upload):
         # Discord never saw a request, so nothing happened and nobody is there to answer
         return web.Response(status=400)
+    if counts_as_invalid(response.status, response.headers.get("X-RateLimit-Scope")):
+        fake.invalid_requests.add(address, fake.clock())
     error = None
     if response.status >= 400 and isinstance(response, web.Response) and response.body:
         try:
@@ -168,20 +185,32 @@ def _fault(
     )
 
 
+def _budget(fake: FakeDiscord, request: web.Request, by_url_token: bool, auth: str,
+            address: str) -> str | None:
+    """Whose global budget the request uses: the bot token's (``"bot:<token>"``, whichever
+    connection or process sends it), the IP address's (no authorization), or none (``None``:
+    the interaction endpoints)."""
+    if by_url_token:
+        webhook = request.match_info.get("webhook_id")
+        if webhook is None or webhook == str(fake.application.id):
+            return None
+    if auth.startswith("Bot ") and auth[4:]:
+        return f"bot:{auth[4:]}"
+    return f"ip:{address}"
+
+
 def _limit(
     fake: FakeDiscord,
     request: web.Request,
     route: str,
     api_path: str,
-    auth: str | None,
+    who: str | None,
     headers: dict[str, str],
 ) -> web.Response | None:
-    """Count the request against its route's bucket and the global limit; a 429 if over.
-    ``auth`` None marks the interaction endpoints, which are exempt from the global limit."""
+    """Count the request against its route's bucket and the global limit of ``who``
+    (``_budget``); a 429 if over."""
     match = request.match_info
     major = "+".join(match[k] for k in MAJOR_PARAMETERS if k in match)
-    # the global limit counts per bot token, or per address without one
-    who = None if auth is None else (auth or f"ip:{request.remote}")
     verdict = fake.limiter.check(f"{request.method} {route}", major, who)
     headers.update(verdict.headers)
     if verdict.retry_after is None:

@@ -67,7 +67,12 @@ from bot.fakediscord.model import (
     User,
     resolve_mentions,
 )
-from bot.fakediscord.ratelimit import OldMessageEdits, RateLimitConfig, RateLimiter
+from bot.fakediscord.ratelimit import (
+    InvalidRequests,
+    OldMessageEdits,
+    RateLimitConfig,
+    RateLimiter,
+)
 from bot.fakediscord.records import (
     ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE_RESULT,
@@ -224,6 +229,8 @@ class FakeDiscord:
             rate_limits or RateLimitConfig.discord_like(), clock=lambda: self.clock()
         )
         self.old_message_edits = OldMessageEdits()
+        self.invalid_requests = InvalidRequests()
+        """Responses 401, 403 and 429 per IP address, and the ban past 10,000 in 10 minutes."""
         owner = User(self.ids.next(), "appowner", "App Owner")
         app_id = self.ids.next()
         self.bot_user = User(app_id, app_name.lower(), None, bot=True)
@@ -361,6 +368,14 @@ class FakeDiscord:
     def record_rate_limit(self, hit: RateLimitHit) -> None:
         _log.info("429: %s", hit.describe())
         self.rate_limited.append(hit)
+
+    def global_budget(self, token: str | None = None) -> str:
+        """The key of a bot token's global budget in ``limiter.sent`` (default: the one token
+        the fake accepts)."""
+        token = token or self.token
+        if token is None:
+            raise ValueError("which bot token? the fake accepts any")
+        return f"bot:{token}"
 
     def token_ok(self, token: str | None) -> bool:
         if not token:

@@ -290,3 +290,98 @@ async def test_edits_to_a_message_older_than_an_hour_are_limited_with_30046(
     assert [(h.route, h.scope) for h in fake.rate_limited] == [
         ("/channels/{channel_id}/messages/{message_id}", "old message edits (30046)")]
     driver.allow_rate_limits()
+
+
+# -- one budget per token, the IP's for requests without one, and the invalid-request limit ----
+# (issue 32)
+
+
+def test_peak_counts_the_busiest_sliding_window() -> None:
+    limits, clock = limiter(RateLimitConfig(global_limit=None))
+    for gap in (0.0, 0.5, 0.4, 0.2, 0.1, 0.9):
+        clock.advance(gap)
+        limits.check("GET /users/@me", "", "bot:a")
+
+    # at 0, 0.5, 0.9, 1.1, 1.2, 2.1: 0.5–1.2 holds four within a second
+    assert limits.peak("bot:a", 1.0) == 4
+    assert limits.peak("bot:a", 0.25) == 2
+    assert limits.peak("bot:a", 1.0, since=clock.now() - 0.5) == 1
+    assert limits.peak("bot:b", 1.0) == 0
+
+
+async def test_two_connections_on_one_token_share_its_fifty_a_second(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """The global limit is the bot token's, not a connection's: two processes that each send
+    30 in one second get 10 refused between them."""
+    clock = FakeClock()
+    fake.clock = clock.now
+    driver.allow_rate_limits()
+    headers = {"Authorization": f"Bot {TEST_TOKEN}"}
+    statuses = []
+    async with aiohttp.ClientSession() as first, aiohttp.ClientSession() as second:
+        for _ in range(30):
+            for http in (first, second):
+                async with http.get(f"{fake.api_base}/channels/{world.channel.id}",
+                                    headers=headers) as response:
+                    statuses.append((response.status, response.headers.get("X-RateLimit-Scope")))
+
+    assert statuses.count((200, None)) == 50
+    assert statuses.count((429, "global")) == 10
+    assert fake.limiter.peak(fake.global_budget(TEST_TOKEN), 1.0) == 60
+
+
+async def test_a_webhook_token_request_counts_against_the_address_not_the_bot(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """No authorization header: Discord applies the global limit to the IP address. The
+    application's own webhook (interaction follow-ups) is an interaction endpoint, exempt."""
+    clock = FakeClock()
+    fake.clock = clock.now
+    driver.allow_rest_errors()
+    channel = fake.channels[world.channel.id]
+    record = fake.create_interaction(2, world.anna, channel, {"id": "1", "name": "x", "type": 1})
+    await call(fake, "POST", f"/interactions/{record.id}/{record.token}/callback", {"type": 5},
+               token=None)
+
+    await call(fake, "POST", f"/webhooks/{fake.application.id}/{record.token}?wait=true",
+               {"content": "a follow-up"}, token=None)
+    stranger = await call(fake, "POST", "/webhooks/123456789/not-a-token", {"content": "x"},
+                          token=None)
+
+    assert fake.limiter.times("interaction") and len(fake.limiter.times("interaction")) == 2
+    assert len(fake.limiter.times("ip:127.0.0.1")) == 1
+    assert fake.limiter.times(fake.global_budget(TEST_TOKEN)) == []
+    assert stranger[0] in (401, 404)
+
+
+async def test_invalid_requests_are_counted_per_address_and_a_flood_of_them_is_banned(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = FakeClock()
+    fake.clock = clock.now
+    fake.invalid_requests.limit = 5  # Discord's 10,000, made small
+    fake.token = TEST_TOKEN  # any other is refused with 401
+    driver.allow_rest_errors()
+    driver.allow_rate_limits()
+    fake.inject_faults(1.0, status=429, scope="shared", match=lambda m, r: r == "/gateway/bot")
+
+    shared = [(await call(fake, "GET", "/gateway/bot"))[0] for _ in range(3)]
+    fake.clear_faults()
+    unauthorized = [(await call(fake, "GET", "/users/@me", token="wrong"))[0] for _ in range(4)]
+    counted = fake.invalid_requests.count("127.0.0.1", clock.now())
+    fifth = (await call(fake, "GET", "/users/@me", token="wrong"))[0]
+    async with aiohttp.ClientSession() as http, http.get(
+            fake.api_base + "/users/@me", headers={"Authorization": f"Bot {TEST_TOKEN}"}
+    ) as banned:
+        ban = (banned.status, await banned.text(), "Via" in banned.headers)
+    clock.advance(fake.invalid_requests.ban)
+    after = (await call(fake, "GET", "/users/@me"))[0]
+
+    assert shared == [429] * 3 and unauthorized == [401] * 4
+    assert counted == 4  # 429s of scope shared are not held against the bot
+    assert fifth == 401
+    assert ban == (429, "error code: 1015", False)
+    assert after == 200
+    clock.advance(fake.invalid_requests.per)
+    assert fake.invalid_requests.count("127.0.0.1", clock.now()) == 0

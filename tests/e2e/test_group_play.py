@@ -34,8 +34,10 @@ async def test_pings_follow_each_persons_choice_and_carry_the_hand_button(
             break
         await table.turn_by_buttons()
     assert driver.pings(world.anna) == []
-    # Bo is pinged once at each of his turns' start, by the table itself
-    assert len(driver.pings(world.bo)) == turns_of_bo > 0
+    # Bo is pinged by the table itself, at most once at each of his turns' start: while he plays
+    # from his open panel it tells him instead (issue 32, test_quiet_turns.py), so his first
+    # turn, before any panel of his was open, is the one sure ping
+    assert 1 <= len(driver.pings(world.bo)) <= turns_of_bo
     ping = driver.pings(world.bo)[-1]
     pinged = next(m for m in driver.channel_messages(world.channel) if m.id == ping.message_id)
     if not pinged.deleted and not table.over():

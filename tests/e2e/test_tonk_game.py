@@ -91,9 +91,11 @@ async def test_three_players_play_five_hands_with_buttons_only(
     # every move after the first of a turn was made on the panel, which changed in place
     assert play.in_place >= len(play.made) // 2
     assert play.scanner.checked > len(play.made)
-    # one ping per turn at most (a turn passes at a discard or a deal), none left over
+    # one ping per turn at most (a turn passes at a discard or a deal), none left over; a
+    # player playing from their open panel is told by it instead (issue 32,
+    # test_quiet_turns.py), so the first turn, before any panel was open, is the one sure ping
     turns = sum(isinstance(m, Discard | DealNextHand) for m in play.made) + 1
-    assert len(plan) <= len(driver.pings()) <= turns
+    assert 1 <= len(driver.pings()) <= turns
     await driver.wait_for(
         lambda: not any("your turn" in m.content for m in driver.channel_messages(world.channel)),
         what="the last ping to be removed between hands",

@@ -1,0 +1,104 @@
+"""A person who is playing is told of their turn by their open hand panel, not pinged (issue 32).
+
+A ping is a new table message and the old one's deletion: two requests at every turn. A person
+who was answered at the table within the last minute and has their hand panel open sees
+"🔔 Your turn." on it the moment the turn comes (issue 13), so the table is edited instead, and
+pings them only if they have not moved ``PING_AFTER`` seconds later (they looked away). The
+bot's clock is moved by hand here, so nothing waits for those seconds.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.discord.publisher import PING_AFTER
+from bot.fakediscord import Driver, User
+from bot.fakediscord.model import StoredMessage
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.test_request_budget import _counter, _fresh_panel, _table
+from tests.e2e.test_turn_pings import _move_from
+from tests.fakeclock import FakeClock
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_away(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    clock = FakeClock(start=time.time())
+    bot_runner.clock = clock
+    bot = await bot_runner.start()
+    anna, bo = world.anna, world.bo
+    people = {anna.id: anna, bo.id: bo}
+    await driver.slash(anna, world.channel, "dubb start", {"turn_time": 0})
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: bool(m.embeds) and "waiting for players" in str(
+            m.embeds[0].get("title")))
+    await driver.click(bo, lobby, "Join")
+    await driver.click(anna, lobby, "Start")
+    table = await driver.wait_for(
+        lambda: (t := _table(driver, world.channel, "dubb")) and _counter(t) >= 0 and t,
+        what="the first turn")
+    for person in people.values():
+        opened = await driver.click(person, table, "Your hand")
+        assert opened.message is not None
+
+    async def turn() -> tuple[int, int]:
+        snapshot = await bot.service.get(world.channel.id)
+        assert snapshot is not None and snapshot.engine is not None
+        assert snapshot.engine.to_move is not None
+        return snapshot.counter, snapshot.engine.to_move
+
+    async def panel_of(user: User, counter: int) -> StoredMessage:
+        return await driver.wait_for(
+            lambda: _fresh_panel(driver, user, counter) or _last_panel(driver, user, counter),
+            what=f"the panel of {user.id} at move {counter}")
+
+    async def hand_on(counter: int) -> int:
+        """Play until the turn passes to the other person; whose turn it is then."""
+        first = (await turn())[1]
+        while True:
+            counter, player = await turn()
+            if player != first:
+                return player
+            await _move_from(driver, people[player], await panel_of(people[player], counter))
+
+    # a turn passes: the next player's panel says so, the table shows it, and nobody is pinged
+    pinged = len(driver.fake.pings)
+    player = await hand_on(0)
+    counter, _ = await turn()
+    panel = await driver.wait_for(lambda: _fresh_panel(driver, people[player], counter),
+                                  what="the panel announcing the turn")
+    assert panel.text.startswith("🔔")
+    await driver.wait_for(lambda: _counter(_table(driver, world.channel, "dubb")) >= counter,
+                          what="the table showing the turn")
+    # they move within PING_AFTER: the turn passes back, still without a ping
+    other = await hand_on(counter)
+    assert other != player
+    counter, _ = await turn()
+    await driver.wait_for(lambda: _counter(_table(driver, world.channel, "dubb")) >= counter,
+                          what="the table showing the next turn")
+    assert len(driver.fake.pings) == pinged
+
+    # this time the player looks away: PING_AFTER later the table pings them
+    await driver.wait_for(lambda: _fresh_panel(driver, people[other], counter),
+                          what="the panel announcing the turn")
+    before = len(driver.pings(people[other]))
+    # the ping to come waits for the clock from when the turn went out to the table
+    clock.advance(PING_AFTER)
+    await driver.wait_for(lambda: len(driver.pings(people[other])) > before,
+                          what="the ping of the player who looked away")
+    assert len(driver.fake.pings) == pinged + 1
+    assert f"<@{other}>" in (_table(driver, world.channel, "dubb").content or "")
+    assert driver.fake.rate_limited == []
+
+
+def _last_panel(driver: Driver, user: User, counter: int) -> StoredMessage | None:
+    """The person's latest panel when it was drawn at this counter (their own last move
+    answered, the turn still theirs)."""
+    panels = driver.ephemerals(user)
+    if panels and _counter(panels[-1]) == counter:
+        return panels[-1]
+    return None

@@ -1,0 +1,51 @@
+"""The pacer's interaction-webhook writes (issue 32): outside the global limit, so a full global
+window never holds them up, and limited per interaction token instead."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.discord.pacing import Kind, Limits, RequestPacer
+from tests.fakeclock import FakeClock
+
+
+def pacer(clock: FakeClock) -> RequestPacer:
+    return RequestPacer(Limits(requests=2, per=1.0, hook_requests=2, hook_per=1.0, margin=0.0),
+                        clock=clock.now)
+
+
+async def test_a_full_global_window_holds_up_the_bots_requests_but_not_a_webhooks() -> None:
+    clock = FakeClock()
+    paced = pacer(clock)
+    taken = [await paced.acquire(channel, Kind.WRITE) for channel in (1, 2)]
+    for grant in taken:
+        grant.release()
+
+    held = paced.ticket(3, Kind.WRITE)
+    hooked = [paced.ticket(99, Kind.HOOK) for _ in range(3)]
+    await asyncio.sleep(0)
+
+    assert not held.future.done()
+    # two per token per window: the third waits for the token's own window, not the global one
+    assert [t.future.done() for t in hooked] == [True, True, False]
+    assert hooked[0].future.result().kind is Kind.HOOK
+    other_token = paced.ticket(98, Kind.HOOK)
+    assert other_token.future.done()
+    held.future.cancel()
+    hooked[2].future.cancel()
+    await asyncio.sleep(0)  # a cancelled ticket leaves the queue in its done callback
+    assert paced.waiting == 0
+
+
+async def test_webhook_requests_in_flight_are_capped_over_every_token() -> None:
+    clock = FakeClock()
+    paced = RequestPacer(Limits(hooks_in_flight=2, margin=0.0), clock=clock.now)
+
+    tickets = [paced.ticket(token, Kind.HOOK) for token in (1, 2, 3)]
+    await asyncio.sleep(0)
+    granted = [t.future.done() for t in tickets]
+    tickets[0].future.result().release()
+    await asyncio.sleep(0)
+
+    assert granted == [True, True, False]
+    assert tickets[2].future.done()
