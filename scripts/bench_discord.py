@@ -15,18 +15,18 @@ process; the bot runs in a child process — the real ``KortbordBot`` with the s
 are its own. The child also runs a small monitor: a task that asks to wake every 10 ms and
 records how late it wakes (the loop lag: how long ready callbacks kept the loop busy).
 
-Every table seats ``--people`` people and ``--computers`` computer players (``--game dubb``
-or ``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker
-process; unset: the server's default, normal). Each person looks once per ``--interval``
-seconds on average (uniformly 0.5–1.5×, tables staggered). With ``--watch table`` (the
-default) they learn that it is their turn as the table's other players do, from the **public table** (the table names them; a new
-table message that mentions them is their ping): then they make a move on their hand panel if
-it shows this turn (the bot announces the turn on an open panel), else open their hand from the
-table first (the first play or discard offered, else draw, else pass; Tonk: deal the next hand);
-otherwise they do nothing. With ``--watch panel`` they read only their self-refreshing hand
-panel, as before issue 32: they move when it says it is their turn, else press **Refresh**. A
-finished game is followed by a new one (`/dubb start`, Start). Computers move after
-``--computer-pause`` seconds, through the bot's own ``COMPUTER_PAUSE``.
+Every table seats ``--people`` people and ``--computers`` computer players (``--game dubb`` or
+``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker process; unset:
+the server's default, normal). Each person looks once per ``--interval`` seconds on average
+(uniformly 0.5–1.5×, tables staggered). With ``--watch table`` (the default) they learn that it is
+their turn as the table's other players do, from the **public table** (the table names them; a new
+table message that mentions them is their ping): then they make a move on their hand panel if it
+shows this turn (the bot announces the turn on an open panel), else open their hand from the table
+first (the first play or discard offered, else draw, else pass; Tonk: deal the next hand);
+otherwise they do nothing. With ``--watch panel`` they read only their self-refreshing hand panel,
+as before issue 32: they move when it says it is their turn, else press **Refresh**. A finished
+game is followed by a new one (`/dubb start`, Start). Computers move after ``--computer-pause``
+seconds, through the bot's own ``COMPUTER_PAUSE``.
 
 ``--processes 2`` runs the bot in two processes on one token and one PostgreSQL database (a
 throwaway server, ``tests/store/pgserver.py``), each with half of ``--shards`` shards, the
