@@ -94,15 +94,21 @@ async def test_the_host_picks_a_level_in_the_lobby_and_the_server_sets_a_default
     await driver.slash(anna, world.channel, "tonk stop")
 
 
-def _expected_hint(bot_runner: BotRunner, snapshot: TableSnapshot, player: int) -> Decision:
+async def _expected_hint(bot_runner: BotRunner, snapshot: TableSnapshot, player: int
+                         ) -> Decision:
     """The expert's own decision for ``player``'s seat, searched here from the engine's view
-    with the seed an expert computer there would use (the move log replayed into its memory
-    is empty for Dubb: its view says everything)."""
+    with the seed an expert computer there would use, its memory given every event of the
+    move log as that seat saw it (the Dubb expert infers from the dubs others did not make)."""
     assert snapshot.engine is not None and bot_runner.bot is not None
     game = bot_runner.bot.games[snapshot.kind]
     expert = game.strategies["expert"]()
     assert isinstance(expert, ExpertStrategy)
     expert.budget = Budget(bot_runner.expert_rollouts, 10.0)
+    if expert.remembers:
+        for record in await bot_runner.bot.service.moves(snapshot.table_id, after=-1):
+            if record.seq > snapshot.counter:
+                break
+            expert.remember([game.events.for_seat(e, player) for e in record.events])
     rng = random.Random(f"kortbord:{snapshot.table_id}:{player}:{snapshot.counter}")
     return expert.decide(snapshot.engine.observe(player), rng)
 
@@ -125,7 +131,7 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
             break
         before = await snapshot(bot_runner, world.channel)
         assert before is not None and before.engine is not None
-        expected = _expected_hint(bot_runner, before, anna.id)
+        expected = await _expected_hint(bot_runner, before, anna.id)
         hint = await driver.slash(anna, world.channel, "dubb hint")
         assert hint.ephemeral
         assert bot_runner.bot is not None
