@@ -113,16 +113,22 @@ async def _expected_hint(bot_runner: BotRunner, snapshot: TableSnapshot, player:
     return expert.decide(snapshot.engine.observe(player), rng)
 
 
+async def _anna_against_two_computers(bot_runner: BotRunner, driver: Driver, world: World,
+                                      *, seed: int) -> DubbTable:
+    """A Dubb table of Anna and two computers, dealt from ``seed``, on a clock moved by hand."""
+    await start_clocked(bot_runner, seed=seed)
+    await driver.slash(world.anna, world.channel, "dubb start", {"computers": 2})
+    lobby = await dubb_table.wait_table(driver, world.channel)
+    await driver.click(world.anna, lobby, "Start")
+    return DubbTable(driver, world.channel, {world.anna.id: world.anna})
+
+
 @pytest.mark.machine_speed
 async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
     bot_runner: BotRunner, driver: Driver, world: World
 ) -> None:
-    await start_clocked(bot_runner, seed=4)
     anna = world.anna
-    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
-    lobby = await dubb_table.wait_table(driver, world.channel)
-    await driver.click(anna, lobby, "Start")
-    table = DubbTable(driver, world.channel, {anna.id: anna})
+    table = await _anna_against_two_computers(bot_runner, driver, world, seed=4)
     hinted = 0
     while hinted < 3:
         await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
@@ -198,12 +204,8 @@ async def test_a_rated_table_gives_no_hints(bot: BotRunner, driver: Driver, worl
 async def test_a_review_weighs_the_players_decisions_the_same_every_time(
     bot_runner: BotRunner, driver: Driver, world: World
 ) -> None:
-    await start_clocked(bot_runner, seed=9)
     anna = world.anna
-    await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
-    lobby = await dubb_table.wait_table(driver, world.channel)
-    await driver.click(anna, lobby, "Start")
-    table = DubbTable(driver, world.channel, {anna.id: anna})
+    table = await _anna_against_two_computers(bot_runner, driver, world, seed=9)
     while True:
         await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
                               what="Anna's turn or the end")
