@@ -14,6 +14,7 @@ else the server's preferred locale).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import time
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
@@ -86,6 +87,7 @@ from bot.table.service import (
 from bot.table.settings import GameDefaults, SettingsService, rated
 
 _log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 RECENT_LINES = 6
 LATE_SECONDS = 1.5
@@ -306,9 +308,20 @@ async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit:
     content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
         assert interaction.message is not None
-        await _update_panel(interaction, content=content, embed=None, view=panel.view,
-                            **_pictured(panel.image, shown))
+        if interaction.response.is_done():
+            # deferred by ``in_time``: the panel is edited through the interaction's webhook
+            await _edit_answer(interaction.followup, content=content, embed=None,
+                               view=panel.view, **_pictured(panel.image, shown))
+        else:
+            await _update_panel(interaction, content=content, embed=None, view=panel.view,
+                                **_pictured(panel.image, shown))
         return interaction.message.id
+    if interaction.response.is_done():
+        # deferred ("thinking…", ephemeral): the panel replaces the thinking message
+        await interaction.edit_original_response(
+            content=content, view=panel.view,
+            attachments=[attachment(panel.image)] if panel.image is not None else [])
+        return None
     if panel.image is not None:
         await interaction.response.send_message(content, view=panel.view, ephemeral=True,
                                                 file=attachment(panel.image))
@@ -324,6 +337,30 @@ async def defer_if_late(interaction: discord.Interaction) -> None:
     waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     if waited > LATE_SECONDS and not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[_T], *,
+                  update: bool) -> _T:
+    """``work`` (a move's database write, which waits its turn behind every other table's),
+    acknowledging the interaction first if it is not done when the interaction has waited
+    ``LATE_SECONDS``: under a burst of clicks the write can take longer than Discord's
+    3-second deadline, and the click would fail ("This interaction failed") though the move
+    is made. ``update``: the click came from the user's own panel, which is then edited
+    (``DEFERRED_UPDATE_MESSAGE``, no "thinking…"); else a private answer is on its way. A write
+    in time costs no extra request."""
+    task = asyncio.ensure_future(work)
+    left = LATE_SECONDS - (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    try:
+        await asyncio.wait((task,), timeout=max(left, 0.0))
+    except asyncio.CancelledError:
+        task.cancel()  # as awaiting the write itself would
+        raise
+    if not task.done() and not interaction.response.is_done():
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    return await task
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -1224,7 +1261,9 @@ class TableController:
         counter = route.counter if route is not None else None
         lang = user_lang(interaction)
         try:
-            result = await self.service.apply(snapshot.channel_id, player, move, counter)
+            result = await in_time(
+                interaction, self.service.apply(snapshot.channel_id, player, move, counter),
+                update=from_panel and on_ephemeral(interaction))
         except StaleMoveError:
             if from_panel:
                 await self.show_hand(interaction, route, edit=True,
