@@ -14,7 +14,6 @@ else the server's preferred locale).
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import logging
 import time
@@ -23,7 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -51,6 +50,7 @@ from bot.discord.common import (
     shown_name,
 )
 from bot.discord.cycles import empty_view
+from bot.discord.deadline import LATE_SECONDS, answering, in_time
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
@@ -87,11 +87,8 @@ from bot.table.service import (
 from bot.table.settings import GameDefaults, SettingsService, rated
 
 _log = logging.getLogger(__name__)
-_T = TypeVar("_T")
 
 RECENT_LINES = 6
-LATE_SECONDS = 1.5
-"""An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
 PLAYING_SECONDS = 60.0
 """A person answered at a table this recently is playing: when the turn comes back to them,
@@ -305,11 +302,17 @@ async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit:
     (which shows the picture ``shown``, when known), else as a new private message — never on a
     public message, whatever the component. Its picture rides on the same answer. Returns the
     panel's message id when it was edited in place."""
+    async with answering(interaction):
+        return await _send_panel(interaction, panel, edit=edit, shown=shown)
+
+
+async def _send_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
+                      shown: CardImage | None) -> int | None:
     content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
         assert interaction.message is not None
         if interaction.response.is_done():
-            # deferred by ``in_time``: the panel is edited through the interaction's webhook
+            # acknowledged late (``bot.discord.deadline``): edited through the webhook
             await _edit_answer(interaction.followup, content=content, embed=None,
                                view=panel.view, **_pictured(panel.image, shown))
         else:
@@ -317,7 +320,7 @@ async def _answer_panel(interaction: discord.Interaction, panel: Panel, *, edit:
                                 **_pictured(panel.image, shown))
         return interaction.message.id
     if interaction.response.is_done():
-        # deferred ("thinking…", ephemeral): the panel replaces the thinking message
+        # "thinking…" (``bot.discord.deadline``): the panel replaces it
         await interaction.edit_original_response(
             content=content, view=panel.view,
             attachments=[attachment(panel.image)] if panel.image is not None else [])
@@ -337,30 +340,6 @@ async def defer_if_late(interaction: discord.Interaction) -> None:
     waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     if waited > LATE_SECONDS and not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-
-
-async def in_time(interaction: discord.Interaction, work: Awaitable[_T], *,
-                  update: bool) -> _T:
-    """``work`` (a move's database write, which waits its turn behind every other table's),
-    acknowledging the interaction first if it is not done when the interaction has waited
-    ``LATE_SECONDS``: under a burst of clicks the write can take longer than Discord's
-    3-second deadline, and the click would fail ("This interaction failed") though the move
-    is made. ``update``: the click came from the user's own panel, which is then edited
-    (``DEFERRED_UPDATE_MESSAGE``, no "thinking…"); else a private answer is on its way. A write
-    in time costs no extra request."""
-    task = asyncio.ensure_future(work)
-    left = LATE_SECONDS - (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    try:
-        await asyncio.wait((task,), timeout=max(left, 0.0))
-    except asyncio.CancelledError:
-        task.cancel()  # as awaiting the write itself would
-        raise
-    if not task.done() and not interaction.response.is_done():
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-    return await task
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -1260,22 +1239,21 @@ class TableController:
             raise UserFacingError("You're not playing at this table.")
         counter = route.counter if route is not None else None
         lang = user_lang(interaction)
-        try:
-            result = await in_time(
-                interaction, self.service.apply(snapshot.channel_id, player, move, counter),
-                update=from_panel and on_ephemeral(interaction))
-        except StaleMoveError:
-            if from_panel:
-                await self.show_hand(interaction, route, edit=True,
-                                     notice=tr(lang, STALE_PANEL_NOTICE))
-                return
-            raise
-        # the engine is live and shared: read everything for this move before the next await
-        notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
-        self._remember(result.snapshot, result.events)
-        panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
-        answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
-                                            edit=from_panel)
+        async with in_time(interaction, update=from_panel and on_ephemeral(interaction)):
+            try:
+                result = await self.service.apply(snapshot.channel_id, player, move, counter)
+            except StaleMoveError:
+                if from_panel:
+                    await self.show_hand(interaction, route, edit=True,
+                                         notice=tr(lang, STALE_PANEL_NOTICE))
+                    return
+                raise
+            # the engine is live and shared: read everything for this move before the next await
+            notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
+            self._remember(result.snapshot, result.events)
+            panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
+            answered = await self._answer_with_panel(interaction, result.snapshot.table_id,
+                                                     panel, edit=from_panel)
         retired = self._keep_panel(interaction, result.snapshot, answered)
         await self.publish(result.snapshot, interaction)
         await self._retire(retired)
