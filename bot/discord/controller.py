@@ -1090,6 +1090,11 @@ class TableController:
         self, interaction: discord.Interaction, route: Route | None = None, *,
         arg: str | None = None, notice: str | None = None, edit: bool = False,
     ) -> None:
+        async with in_time(interaction, update=edit and on_ephemeral(interaction)):
+            await self._show_hand(interaction, route, arg=arg, notice=notice, edit=edit)
+
+    async def _show_hand(self, interaction: discord.Interaction, route: Route | None, *,
+                         arg: str | None, notice: str | None, edit: bool) -> None:
         snapshot = await self.table_for(interaction, route)
         if snapshot.is_lobby:
             raise UserFacingError("The game hasn't started yet: your cards come when it does.")
@@ -1231,6 +1236,13 @@ class TableController:
     ) -> None:
         """Apply ``move`` for the user and answer: in place on the hand panel it came from, or
         with a fresh private panel (table buttons, slash commands)."""
+        # under load the table's read, the write and the panel's drawing can outlast Discord's
+        # deadline: the watch acknowledges the click in time (``bot.discord.deadline``)
+        async with in_time(interaction, update=from_panel and on_ephemeral(interaction)):
+            await self._move(interaction, move, route=route, from_panel=from_panel)
+
+    async def _move(self, interaction: discord.Interaction, move: Any, *, route: Route | None,
+                    from_panel: bool) -> None:
         snapshot = await self.table_for(interaction, route)
         if snapshot.is_lobby:
             raise UserFacingError("The game hasn't started yet.")
@@ -1239,21 +1251,20 @@ class TableController:
             raise UserFacingError("You're not playing at this table.")
         counter = route.counter if route is not None else None
         lang = user_lang(interaction)
-        async with in_time(interaction, update=from_panel and on_ephemeral(interaction)):
-            try:
-                result = await self.service.apply(snapshot.channel_id, player, move, counter)
-            except StaleMoveError:
-                if from_panel:
-                    await self.show_hand(interaction, route, edit=True,
-                                         notice=tr(lang, STALE_PANEL_NOTICE))
-                    return
-                raise
-            # the engine is live and shared: read everything for this move before the next await
-            notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
-            self._remember(result.snapshot, result.events)
-            panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
-            answered = await self._answer_with_panel(interaction, result.snapshot.table_id,
-                                                     panel, edit=from_panel)
+        try:
+            result = await self.service.apply(snapshot.channel_id, player, move, counter)
+        except StaleMoveError:
+            if from_panel:
+                await self.show_hand(interaction, route, edit=True,
+                                     notice=tr(lang, STALE_PANEL_NOTICE))
+                return
+            raise
+        # the engine is live and shared: read everything for this move before the next await
+        notice = self.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
+        self._remember(result.snapshot, result.events)
+        panel = await self.panel(result.snapshot, player, lang, notice=notice, arg=None)
+        answered = await self._answer_with_panel(interaction, result.snapshot.table_id, panel,
+                                                 edit=from_panel)
         retired = self._keep_panel(interaction, result.snapshot, answered)
         await self.publish(result.snapshot, interaction)
         await self._retire(retired)

@@ -61,7 +61,12 @@ _WATCHED: ContextVar[_Watch | None] = ContextVar("kortbord_deadline_watch", defa
 @contextlib.asynccontextmanager
 async def in_time(interaction: discord.Interaction, *, update: bool) -> AsyncIterator[None]:
     """Watch ``interaction`` while the block handles it (see the module docstring). ``update``:
-    the click came from the user's own private panel, which the answer edits."""
+    the click came from the user's own private panel, which the answer edits. Inside a watch
+    of the same interaction it adds none: one watch answers for it."""
+    outer = _WATCHED.get()
+    if outer is not None and outer.interaction is interaction:
+        yield
+        return
     watch = _Watch(interaction, update)
     reset = _WATCHED.set(watch)
     task = asyncio.create_task(watch.run())
