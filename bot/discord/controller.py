@@ -50,7 +50,7 @@ from bot.discord.common import (
     shown_name,
 )
 from bot.discord.cycles import empty_view
-from bot.discord.deadline import LATE_SECONDS, answering, in_time
+from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
@@ -89,6 +89,8 @@ from bot.table.settings import GameDefaults, SettingsService, rated
 _log = logging.getLogger(__name__)
 
 RECENT_LINES = 6
+LATE_SECONDS = 1.5
+"""An interaction this old before its write is acknowledged first (``defer_if_late``)."""
 HISTORY_PAGE = 5
 PLAYING_SECONDS = 60.0
 """A person answered at a table this recently is playing: when the turn comes back to them,
