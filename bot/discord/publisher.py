@@ -638,7 +638,6 @@ class TablePublisher:
         render = showing.draw()
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
-        old_hook = state.editor(self._clock.now())
         while True:
             hook = state.poster(self._clock.now())
             if grant is None:
@@ -675,8 +674,11 @@ class TablePublisher:
                 grant.release()
                 grant = None
         state.picture = render.image
+        # read after the post: a webhook found gone meanwhile deletes nothing
+        old_hook = state.editor(self._clock.now())
         if replaces is not None and replaces != sent:
-            await self._delete(showing.channel_id, replaces, old_hook)
+            await self._delete(showing.channel_id, replaces, old_hook,
+                               foreign=state.message_webhook is not None)
         state.message_id = sent
         state.message_hook = hook
         state.message_webhook = None if hook is None or hook.channel is None else hook.key
@@ -745,9 +747,12 @@ class TablePublisher:
             if self._webhooks is not None:
                 await self._webhooks.forget(hook.channel)
 
-    async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None) -> None:
+    async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None, *,
+                      foreign: bool = False) -> None:
         """Delete a table message: through the webhook that posted it while that is fresh,
-        else as the bot. Urgent: until it is gone the channel shows two tables."""
+        else as the bot. Urgent: until it is gone the channel shows two tables. A ``foreign``
+        message (a channel webhook's, which is gone) the bot deletes only with Manage
+        Messages; without, it stays, its buttons answering that the table moved on."""
         if hook is not None and hook.fresh(self._clock.now()):
             grant = await self._pacer.acquire(hook.key, hook.kind, urgent=True)
             webhook = hook.webhook
@@ -762,12 +767,24 @@ class TablePublisher:
             finally:
                 grant.release()
             # the webhook could not: the bot deletes its message itself
+        if foreign and (hook is None or hook.channel is not None) and not self._may_delete(
+                channel_id):
+            return
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
         try:
             with contextlib.suppress(discord.HTTPException), paced():
                 await self._partial(channel_id, message_id).delete()
         finally:
             grant.release()
+
+    def _may_delete(self, channel_id: int) -> bool:
+        """Whether the bot may delete others' messages in the channel (Manage Messages), as its
+        cache says."""
+        channel = self._client.get_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return False
+        me = channel.guild.me
+        return me is not None and channel.permissions_for(me).manage_messages
 
     @property
     def pacer(self) -> RequestPacer:
