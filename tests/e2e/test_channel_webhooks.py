@@ -15,7 +15,7 @@ import time
 import pytest
 
 from bot.fakediscord import Driver, FakeDiscord
-from bot.fakediscord.model import Channel, StoredMessage
+from bot.fakediscord.model import MANAGE_WEBHOOKS, Channel, StoredMessage
 from bot.fakediscord.records import RestCall
 from tests.e2e import dubb_table
 from tests.e2e.conftest import BotRunner, World
@@ -45,6 +45,10 @@ def _by_bot_token(calls: list[RestCall]) -> list[RestCall]:
 
 def _bot_table_writes(calls: list[RestCall]) -> list[RestCall]:
     return [c for c in calls if c.route in MESSAGES and c.method in ("POST", "PATCH")]
+
+
+def _refusals(calls: list[RestCall]) -> list[RestCall]:
+    return [c for c in calls if c.error and c.error.get("code") == 30007]
 
 
 def _through(calls: list[RestCall], webhook_id: int) -> list[RestCall]:
@@ -195,3 +199,29 @@ async def test_a_webhook_a_member_deletes_mid_game_is_made_anew(
     # replaced it, and nothing the bot sent was refused for the missing webhook but once
     gone = [c for c in fake.rest_calls if c.error and c.error.get("code") == 10015]
     assert len(gone) == 1
+
+
+async def test_a_channel_with_its_fifteen_webhooks_gets_bot_messages(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.allow_rest_errors()  # Discord's 400 30007
+    driver.set_bot_webhooks(world.channel, True)
+    fake.set_overwrite(world.channel, world.mod.id, 1, allow=MANAGE_WEBHOOKS)
+    members = [fake.create_webhook(world.channel, {"name": f"feed {n}"}, world.mod)
+               for n in range(15)]
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await _open(driver, world)
+    opening = _refusals(fake.rest_calls)
+    first = len(fake.rest_calls)
+    shown = await _time_out(clock, table, STALE)
+    calls = fake.rest_calls[first:]
+    later = await _time_out(clock, table)
+
+    # a member's webhooks are not the bot's to use, and Discord refused a sixteenth (30007):
+    # asked once while the lobby opened, and again only ten minutes on
+    assert len(opening) == 1 and len(_refusals(calls)) == 1
+    assert later.author.id == fake.bot_user.id
+    assert driver.webhooks(world.channel) == members
+    assert shown.author.id == fake.bot_user.id and shown.webhook_id is None
+    assert _bot_table_writes(calls)
