@@ -15,9 +15,13 @@ hour (error 30046), and a table can go on for hours.
 Table messages are written through people's interactions wherever possible (issue 32): a table
 is posted as a follow-up of the newest person's interaction at the table (their move, join or
 start), and edited and deleted through the interaction that posted it, while its token is good
-(``Hook``). Those are interaction endpoints, outside the bot's global rate limit; only the tables
-nobody clicked at for 14 minutes (and those left from before a restart) cost the bot's own
-requests.
+(``Hook``). Those are interaction endpoints, outside the bot's global rate limit. The tables
+nobody clicked at for 14 minutes (and those left from before a restart) go through the bot's
+own webhook on the channel where it may have one (``bot.discord.webhooks``: per webhook and
+address, not the global limit either), and only elsewhere cost the bot's own requests. A
+message is edited by whoever posted it (a webhook's only through that webhook, which is stored
+with the table); a message only the bot could edit is posted anew through the channel's
+webhook once, so that the table's later edits are off the global budget too.
 
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
@@ -359,6 +363,8 @@ class TablePublisher:
     async def _drain(self, state: _Table) -> None:
         failures = 0
         while state.pending is not None:
+            # the channel's webhook first: the sweep looks for its strays too
+            await self._prepare(state)
             if state.unswept and not await self._swept(state):
                 if state.pending is None:
                     break
@@ -369,7 +375,6 @@ class TablePublisher:
             # a write must go out as soon as the pacer lets it); what is published meanwhile
             # goes out in this one write
             await self._people.wait_turn()
-            await self._prepare(state)
             kind, key = self._route(state, state.pending)
             state.ticket = self._pacer.ticket(key, kind, urgent=_urgent(state, state.pending))
             try:
@@ -470,7 +475,8 @@ class TablePublisher:
                    for row in message.components for child in getattr(row, "children", [])]
             if any(marker in custom_id for custom_id in ids):
                 by_hook = hook if message.author.id != self._client.user.id else None
-                await self._delete(state.channel_id, message.id, by_hook)
+                await self._delete(state.channel_id, message.id, by_hook,
+                                   foreign=by_hook is not None)
         state.unswept = False
 
     def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
