@@ -24,6 +24,7 @@ from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
+from bot.discord.webhooks import ChannelWebhooks
 from bot.games.registry import GAMES, Registry
 from bot.games.search import Budget
 from bot.ratings.strengths import seating_strengths
@@ -149,7 +150,7 @@ class KortbordBot(commands.Bot):
             _log.warning("this process's part of GLOBAL_RATE_LIMIT is under one request a "
                          "second: run fewer processes, or the token may exceed its limit")
         self.publisher = TablePublisher(self, self.service, self.clock, RequestPacer(limits),
-                                        self.people)
+                                        self.people, ChannelWebhooks(self, self.store, self.clock))
         # the command sync and every other request of the bot token's wait for the pacer too
         pace_all(self.http, self.publisher.pacer)
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)

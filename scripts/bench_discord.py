@@ -6,7 +6,7 @@ discord.py echo bot on the same fake as the floor.
         [--level easy|normal|expert]
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
         [--echo-loop asyncio|uvloop]
-    .venv/bin/python scripts/bench_discord.py --memory 1000
+    .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
     .venv/bin/python scripts/bench_discord.py --only bot --processes 2 [--shards 4]
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
@@ -106,7 +106,7 @@ sys.path.insert(0, sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.arg
 
 from bot.fakediscord import Channel, Driver, FakeDiscord, User  # noqa: E402
 from bot.fakediscord.driver import DriverError, InteractionFailed  # noqa: E402
-from bot.fakediscord.model import StoredMessage  # noqa: E402
+from bot.fakediscord.model import BOT_DEFAULT, MANAGE_WEBHOOKS, StoredMessage  # noqa: E402
 from bot.fakediscord.ratelimit import BUDGET_INTERACTION, RateLimitConfig  # noqa: E402
 
 TOKEN = "bench-token"
@@ -669,12 +669,14 @@ class Bench:
             await asyncio.sleep(interval * rng.uniform(0.5, 1.5))
 
 
-def build_world(driver: Driver, tables: int, people: int, shards: int = 0
-                ) -> list[list[Person]]:
+def build_world(driver: Driver, tables: int, people: int, shards: int = 0, *,
+                webhooks: bool = False) -> list[list[Person]]:
     """The tables' channels and people: on one server, or (``shards``) on one server per
-    shard, by turns."""
-    guilds = ([driver.add_guild(f"Bench {k}", shard_of=(k, shards)) for k in range(shards)]
-              if shards else [driver.add_guild("Bench")])
+    shard, by turns; ``webhooks``: the bot has Manage Webhooks there."""
+    permissions = BOT_DEFAULT | MANAGE_WEBHOOKS if webhooks else BOT_DEFAULT
+    guilds = ([driver.add_guild(f"Bench {k}", shard_of=(k, shards), bot_permissions=permissions)
+               for k in range(shards)]
+              if shards else [driver.add_guild("Bench", bot_permissions=permissions)])
     seated = []
     for n in range(tables):
         guild = guilds[n % len(guilds)]
@@ -849,7 +851,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
     driver = Driver(fake)
     several = role != "echo" and args.processes > 1
     tables = build_world(driver, args.tables, 1 if role == "echo" else args.people,
-                         args.shards if several else 0)
+                         args.shards if several else 0, webhooks=args.webhooks)
     bench = Bench(fake, driver, args)
     postgres = url = None
     if several:
@@ -1086,7 +1088,7 @@ async def memory(args: argparse.Namespace, base: Path) -> None:
     fake = FakeDiscord(token=TOKEN, rate_limits=RateLimitConfig.discord_like())
     await fake.start()
     driver = Driver(fake)
-    tables = build_world(driver, args.memory, 1)
+    tables = build_world(driver, args.memory, 1, webhooks=args.webhooks)
     bench = Bench(fake, driver, args)
     bot = Child("bot", fake, folder, args)
     await bot.start(driver)
@@ -1206,6 +1208,8 @@ if __name__ == "__main__":
     parser.add_argument("--settle", type=float, default=10.0,
                         help="seconds after the window for the tables to show its last moves")
     parser.add_argument("--memory", type=int, default=0)
+    parser.add_argument("--webhooks", action="store_true",
+                        help="the servers grant the bot Manage Webhooks (channel webhooks)")
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
     parser.add_argument("--role", choices=("bot", "echo", "base"), help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)

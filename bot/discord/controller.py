@@ -693,7 +693,7 @@ class TableController:
             draw=draw, to_move=to_move, ping=ping, pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
-            hook=None if via is None else Hook.of(via),
+            hook=None if via is None else Hook.of(via), message_webhook=snapshot.message_webhook,
         )
 
     async def publish(self, snapshot: TableSnapshot,

@@ -70,6 +70,15 @@ class Kind(Enum):
     """A post, edit or delete through an interaction's webhook (its follow-ups): an interaction
     endpoint, outside the global limit; counted per interaction token instead (the ticket's
     ``channel_id`` is the token's key), as Discord buckets those routes per webhook and token."""
+    WEBHOOK = "webhook"
+    """A post, edit or delete through a channel's webhook (the bot's own): no bot authorization,
+    so outside the bot's global limit and counted against the address instead (Discord: "If no
+    authorization header is provided, then the limit is applied to the IP address"); paced per
+    webhook (the ticket's ``channel_id`` is the webhook's id) and per address."""
+
+
+_UNBOUND = (Kind.HOOK, Kind.WEBHOOK)
+"""Kinds outside the bot token's global limit."""
 
 
 DISCORD_GLOBAL = 50
@@ -93,6 +102,9 @@ class Limits:
     """Interaction-webhook requests under way at once, over every token: Discord sets no
     global limit on them, but a thousand tables' writes at once would each hold a connection
     (and a file descriptor) while interaction answers wait for theirs."""
+    address_requests: int = 45
+    """Channel-webhook requests per ``per`` seconds, the address's limit (Discord's 50 for a
+    request without authorization), less a margin."""
     requests: int = 45
     per: float = 1.0
     margin: float = 0.05
@@ -201,9 +213,13 @@ class RequestPacer:
         self._urgent: dict[int, Ticket] = {}
         self._routine: dict[int, Ticket] = {}
         self._hooks_waiting = 0
+        """Waiting tickets of ``Kind.HOOK`` and ``Kind.WEBHOOK``, which a full global window
+        does not hold up."""
         self._hooks = _Window(self.limits.hooks_in_flight, 0.0)
-        """Interaction-webhook requests under way (``per`` 0: only those in flight count)."""
-        """Waiting tickets of ``Kind.HOOK``, which a full global window does not hold up."""
+        """Webhook requests under way (``per`` 0: only those in flight count)."""
+        self._address = _Window(self.limits.address_requests,
+                                self.limits.per + self.limits.margin)
+        """Channel-webhook requests: the address's limit."""
         self._seq = 0
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = _INFINITY
@@ -218,7 +234,7 @@ class RequestPacer:
         future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
         ticket = Ticket(channel_id, kind, urgent, self._seq, future)
         (self._urgent if urgent else self._routine)[ticket.seq] = ticket
-        if kind is Kind.HOOK:
+        if kind in _UNBOUND:
             self._hooks_waiting += 1
         future.add_done_callback(lambda _: self._forget(ticket))
         self._grant()
@@ -253,7 +269,7 @@ class RequestPacer:
     def _forget(self, ticket: Ticket) -> None:
         # a ticket given up (its future cancelled) leaves the queue
         if (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None) is not None \
-                and ticket.kind is Kind.HOOK:
+                and ticket.kind in _UNBOUND:
             self._hooks_waiting -= 1
 
     def _window(self, channel_id: int, kind: Kind) -> _Window | None:
@@ -267,7 +283,7 @@ class RequestPacer:
                 _Window(limits.channel_writes, limits.channel_per + limits.margin)
                 if kind is Kind.WRITE
                 else _Window(limits.hook_requests, limits.hook_per + limits.margin)
-                if kind is Kind.HOOK
+                if kind in _UNBOUND
                 else _Window(limits.channel_deletes, limits.delete_per + limits.margin))
         return window
 
@@ -293,18 +309,23 @@ class RequestPacer:
                     break
                 if ticket.future.done():
                     continue
-                bound = ticket.kind is not Kind.HOOK
+                bound = ticket.kind not in _UNBOUND
                 if bound and global_free > now:
                     wake = min(wake, global_free)
                     continue
                 if not bound and not hooks_free:
                     continue  # granted as a webhook request in flight ends
+                addressed = ticket.kind is Kind.WEBHOOK
+                if addressed and (address_free := self._address.free_at(now)) > now:
+                    wake = min(wake, address_free)
+                    continue
                 window = self._window(ticket.channel_id, ticket.kind)
                 free = now if window is None else window.free_at(now)
                 if free > now:
                     wake = min(wake, free)
                     continue
                 windows = ((self._global,) if bound else (self._hooks,)) + (
+                    (self._address,) if addressed else ()) + (
                     () if window is None else (window,))
                 for w in windows:
                     w.in_flight += 1

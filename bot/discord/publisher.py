@@ -15,9 +15,13 @@ hour (error 30046), and a table can go on for hours.
 Table messages are written through people's interactions wherever possible (issue 32): a table
 is posted as a follow-up of the newest person's interaction at the table (their move, join or
 start), and edited and deleted through the interaction that posted it, while its token is good
-(``Hook``). Those are interaction endpoints, outside the bot's global rate limit; only the tables
-nobody clicked at for 14 minutes (and those left from before a restart) cost the bot's own
-requests.
+(``Hook``). Those are interaction endpoints, outside the bot's global rate limit. The tables
+nobody clicked at for 14 minutes (and those left from before a restart) go through the bot's
+own webhook on the channel where it may have one (``bot.discord.webhooks``: per webhook and
+address, not the global limit either), and only elsewhere cost the bot's own requests. A
+message is edited by whoever posted it (a webhook's only through that webhook, which is stored
+with the table); a message only the bot could edit is posted anew through the channel's
+webhook once, so that the table's later edits are off the global budget too.
 
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
@@ -48,6 +52,7 @@ from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
+from bot.discord.webhooks import ChannelHook, ChannelWebhooks
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
 
@@ -112,6 +117,11 @@ class Hook:
     channel_id: int
     made_at: float
     """When Discord made the interaction (Unix seconds, its id's time)."""
+    channel: ChannelHook | None = None
+    """Not an interaction's: the bot's webhook on the channel (``bot.discord.webhooks``),
+    good until it is deleted, on the address's budget rather than the interactions'."""
+    thread_id: int | None = None
+    """The thread the table is in, which a channel webhook names in every request."""
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Hook | None:
@@ -125,15 +135,26 @@ class Hook:
         return cls(interaction.followup, interaction.channel_id,
                    interaction.created_at.timestamp())
 
+    @classmethod
+    def of_channel(cls, hook: ChannelHook, channel_id: int, thread_id: int | None,
+                   client: discord.Client) -> Hook:
+        return cls(discord.Webhook.partial(hook.webhook_id, hook.token, client=client),
+                   channel_id, 0.0, hook, thread_id)
+
     @property
     def key(self) -> int:
-        """The pacer's key for this token's own limits."""
-        return hash(self.webhook.token)
+        """The pacer's key for this token's own limits (a channel webhook's: its id, which
+        every table of the channel and its threads shares)."""
+        return self.channel.webhook_id if self.channel is not None else hash(self.webhook.token)
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.HOOK if self.channel is None else Kind.WEBHOOK
 
     def fresh(self, now: float) -> bool:
         """Whether the token is still good at ``now`` (the publisher's clock, Unix seconds:
-        Discord's time as far as the bot knows it)."""
-        return now - self.made_at < HOOK_LIFETIME
+        Discord's time as far as the bot knows it); a channel webhook's always is."""
+        return self.channel is not None or now - self.made_at < HOOK_LIFETIME
 
 
 @dataclass(frozen=True)
@@ -160,6 +181,9 @@ class Showing:
     hook: Hook | None = None
     """The interaction this version answers (a person's move, join, start), whose webhook the
     table's next post goes through."""
+    message_webhook: int | None = None
+    """The channel webhook that posted the stored message (``None``: the bot, or an
+    interaction), as stored: only it can edit that message."""
     quiet: bool = False
     """``ping`` is playing and their open hand panel announces the turn: the table does not
     ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
@@ -169,7 +193,8 @@ class PublishHooks(Protocol):
     """What the publisher records as it goes (the table service stores it)."""
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
-                            pinged: int | None, version: int) -> None: ...
+                            pinged: int | None, version: int, *,
+                            webhook: int | None = None) -> None: ...
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
                             pinged: int | None) -> None: ...
@@ -206,8 +231,17 @@ class _Table:
     """The newest person's interaction at the table: new table messages are posted through it
     while it is fresh."""
     message_hook: Hook | None = None
-    """The interaction whose webhook posted the table message (``None``: the bot posted it, or
-    not known since a restart): it edits and deletes that message while it is fresh."""
+    """The interaction whose webhook posted the table message, or the channel webhook that did
+    (``None``: the bot posted it, or not known since a restart): it edits and deletes that
+    message while it is fresh."""
+    message_webhook: int | None = None
+    """The channel webhook that posted the table message (``None``: none did), as stored."""
+    channel_hook: Hook | None = None
+    """The bot's webhook on the table's channel, if it has one: it posts when no person's
+    interaction is fresh."""
+    orphaned: bool = False
+    """The table message was posted by a channel webhook that is gone, so nobody can edit it:
+    the next write posts the table anew."""
     latest: Showing | None = None
     """The newest version published."""
     reminder: asyncio.Task[None] | None = None
@@ -220,8 +254,9 @@ class _Table:
             self.hook = hook
 
     def poster(self, now: float) -> Hook | None:
-        """The hook a new table message goes through at ``now``, if any."""
-        return self.hook if self.hook is not None and self.hook.fresh(now) else None
+        """The hook a new table message goes through at ``now``, if any: the newest person's
+        interaction while fresh, else the channel's webhook."""
+        return self.hook if self.hook is not None and self.hook.fresh(now) else self.channel_hook
 
     def editor(self, now: float) -> Hook | None:
         """The hook that edits and deletes the table message at ``now``, if any."""
@@ -238,8 +273,13 @@ class TablePublisher:
     """``pacer`` paces every request (default: Discord's limits)."""
 
     def __init__(self, client: discord.Client, hooks: PublishHooks, clock: Clock,
-                 pacer: RequestPacer | None = None, people: PeopleFirst | None = None) -> None:
+                 pacer: RequestPacer | None = None, people: PeopleFirst | None = None,
+                 webhooks: ChannelWebhooks | None = None) -> None:
+        """``webhooks``: the bot's channel webhooks (``None``: tables are bot messages)."""
         self._client = client
+        self._webhooks = webhooks
+        self._channel_hooks: dict[tuple[int, int], Hook] = {}
+        """(webhook id, table channel) → its ``Hook``, one each so its pacing key stays."""
         self._people = people or PeopleFirst()
         self._hooks = hooks
         self._clock = clock
@@ -255,7 +295,8 @@ class TablePublisher:
             # a table this publisher has not shown yet: what is stored is all we know
             state = self._tables[showing.table_id] = _Table(
                 showing.table_id, showing.channel_id, showing.message_id, showing.pinged,
-                unswept=showing.behind and showing.message_id is not None and not posting)
+                unswept=showing.behind and showing.message_id is not None and not posting,
+                message_webhook=showing.message_webhook)
         return state
 
     def publish(self, showing: Showing) -> None:
@@ -293,6 +334,7 @@ class TablePublisher:
         ``repost`` deletes the table's current message; an earlier game's table stays, so the
         channel's history keeps its result."""
         state = self._state(showing, posting=True)
+        await self._prepare(state)
         async with state.lock:
             if state.pending is not None and state.pending.version <= showing.version:
                 state.pending = None
@@ -321,6 +363,8 @@ class TablePublisher:
     async def _drain(self, state: _Table) -> None:
         failures = 0
         while state.pending is not None:
+            # the channel's webhook first: the sweep looks for its strays too
+            await self._prepare(state)
             if state.unswept and not await self._swept(state):
                 if state.pending is None:
                     break
@@ -422,13 +466,17 @@ class TablePublisher:
                     after=discord.Object(state.message_id), limit=20)]
         finally:
             grant.release()
+        hook = state.channel_hook
+        ours = {self._client.user.id} | (set() if hook is None else {hook.key})
         for message in history:
-            if message.author.id != self._client.user.id or message.id == state.message_id:
+            if message.author.id not in ours or message.id == state.message_id:
                 continue
             ids = [getattr(child, "custom_id", None) or ""
                    for row in message.components for child in getattr(row, "children", [])]
             if any(marker in custom_id for custom_id in ids):
-                await self._delete(state.channel_id, message.id)
+                by_hook = hook if message.author.id != self._client.user.id else None
+                await self._delete(state.channel_id, message.id, by_hook,
+                                   foreign=by_hook is not None)
         state.unswept = False
 
     def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
@@ -440,13 +488,49 @@ class TablePublisher:
             hook = (state.poster(now) if self._posts(state, showing, state.turn_passed)
                     else state.editor(now))
             if hook is not None:
-                return Kind.HOOK, hook.key
+                return hook.kind, hook.key
         return Kind.WRITE, state.channel_id
 
     def _posts(self, state: _Table, showing: Showing, passed: bool) -> bool:
         """Whether showing ``showing`` posts the table anew (rather than editing it)."""
         return state.message_id is None or _pings(state, showing, passed) or self._aged(
-            state.message_id)
+            state.message_id) or self._adopts(state)
+
+    def _adopts(self, state: _Table) -> bool:
+        """Whether the table message is posted anew through the channel's webhook rather than
+        edited by the bot: once, for a message no webhook can edit (the bot's, or an
+        interaction's whose token ran out), so that the table's later edits are off the
+        global budget too; and always for a message nobody can edit (``orphaned``)."""
+        return state.orphaned or (
+            state.channel_hook is not None and state.message_id is not None
+            and state.editor(self._clock.now()) is None)
+
+    async def _prepare(self, state: _Table) -> None:
+        """Look up the channel's webhook for the table's next write (remembered after the first
+        time), and, after a restart, the webhook that posted the stored message."""
+        if self._webhooks is None:
+            return
+        try:
+            parent, thread = self._webhooks.parent_of(state.channel_id)
+            found = await self._webhooks.find(parent)
+        except Exception:
+            _log.exception("looking up the webhook of channel %d failed", state.channel_id)
+            found, thread = None, None
+        state.channel_hook = None if found is None else self._hook_of(found, state.channel_id,
+                                                                      thread)
+        if state.message_hook is None and state.message_webhook is not None:
+            if state.channel_hook is not None and state.channel_hook.key == state.message_webhook:
+                state.message_hook = state.channel_hook
+            else:
+                # its webhook was deleted since: nobody can edit the message any more
+                state.orphaned = True
+
+    def _hook_of(self, found: ChannelHook, channel_id: int, thread_id: int | None) -> Hook:
+        hook = self._channel_hooks.get((found.webhook_id, channel_id))
+        if hook is None or hook.channel != found:
+            hook = self._channel_hooks[found.webhook_id, channel_id] = Hook.of_channel(
+                found, channel_id, thread_id, self._client)
+        return hook
 
     async def _show(self, state: _Table, showing: Showing, grant: Grant, *,
                     passed: bool = False) -> None:
@@ -455,7 +539,7 @@ class TablePublisher:
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = _pings(state, showing, passed)
         fresh = state.message_id is None or wants_ping
-        if fresh or self._aged(state.message_id):
+        if fresh or self._aged(state.message_id) or self._adopts(state):
             old = state.message_id
             # moved down only because it aged, it notifies nobody and keeps whose turn it
             # stands for (a person's turn that went on, or none)
@@ -483,14 +567,17 @@ class TablePublisher:
         # names, so an unchanged picture is neither encoded into the request nor uploaded
         state.picture = None  # until the edit is known to have landed
         try:
-            await self._write(state, state.message_id, hook if grant.kind is Kind.HOOK else None,
+            await self._write(state, state.message_id, hook if _by_hook(grant) else None,
                               content=render.content, embed=render.embed, view=render.view,
                               allowed_mentions=_QUIET, **kwargs)
-        except discord.NotFound:
+        except discord.NotFound as exc:
             grant.release()
-            _log.info("table message in channel %s was deleted; posting it again",
-                      showing.channel_id)
-            await self._send(state, showing, mention=None, pinged=state.pinged)
+            gone = _webhook_gone(exc)
+            _log.info("table message in channel %s %s; posting it again", showing.channel_id,
+                      "cannot be edited, its webhook is gone" if gone else "was deleted")
+            # a message whose webhook is gone stays, unless the bot may delete it
+            await self._send(state, showing, mention=None, pinged=state.pinged,
+                             replaces=state.message_id if gone else None)
             return
         finally:
             grant.release()
@@ -527,11 +614,11 @@ class TablePublisher:
         the bot posted a table message, only the bot could edit it, and its table would stay
         on the global budget until the next ping."""
         if hook is not None:
-            if grant.kind is Kind.HOOK and grant.key == hook.key:
+            if grant.kind is hook.kind and grant.key == hook.key:
                 return grant
             grant.cancel()
-            return await self._pacer.acquire(hook.key, Kind.HOOK, urgent=True)
-        if grant.kind is not Kind.HOOK:
+            return await self._pacer.acquire(hook.key, hook.kind, urgent=True)
+        if not _by_hook(grant):
             return grant
         grant.cancel()
         return await self._pacer.acquire(state.channel_id, Kind.WRITE, urgent=True)
@@ -554,42 +641,58 @@ class TablePublisher:
         instead of posting it twice. The message it ``replaces`` is deleted before the new
         one is recorded, so a process killed in between leaves at most the new one
         unrecorded, which the next process sweeps (``_sweep``)."""
-        hook = state.poster(self._clock.now())
-        if grant is None:
-            kind, key = (Kind.HOOK, hook.key) if hook is not None else (
-                Kind.WRITE, showing.channel_id)
-            grant = await self._pacer.acquire(key, kind, urgent=True)
-        else:
-            grant = await self._regrant(state, grant, hook)
-        if grant.kind is not Kind.HOOK:
-            hook = None
         render = showing.draw()
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
-        kwargs: dict[str, object] = {
-            "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
-        }
-        if nonce is not None and hook is None:
-            # an interaction's webhook takes no nonce; a restart's sweep finds its strays
-            kwargs["nonce"] = nonce
-        if render.view is not None:
-            kwargs["view"] = render.view
-        if render.image is not None:
-            kwargs["file"] = attachment(render.image)
-        old_hook = state.editor(self._clock.now())
-        try:
-            sent = await self._write(state, None, hook, **kwargs)
-        finally:
-            grant.release()
+        while True:
+            hook = state.poster(self._clock.now())
+            if grant is None:
+                kind, key = (hook.kind, hook.key) if hook is not None else (
+                    Kind.WRITE, showing.channel_id)
+                grant = await self._pacer.acquire(key, kind, urgent=True)
+            else:
+                grant = await self._regrant(state, grant, hook)
+            if not _by_hook(grant):
+                hook = None
+            kwargs: dict[str, object] = {
+                "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
+            }
+            if nonce is not None and hook is None:
+                # a webhook takes no nonce; a restart's sweep finds its strays
+                kwargs["nonce"] = nonce
+            if render.view is not None:
+                kwargs["view"] = render.view
+            if render.image is not None:
+                kwargs["file"] = attachment(render.image)
+            try:
+                sent = await self._write(state, None, hook, **kwargs)
+                break
+            except discord.HTTPException as exc:
+                if hook is None or hook.channel is None or state.poster(
+                        self._clock.now()) is hook:
+                    raise
+                # the channel's webhook is gone (forgotten by ``_write``): the same write goes
+                # the next way, a new webhook or the bot's own message
+                render = showing.draw()
+                _log.info("posting table %d again without its channel's webhook (%s)",
+                          showing.table_id, exc.status)
+            finally:
+                grant.release()
+                grant = None
         state.picture = render.image
+        # read after the post: a webhook found gone meanwhile deletes nothing
+        old_hook = state.editor(self._clock.now())
         if replaces is not None and replaces != sent:
-            await self._delete(showing.channel_id, replaces, old_hook)
+            await self._delete(showing.channel_id, replaces, old_hook,
+                               foreign=state.message_webhook is not None)
         state.message_id = sent
         state.message_hook = hook
+        state.message_webhook = None if hook is None or hook.channel is None else hook.key
+        state.orphaned = False
         state.pinged = pinged
         state.shown = max(state.shown, showing.version)
         await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
-                                        showing.version)
+                                        showing.version, webhook=state.message_webhook)
         return sent
 
     async def _write(self, state: _Table, message_id: int | None, hook: Hook | None,
@@ -614,18 +717,20 @@ class TablePublisher:
                             webhook.id, webhook.token, session=webhook.session,
                             proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
                             payload=params.payload, multipart=params.multipart,
-                            files=params.files, wait=True,
+                            files=params.files, wait=True, thread_id=hook.thread_id,
                             with_components=fields.get("view") is not None)
                     else:
                         data = await adapter.edit_webhook_message(
                             webhook.id, webhook.token, message_id, session=webhook.session,
                             proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
                             payload=params.payload, multipart=params.multipart,
-                            files=params.files, with_components=fields.get("view") is not None)
+                            files=params.files, thread_id=hook.thread_id,
+                            with_components=fields.get("view") is not None)
                 except discord.HTTPException as exc:
-                    if exc.status == 401:
-                        # the token is no good any more: the bot's own requests take over
-                        self._spent(state, hook)
+                    if exc.status == 401 or (hook.channel is not None and _webhook_gone(exc)):
+                        # the token is no good any more (the interaction's ran out, or a member
+                        # deleted the channel's webhook): the next way takes over
+                        await self._spent(state, hook)
                     raise
                 assert data is not None
             elif message_id is None:
@@ -637,29 +742,40 @@ class TablePublisher:
                                                                  params=params)
         return int(data["id"])
 
-    @staticmethod
-    def _spent(state: _Table, hook: Hook) -> None:
+    async def _spent(self, state: _Table, hook: Hook) -> None:
         if state.hook is hook:
             state.hook = None
         if state.message_hook is hook:
             state.message_hook = None
+        if hook.channel is not None:
+            if state.channel_hook is hook:
+                state.channel_hook = None
+            if self._webhooks is not None:
+                await self._webhooks.forget(hook.channel)
 
-    async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None) -> None:
+    async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None, *,
+                      foreign: bool = False) -> None:
         """Delete a table message: through the webhook that posted it while that is fresh,
-        else as the bot. Urgent: until it is gone the channel shows two tables."""
+        else as the bot. Urgent: until it is gone the channel shows two tables. A ``foreign``
+        message (a channel webhook's, which is gone) the bot deletes only with Manage
+        Messages; without, it stays, its buttons answering that the table moved on."""
         if hook is not None and hook.fresh(self._clock.now()):
-            grant = await self._pacer.acquire(hook.key, Kind.HOOK, urgent=True)
+            grant = await self._pacer.acquire(hook.key, hook.kind, urgent=True)
             webhook = hook.webhook
             assert webhook.token is not None
             try:
                 with contextlib.suppress(discord.HTTPException):
                     await async_context.get().delete_webhook_message(
                         webhook.id, webhook.token, message_id, session=webhook.session,
-                        proxy=webhook.proxy, proxy_auth=webhook.proxy_auth)
+                        proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
+                        thread_id=hook.thread_id)
                     return
             finally:
                 grant.release()
             # the webhook could not: the bot deletes its message itself
+        if foreign and (hook is None or hook.channel is not None) and not self._may_delete(
+                channel_id):
+            return
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
         try:
             with contextlib.suppress(discord.HTTPException), paced():
@@ -667,12 +783,31 @@ class TablePublisher:
         finally:
             grant.release()
 
+    def _may_delete(self, channel_id: int) -> bool:
+        """Whether the bot may delete others' messages in the channel (Manage Messages), as its
+        cache says."""
+        channel = self._client.get_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return False
+        me = channel.guild.me
+        return me is not None and channel.permissions_for(me).manage_messages
+
     @property
     def pacer(self) -> RequestPacer:
         return self._pacer
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+
+def _by_hook(grant: Grant) -> bool:
+    """Whether ``grant`` is for a webhook's request (an interaction's or the channel's)."""
+    return grant.kind in (Kind.HOOK, Kind.WEBHOOK)
+
+
+def _webhook_gone(exc: discord.HTTPException) -> bool:
+    """Discord's 404 10015 Unknown Webhook: a member deleted the channel's webhook."""
+    return exc.status == 404 and exc.code == 10015
 
 
 def _backoff(failures: int) -> float:

@@ -22,11 +22,13 @@ from bot.fakediscord.forgery import (
 from bot.fakediscord.locales import DEFAULT_LOCALE, localized
 from bot.fakediscord.model import (
     ADMINISTRATOR,
+    MANAGE_WEBHOOKS,
     Channel,
     Guild,
     Role,
     StoredMessage,
     User,
+    Webhook,
 )
 from bot.fakediscord.records import (
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
@@ -220,6 +222,25 @@ class Driver:
 
     def join(self, user: User, guild: Guild, *, manage_messages: bool = False) -> None:
         self.fake.add_member(guild, user, manage_messages=manage_messages)
+
+    def set_bot_webhooks(self, channel: Channel, allowed: bool) -> None:
+        """A moderator grants (or denies) the bot Manage Webhooks in ``channel``: an overwrite
+        for the bot's member, as the channel's settings make one (CHANNEL_UPDATE)."""
+        bits = {"allow": MANAGE_WEBHOOKS} if allowed else {"deny": MANAGE_WEBHOOKS}
+        self.fake.set_overwrite(channel, self.fake.bot_user.id, 1, **bits)
+
+    def webhooks(self, channel: Channel) -> list[Webhook]:
+        """The channel's webhooks (a thread's live on its parent)."""
+        parent = self.fake.channels[channel.parent_id] if channel.parent_id else channel
+        return self.fake.channel_webhooks(parent)
+
+    def delete_webhooks(self, channel: Channel) -> int:
+        """A member deletes every webhook of ``channel`` in its Integrations settings; how
+        many there were."""
+        found = self.webhooks(channel)
+        for webhook in found:
+            self.fake.delete_webhook(webhook)
+        return len(found)
 
     # -- the bot's connection -----------------------------------------------------------------
 

@@ -145,3 +145,7 @@ def already_acknowledged() -> DiscordHTTPError:
 
 def bad_json() -> DiscordHTTPError:
     return DiscordHTTPError(400, 50109, "The request body contains invalid JSON.")
+
+
+def max_webhooks() -> DiscordHTTPError:
+    return DiscordHTTPError(400, 30007, "Maximum number of webhooks reached (15)")

@@ -38,6 +38,7 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 CONNECT = 1 << 20
 SPEAK = 1 << 21
 CHANGE_NICKNAME = 1 << 26
+MANAGE_WEBHOOKS = 1 << 29
 USE_APPLICATION_COMMANDS = 1 << 31
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
@@ -187,6 +188,9 @@ class Channel:
     topic: str | None = None
     last_message_id: int | None = None
     message_count: int = 0
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
+    """Permission overwrites as Discord sends them (``id``, ``type`` 0 role / 1 member,
+    ``allow``, ``deny`` as strings); a thread has none of its own: its parent's apply."""
 
     @property
     def is_thread(self) -> bool:
@@ -225,7 +229,7 @@ class Channel:
             data.update(
                 {
                     "position": self.position,
-                    "permission_overwrites": [],
+                    "permission_overwrites": [dict(o) for o in self.overwrites],
                     "topic": self.topic,
                     "nsfw": False,
                     "default_auto_archive_duration": 1440,
@@ -266,6 +270,28 @@ class Guild:
                 value |= role.permissions
         if value & ADMINISTRATOR:
             return ALL_PERMISSIONS
+        return value
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """Permissions in ``channel`` (a thread: its parent's), as Discord computes them: the
+        guild's, then the @everyone overwrite, the member's roles' overwrites together, and the
+        member's own, each denying before allowing; an administrator or the owner has all."""
+        value = self.permissions_of(user_id)
+        if value == ALL_PERMISSIONS:
+            return value
+        source = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = source.overwrites if source is not None else []
+        member = self.members.get(user_id)
+        roles = set(member.role_ids) if member is not None else set()
+        everyone = [o for o in overwrites if o["type"] == 0 and int(o["id"]) == self.id]
+        of_roles = [o for o in overwrites if o["type"] == 0 and int(o["id"]) in roles]
+        own = [o for o in overwrites if o["type"] == 1 and int(o["id"]) == user_id]
+        for layer in (everyone, of_roles, own):
+            deny = allow = 0
+            for overwrite in layer:
+                deny |= int(overwrite["deny"])
+                allow |= int(overwrite["allow"])
+            value = (value & ~deny) | allow
         return value
 
     def text_channels(self) -> list[Channel]:
@@ -314,6 +340,42 @@ class Guild:
             "safety_alerts_channel_id": None,
             "incidents_data": None,
         }
+
+
+@dataclass
+class Webhook:
+    """A channel's incoming webhook (type 1). One a bot creates is application-owned
+    (``application_id``): its messages may carry interactive components, and its token is
+    shown only to that application (Discord docs, "Webhook Object")."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    token: str
+    creator: User
+    application_id: int | None = None
+
+    @property
+    def author(self) -> User:
+        """Who its messages are by: a user with the webhook's id and name, a bot."""
+        return User(self.id, self.name, None, bot=True)
+
+    def payload(self, *, viewer_application: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": 1,
+            "guild_id": str(self.guild_id),
+            "channel_id": str(self.channel_id),
+            "user": self.creator.payload(),
+            "name": self.name,
+            "avatar": None,
+            "application_id": None if self.application_id is None else str(self.application_id),
+        }
+        if self.application_id is None or self.application_id == viewer_application:
+            data["token"] = self.token
+            data["url"] = f"https://discord.com/api/webhooks/{self.id}/{self.token}"
+        return data
 
 
 @dataclass

@@ -27,6 +27,7 @@ from bot.fakediscord.formdata import FormFile, read_form
 from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
 from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
+from bot.fakediscord.model import MANAGE_WEBHOOKS, Webhook
 from bot.fakediscord.ratelimit import (
     SCOPE_GLOBAL,
     counts_as_invalid,
@@ -103,7 +104,9 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     unmodelled = resource is None
     route = _api_path(resource.canonical if resource is not None else path)
     api_path = _api_path(path)
-    by_url_token = api_path.startswith(TOKEN_ROUTES)
+    # Get and Delete Webhook (no token in the path) take the bot's token like any other route
+    by_url_token = api_path.startswith(TOKEN_ROUTES) and (
+        "webhook_token" in match or "interaction_token" in match or unmodelled)
     auth = request.headers.get("Authorization", "")
     headers = dict(VIA)
     rule = None
@@ -596,7 +599,7 @@ async def delete_message(request: web.Request) -> web.Response:
     fake.require_bot_permissions(channel)
     message = fake.public_message(channel.id, _int(request, "message_id"))
     if message.author.id != fake.bot_user.id and not (
-        fake.bot_permissions(channel.guild_id) & (1 << 13)
+        fake.bot_permissions(channel.guild_id, channel) & (1 << 13)
     ):
         raise errors.missing_permissions()
     fake.delete_message(message)
@@ -622,23 +625,63 @@ def _record(request: web.Request) -> Any:
     return fake.webhook_record(_int(request, "webhook_id"), request.match_info["webhook_token"])
 
 
+def _channel_webhook(request: web.Request) -> Webhook | None:
+    """The channel webhook a token route names (``None``: the application's id, whose token
+    is an interaction's)."""
+    fake = _fake(request)
+    webhook_id = _int(request, "webhook_id")
+    if webhook_id == fake.application.id:
+        return None
+    return fake.webhook_by_token(webhook_id, request.match_info["webhook_token"])
+
+
+def _thread_id(request: web.Request) -> int | None:
+    value = request.query.get("thread_id")
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise errors.invalid_form_body({"thread_id": {"_errors": [
+            {"code": "NUMBER_TYPE_COERCE", "message": f"Value \"{value}\" is not snowflake."}]}}
+        ) from None
+
+
 async def execute_webhook(request: web.Request) -> web.Response:
     fake = _fake(request)
-    record = _record(request)
-    body, files = await _body(request)
-    message = fake.execute_followup(record, body, files)
+    webhook = _channel_webhook(request)
+    if webhook is not None:
+        thread_id = _thread_id(request)
+        body, files = await _body(request)
+        message = fake.execute_webhook(webhook, body, files, thread_id)
+    else:
+        record = _record(request)
+        body, files = await _body(request)
+        message = fake.execute_followup(record, body, files)
     if _truthy(request.query.get("wait")):
         return _json(message.payload())
     return _no_content()
 
 
-async def get_webhook_message(request: web.Request) -> web.Response:
+def _webhook_message(request: web.Request) -> Any:
     fake = _fake(request)
-    return _json(fake.webhook_message(_record(request), request.match_info["message_id"]).payload())
+    webhook = _channel_webhook(request)
+    ref = request.match_info["message_id"]
+    if webhook is not None:
+        return fake.channel_webhook_message(webhook, ref, _thread_id(request))
+    return fake.webhook_message(_record(request), ref)
+
+
+async def get_webhook_message(request: web.Request) -> web.Response:
+    return _json(_webhook_message(request).payload())
 
 
 async def edit_webhook_message(request: web.Request) -> web.Response:
     fake = _fake(request)
+    if _channel_webhook(request) is not None:
+        message = _webhook_message(request)
+        body, files = await _body(request)
+        return _json(fake.edit_message(message, body, files=files).payload())
     record = _record(request)
     body, files = await _body(request)
     message = fake.edit_webhook_message(record, request.match_info["message_id"], body, files)
@@ -647,8 +690,40 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
 
 async def delete_webhook_message(request: web.Request) -> web.Response:
     fake = _fake(request)
-    message = fake.webhook_message(_record(request), request.match_info["message_id"])
-    fake.delete_message(message)
+    fake.delete_message(_webhook_message(request))
+    return _no_content()
+
+
+# -- channel webhooks, managed with the bot's token ----------------------------------------------
+
+
+async def create_webhook(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    body, _ = await _body(request)
+    webhook = fake.create_webhook(channel, body, fake.bot_user)
+    return _json(webhook.payload(viewer_application=fake.application.id))
+
+
+async def list_channel_webhooks(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    channel = fake.channel(_int(request, "channel_id"))
+    fake.require_bot_permissions(channel)
+    if not fake.bot_permissions(channel.guild_id, channel) & MANAGE_WEBHOOKS:
+        raise errors.missing_permissions()
+    return _json([w.payload(viewer_application=fake.application.id)
+                  for w in fake.channel_webhooks(channel)])
+
+
+async def get_webhook(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    webhook = fake.webhook_by_id(_int(request, "webhook_id"))
+    return _json(webhook.payload(viewer_application=fake.application.id))
+
+
+async def delete_webhook(request: web.Request) -> web.Response:
+    fake = _fake(request)
+    fake.delete_webhook(fake.webhook_by_id(_int(request, "webhook_id")))
     return _no_content()
 
 
@@ -713,6 +788,10 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_message),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_message),
+    ("GET", "/channels/{channel_id}/webhooks", list_channel_webhooks),
+    ("POST", "/channels/{channel_id}/webhooks", create_webhook),
+    ("GET", "/webhooks/{webhook_id}", get_webhook),
+    ("DELETE", "/webhooks/{webhook_id}", delete_webhook),
     ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", interaction_callback),
     ("POST", "/webhooks/{webhook_id}/{webhook_token}", execute_webhook),
     ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", get_webhook_message),

@@ -38,6 +38,7 @@ from bot.fakediscord.errors import DiscordHTTPError, FormErrors
 from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
+    INTENT_GUILD_WEBHOOKS,
     INTENT_GUILDS,
     Gateway,
 )
@@ -53,6 +54,7 @@ from bot.fakediscord.model import (
     CREATE_PUBLIC_THREADS,
     EVERYONE_DEFAULT,
     MANAGE_MESSAGES,
+    MANAGE_WEBHOOKS,
     MESSAGE_CHAT_INPUT_COMMAND,
     MESSAGE_DEFAULT,
     MESSAGE_REPLY,
@@ -65,6 +67,7 @@ from bot.fakediscord.model import (
     Role,
     StoredMessage,
     User,
+    Webhook,
     resolve_mentions,
 )
 from bot.fakediscord.ratelimit import (
@@ -111,6 +114,8 @@ T = TypeVar("T")
 _log = logging.getLogger("fakediscord")
 
 WEBHOOK_TOKEN_LIFETIME = 15 * 60
+MAX_WEBHOOKS_PER_CHANNEL = 15
+"""Discord: "Maximum number of webhooks reached (15)" (30007)."""
 # "Each shard can only support a maximum of 2500 guilds" (Discord docs, "Sharding"): more on one
 # connection closes it with 4011 Sharding required.
 GUILDS_PER_SHARD = 2500
@@ -253,6 +258,8 @@ class FakeDiscord:
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
+        self.webhooks: dict[int, Webhook] = {}
+        """Channel webhooks by id (the interaction webhooks are the application's, apart)."""
         self.global_commands: dict[tuple[int, str], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[int, str], dict[str, Any]]] = {}
         self.attachments: dict[int, Attachment] = {}
@@ -644,8 +651,27 @@ class FakeDiscord:
             raise errors.unknown_guild()
         return guild
 
-    def bot_permissions(self, guild_id: int) -> int:
-        return self.guilds[guild_id].permissions_of(self.bot_user.id)
+    def bot_permissions(self, guild_id: int, channel: Channel | None = None) -> int:
+        """The bot's permissions in the guild, or in ``channel`` (its overwrites applied)."""
+        guild = self.guilds[guild_id]
+        if channel is None:
+            return guild.permissions_of(self.bot_user.id)
+        return guild.permissions_in(self.bot_user.id, channel)
+
+    def set_overwrite(self, channel: Channel, target_id: int, kind: int, *, allow: int = 0,
+                      deny: int = 0) -> None:
+        """Set ``channel``'s permission overwrite for a role (``kind`` 0) or a member (1), as
+        a member with Manage Roles would; all zero removes it. CHANNEL_UPDATE, as Discord
+        sends."""
+        kept = [o for o in channel.overwrites if not (int(o["id"]) == target_id
+                                                      and o["type"] == kind)]
+        if allow or deny:
+            kept.append({"id": str(target_id), "type": kind, "allow": str(allow),
+                         "deny": str(deny)})
+        channel.overwrites = kept
+        self.gateway.dispatch("CHANNEL_UPDATE", channel.payload(), intent=INTENT_GUILDS,
+                              guild_id=channel.guild_id)
+        self.changed()
 
     def public_message(self, channel_id: int, message_id: int) -> StoredMessage:
         message = self.messages.get(message_id)
@@ -756,7 +782,11 @@ class FakeDiscord:
         message_type: int = MESSAGE_DEFAULT,
         interaction: InteractionRecord | None = None,
         allow_empty: bool = False,
+        channel_webhook: Webhook | None = None,
     ) -> StoredMessage:
+        """``webhook``: sent through the application's interaction webhook;
+        ``channel_webhook``: executed by a channel's webhook (its author)."""
+        webhook = webhook or channel_webhook is not None
         form = FormErrors()
         validate_message_body(form, path, body, known_emoji=self.emojis.known)
         attachments = self._files_after(
@@ -824,7 +854,11 @@ class FakeDiscord:
         )
         message.attachments = attachments
         self._store_files(attachments)
-        if webhook:
+        if channel_webhook is not None:
+            message.webhook_id = channel_webhook.id
+            message.application_id = channel_webhook.application_id
+            message.author_member = None
+        elif webhook:
             message.webhook_id = self.application.id
             message.application_id = self.application.id
             message.author_member = None
@@ -985,7 +1019,7 @@ class FakeDiscord:
         self.changed()
 
     def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
-        perms = self.bot_permissions(channel.guild_id)
+        perms = self.bot_permissions(channel.guild_id, channel)
         if not perms & VIEW_CHANNEL:
             raise errors.missing_access()
         if send:
@@ -1120,7 +1154,7 @@ class FakeDiscord:
             raise ValueError(f"{user.username} is not a member of {guild.name}")
         interaction_id = self.ids.next()
         token = new_token("aW50ZXJhY3Rpb246")
-        permissions = str(guild.permissions_of(user.id))
+        permissions = str(guild.permissions_in(user.id, channel))
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application.id),
@@ -1133,7 +1167,7 @@ class FakeDiscord:
             "member": {**member.payload(), "permissions": permissions},
             "token": token,
             "version": 1,
-            "app_permissions": str(self.bot_permissions(guild.id)),
+            "app_permissions": str(self.bot_permissions(guild.id, channel)),
             "locale": user.locale,
             "guild_locale": guild.preferred_locale,
             "entitlements": [],
@@ -1411,6 +1445,117 @@ class FakeDiscord:
         if message.id == record.original_id:
             record.deferred_followup_pending = False
         return self.edit_message(message, body, files=files)
+
+    # -- channel webhooks ----------------------------------------------------------------------
+
+    def create_webhook(self, channel: Channel, body: Any, creator: User) -> Webhook:
+        """Discord's Create Webhook: Manage Webhooks in the channel (403 50013), a channel
+        that is no thread (400 50024: a webhook lives on the parent, and executes into its
+        threads), a valid name (1-80 characters, without "clyde" or "discord" in any case),
+        at most 15 a channel (400 30007). A bot's webhook is its application's. Fires
+        WEBHOOKS_UPDATE."""
+        permissions = self.guilds[channel.guild_id].permissions_in(creator.id, channel)
+        if not permissions & VIEW_CHANNEL:
+            raise errors.missing_access()
+        if not permissions & MANAGE_WEBHOOKS:
+            raise errors.missing_permissions()
+        if not isinstance(body, dict):
+            raise errors.bad_json()
+        problems = FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.required(("name",))
+        elif len(name) > 80:
+            problems.bad_length(("name",), 1, 80)
+        elif "clyde" in name.lower() or "discord" in name.lower():
+            problems.add(("name",), "WEBHOOK_INVALID_NAME",
+                         "Webhook names cannot contain \"clyde\" or \"discord\"")
+        problems.raise_if_any()
+        if channel.is_thread or channel.type != CHANNEL_GUILD_TEXT:
+            raise errors.wrong_channel_type()
+        if len(self.channel_webhooks(channel)) >= MAX_WEBHOOKS_PER_CHANNEL:
+            raise errors.max_webhooks()
+        application = self.application.id if creator.id == self.bot_user.id else None
+        webhook = Webhook(self.ids.next(), channel.guild_id, channel.id, name, new_token(""),
+                          creator, application)
+        self.webhooks[webhook.id] = webhook
+        self._webhooks_changed(webhook)
+        return webhook
+
+    def channel_webhooks(self, channel: Channel) -> list[Webhook]:
+        return [w for w in self.webhooks.values() if w.channel_id == channel.id]
+
+    def webhook_by_id(self, webhook_id: int) -> Webhook:
+        """A webhook for the bot's own requests (Get and Delete Webhook): Manage Webhooks
+        in its channel."""
+        webhook = self.webhooks.get(webhook_id)
+        if webhook is None:
+            raise errors.unknown_webhook()
+        channel = self.channel(webhook.channel_id)
+        if not self.bot_permissions(channel.guild_id, channel) & MANAGE_WEBHOOKS:
+            raise errors.missing_permissions()
+        return webhook
+
+    def webhook_by_token(self, webhook_id: int, token: str) -> Webhook:
+        webhook = self.webhooks.get(webhook_id)
+        if webhook is None:
+            raise errors.unknown_webhook()
+        if webhook.token != token:
+            raise errors.invalid_webhook_token()
+        return webhook
+
+    def delete_webhook(self, webhook: Webhook) -> None:
+        """The webhook is gone (the bot, or a member in the channel's Integrations settings);
+        its messages stay, and nobody can edit them any more."""
+        if self.webhooks.pop(webhook.id, None) is not None:
+            self._webhooks_changed(webhook)
+
+    def _webhooks_changed(self, webhook: Webhook) -> None:
+        self.gateway.dispatch(
+            "WEBHOOKS_UPDATE",
+            {"guild_id": str(webhook.guild_id), "channel_id": str(webhook.channel_id)},
+            intent=INTENT_GUILD_WEBHOOKS,
+            guild_id=webhook.guild_id,
+        )
+        self.changed()
+
+    def webhook_target(self, webhook: Webhook, thread_id: int | None) -> Channel:
+        """Where ``webhook`` writes: its channel, or (``thread_id``) a thread of it (400
+        50035 otherwise, as for any other channel id)."""
+        if thread_id is None:
+            return self.channel(webhook.channel_id)
+        thread = self.channels.get(thread_id)
+        if thread is None or not thread.is_thread or thread.parent_id != webhook.channel_id:
+            raise errors.invalid_form_body({"thread_id": {"_errors": [
+                {"code": "GUILD_CHANNEL_INVALID_PARENT", "message": "Unknown channel"}]}})
+        return thread
+
+    def execute_webhook(self, webhook: Webhook, body: dict[str, Any], files: list[Upload],
+                        thread_id: int | None) -> StoredMessage:
+        """Post a message as ``webhook``. An application-owned webhook may send interactive
+        components; any other's are refused here (Discord ignores them without
+        ``with_components``, and never takes buttons from one)."""
+        channel = self.webhook_target(webhook, thread_id)
+        if webhook.application_id is None and isinstance(body, dict) and body.get("components"):
+            raise errors.invalid_form_body({"components": {"_errors": [
+                {"code": "COMPONENT_INVALID_FOR_WEBHOOK",
+                 "message": "Interactive components need an application-owned webhook"}]}})
+        return self.create_message(channel, webhook.author, body, files=files,
+                                   channel_webhook=webhook)
+
+    def channel_webhook_message(self, webhook: Webhook, message_ref: str,
+                                thread_id: int | None) -> StoredMessage:
+        """A message ``webhook`` posted, in its channel or (``thread_id``) that thread: a
+        message in a thread is found only with its ``thread_id`` (10008 otherwise)."""
+        channel = self.webhook_target(webhook, thread_id)
+        try:
+            message = self.messages.get(int(message_ref))
+        except ValueError:
+            raise errors.unknown_message() from None
+        if (message is None or message.deleted or message.webhook_id != webhook.id
+                or message.channel_id != channel.id):
+            raise errors.unknown_message()
+        return message
 
     # -- users' own messages ------------------------------------------------------------------
 

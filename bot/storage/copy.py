@@ -53,6 +53,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
         ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
         ("locale", "text"), ("closed_note", "text"), ("deals", "text"), ("rated", "int"),
+        ("message_webhook", "int"),
     )),
     TableCopy("moves", ("table_id", "seq"), (
         ("table_id", "int"), ("seq", "int"), ("player_id", "int"), ("move", "text"),
@@ -115,6 +116,9 @@ TABLES: tuple[TableCopy, ...] = (
     )),
     TableCopy("user_settings", ("user_id",), (
         ("user_id", "int"), ("settings", "text"), ("updated_at", "real"),
+    )),
+    TableCopy("channel_webhooks", ("channel_id",), (
+        ("channel_id", "int"), ("webhook_id", "int"), ("token", "text"), ("created_at", "real"),
     )),
 )
 """Every table, parents before the rows that refer to them."""

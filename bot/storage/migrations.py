@@ -614,6 +614,36 @@ MIGRATIONS: tuple[Migration, ...] = (
             "WHERE table_id IS NOT NULL",
         ),
     ),
+    Migration(
+        9,
+        "channel webhooks: the bot's webhook of each channel, and which webhook posted a table",
+        sqlite=(
+            # message_webhook: the channel webhook that posted the table message (NULL: the
+            # bot, or an interaction's follow-up, both of which the bot edits itself)
+            "ALTER TABLE tables ADD COLUMN message_webhook INTEGER",
+            # the bot's own webhook on a channel (a thread's tables use its parent's); token:
+            # what executes it, a credential like the bot's token, never logged
+            """
+            CREATE TABLE channel_webhooks (
+                channel_id INTEGER PRIMARY KEY,
+                webhook_id INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                created_at REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+        postgresql=(
+            "ALTER TABLE tables ADD COLUMN message_webhook BIGINT",
+            """
+            CREATE TABLE channel_webhooks (
+                channel_id BIGINT PRIMARY KEY,
+                webhook_id BIGINT NOT NULL,
+                token TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -70,6 +70,9 @@ class TableRecord(_Row):
     rated: bool = True
     """Whether the table's result counts for the skill ratings (the host's choice when the
     lobby opened; a table with computer players is never rated, whatever this says)."""
+    message_webhook: int | None = None
+    """The channel webhook that posted the table message (``None``: the bot did, or an
+    interaction's follow-up): only that webhook can edit it."""
 
     @property
     def has_started(self) -> bool:

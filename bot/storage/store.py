@@ -60,7 +60,7 @@ T = TypeVar("T")
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, pinged, locale, closed_note, to_move, deals, rated"
+    "version, shown_version, pinged, locale, closed_note, to_move, deals, rated, message_webhook"
 )
 _LIVE = "status IN ('lobby', 'playing')"
 RACE_RETRIES = 3
@@ -99,6 +99,7 @@ def _record(row: Row) -> TableRecord:
         to_move=row[22],
         deals=None if row[23] is None else json.loads(row[23]),
         rated=bool(row[24]),
+        message_webhook=row[25],
     )
 
 
@@ -374,17 +375,37 @@ class Store:
         return await self._transaction(body)
 
     async def set_message_id(self, table_id: int, message_id: int | None, *,
-                             pinged: int | None = None, shown_version: int | None = None
-                             ) -> None:
+                             pinged: int | None = None, shown_version: int | None = None,
+                             webhook: int | None = None) -> None:
         """The table's message is now ``message_id``; ``pinged`` is the person it was posted
-        to ping (``None``: nobody); ``shown_version`` the version it shows, if known."""
+        to ping (``None``: nobody); ``shown_version`` the version it shows, if known;
+        ``webhook`` the channel webhook that posted it (``None``: the bot)."""
 
         async def body(db: Tx) -> None:
             await db.execute(
-                "UPDATE tables SET message_id = ?, pinged = ?, "
+                "UPDATE tables SET message_id = ?, pinged = ?, message_webhook = ?, "
                 "shown_version = coalesce(?, shown_version) WHERE id = ?",
-                (message_id, pinged, shown_version, table_id),
+                (message_id, pinged, webhook, shown_version, table_id),
             )
+
+        await self._transaction(body)
+
+    async def channel_webhook(self, channel_id: int) -> tuple[int, str] | None:
+        """The bot's webhook on ``channel_id`` (its id and token), if one is known."""
+        rows = list(await self._db.fetch(
+            "SELECT webhook_id, token FROM channel_webhooks WHERE channel_id = ?", (channel_id,)))
+        return None if not rows else (int(rows[0][0]), str(rows[0][1]))
+
+    async def set_channel_webhook(self, channel_id: int, webhook: tuple[int, str] | None, *,
+                                  now: float) -> None:
+        """Remember the bot's webhook on ``channel_id`` (``None``: forget it, it is gone)."""
+
+        async def body(db: Tx) -> None:
+            await db.execute("DELETE FROM channel_webhooks WHERE channel_id = ?", (channel_id,))
+            if webhook is not None:
+                await db.execute(
+                    "INSERT INTO channel_webhooks (channel_id, webhook_id, token, created_at) "
+                    "VALUES (?, ?, ?, ?)", (channel_id, webhook[0], webhook[1], now))
 
         await self._transaction(body)
 

@@ -128,6 +128,9 @@ class TableSnapshot:
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
     rated: bool = True
+    message_webhook: int | None = None
+    """The channel webhook that posted the table message (``None``: the bot, or a person's
+    interaction)."""
     """Whether its result may count for the skill ratings (``bot.ratings``)."""
     deals: dict[str, Any] | None = field(default=None, repr=False)
     """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
@@ -186,6 +189,7 @@ class _Live:
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
             locale=r.locale, closed_note=r.closed_note, deals=r.deals, rated=r.rated,
+            message_webhook=r.message_webhook,
         )
         self._kept = (r, snapshot)
         return snapshot
@@ -737,13 +741,14 @@ class TableService:
             return None if live is None else live.snapshot()
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
-                            pinged: int | None, version: int | None = None) -> None:
+                            pinged: int | None, version: int | None = None, *,
+                            webhook: int | None = None) -> None:
         """The table's message is now ``message_id``, posted anew showing ``version``
-        (``pinged``: the person it pinged)."""
+        (``pinged``: the person it pinged; ``webhook``: the channel webhook that posted it)."""
         async with self._lock(channel_id):
             await self._store.set_message_id(table_id, message_id, pinged=pinged,
-                                             shown_version=version)
-            self._note_shown(table_id, channel_id, version, pinged, message_id)
+                                             shown_version=version, webhook=webhook)
+            self._note_shown(table_id, channel_id, version, pinged, message_id, webhook)
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
                             pinged: int | None) -> None:
@@ -753,13 +758,15 @@ class TableService:
         self._note_shown(table_id, channel_id, version, pinged)
 
     def _note_shown(self, table_id: int, channel_id: int, version: int | None,
-                    pinged: int | None, message_id: int | None = None) -> None:
+                    pinged: int | None, message_id: int | None = None,
+                    webhook: int | None = None) -> None:
         live = self._cache.get(channel_id)
         if live is None or live.record.id != table_id:
             return
         update: dict[str, Any] = {"pinged": pinged}
         if message_id is not None:
             update["message_id"] = message_id
+            update["message_webhook"] = webhook
         if version is not None and version > (live.record.shown_version or -1):
             update["shown_version"] = version
         live.record = live.record.model_copy(update=update)

@@ -49,6 +49,11 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
 
     dubb_channel = driver.add_channel(world.guild, "dubb-crash")
     tonk_channel = driver.add_channel(world.guild, "tonk-crash")
+    if part == 1:
+        # tables also written through the channels' webhooks (issue 32): a kill between a
+        # webhook's post and its record leaves a stray the next process sweeps through it
+        for channel in (dubb_channel, tonk_channel):
+            driver.set_bot_webhooks(channel, True)
     extra = [driver.add_user(name) for name in ("Dag", "Eva")]
     players = [
         await open_game(driver, dubb_channel, "dubb", [world.anna, world.bo, world.cem]),

@@ -12,6 +12,7 @@ from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
+    INTENT_GUILD_WEBHOOKS,
     INTENT_GUILDS,
     INTENT_MESSAGE_CONTENT,
 )
@@ -133,3 +134,25 @@ async def test_listing_members_over_rest_needs_the_intent_enabled(
 
     assert (refused.status, refused_body["code"]) == (403, 50001)
     assert len(members) == len(world.guild.members)
+
+
+async def test_guild_webhooks_brings_webhooks_update_and_guilds_the_overwrite(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    def webhook_changes() -> None:
+        driver.set_bot_webhooks(world.channel, True)
+        fake.create_webhook(world.channel, {"name": "kortbord"}, fake.bot_user)
+        driver.delete_webhooks(world.channel)
+
+    seen = await events_after(fake, driver, world, INTENT_GUILD_WEBHOOKS, webhook_changes)
+    assert [name for name, _ in seen] == ["WEBHOOKS_UPDATE", "WEBHOOKS_UPDATE",
+                                          "INTERACTION_CREATE"]
+    assert seen[0][1] == {"guild_id": str(world.guild.id), "channel_id": str(world.channel.id)}
+
+    seen = await events_after(fake, driver, world, INTENT_GUILDS,
+                              lambda: driver.set_bot_webhooks(world.channel, False))
+    names = [name for name, _ in seen]
+    assert names == ["GUILD_CREATE", "CHANNEL_UPDATE", "INTERACTION_CREATE"]
+    [overwrite] = seen[1][1]["permission_overwrites"]
+    assert overwrite == {"id": str(fake.bot_user.id), "type": 1, "allow": "0",
+                         "deny": str(1 << 29)}

@@ -344,3 +344,26 @@ async def test_a_move_commits_on_the_loops_thread_and_waits_for_another_process_
         assert len(await store.ledger_entries(GUILD, kind="toy")) == 4
     finally:
         await store.close()
+
+
+async def test_a_channels_webhook_and_which_webhook_posted_the_table_are_kept(
+    store: Store,
+) -> None:
+    record = await store.create_lobby(
+        guild_id=GUILD, channel_id=10, kind="toy", host=SeatInfo(player_id=1, name="P1"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW, locale=None,
+    )
+    assert await store.channel_webhook(10) is None
+    await store.set_channel_webhook(10, (900, "secret"), now=NOW)
+    await store.set_channel_webhook(11, (901, "other"), now=NOW)
+    await store.set_message_id(record.id, 500, webhook=900)
+    posted = await store.table(record.id)
+    await store.set_channel_webhook(10, (902, "new"), now=NOW)
+    await store.set_message_id(record.id, 501)
+    by_bot = await store.table(record.id)
+    await store.set_channel_webhook(11, None, now=NOW)
+
+    assert posted is not None and posted.message_webhook == 900
+    assert by_bot is not None and by_bot.message_webhook is None
+    assert await store.channel_webhook(10) == (902, "new")
+    assert await store.channel_webhook(11) is None

@@ -49,3 +49,31 @@ async def test_webhook_requests_in_flight_are_capped_over_every_token() -> None:
 
     assert granted == [True, True, False]
     assert tickets[2].future.done()
+
+
+async def test_channel_webhook_writes_skip_the_global_window_but_keep_to_the_addresss() -> None:
+    clock = FakeClock()
+    paced = RequestPacer(Limits(requests=1, per=1.0, hook_requests=2, hook_per=1.0,
+                                address_requests=3, margin=0.0), clock=clock.now)
+    (await paced.acquire(1, Kind.WRITE)).release()  # the global window is full
+
+    held = paced.ticket(2, Kind.WRITE)
+    # two webhooks: two each per window, three in all on the address
+    hooked = [paced.ticket(webhook, Kind.WEBHOOK) for webhook in (7, 7, 7, 8, 8)]
+    interaction = paced.ticket(99, Kind.HOOK)
+    await asyncio.sleep(0)
+    granted = [t.future.done() for t in hooked]
+    held_then = held.future.done()
+    for ticket in hooked:
+        if ticket.future.done():
+            ticket.future.result().release()
+    clock.advance(1.0)
+    paced._grant()  # the timer the pacer armed, fired by hand on the fake clock
+    await asyncio.sleep(0)
+
+    assert not held_then
+    assert granted == [True, True, False, True, False]
+    # interaction webhooks are not the address's: the full address window does not hold them
+    assert interaction.future.done()
+    assert all(t.future.done() for t in hooked)
+    assert hooked[0].future.result().kind is Kind.WEBHOOK

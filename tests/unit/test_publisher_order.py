@@ -49,7 +49,8 @@ class Hooks:
         self.changed = asyncio.Event()
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
-                            pinged: int | None, version: int) -> None:
+                            pinged: int | None, version: int, *,
+                            webhook: int | None = None) -> None:
         raise AssertionError("the table message stays where it is")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,

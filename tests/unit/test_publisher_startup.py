@@ -83,7 +83,8 @@ class Hooks:
         self.all_shown = asyncio.Event()
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
-                            pinged: int | None, version: int) -> None:
+                            pinged: int | None, version: int, *,
+                            webhook: int | None = None) -> None:
         self._saw(table_id)
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,

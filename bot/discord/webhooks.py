@@ -1,0 +1,144 @@
+"""The bot's own webhook on each channel, through which tables are written when no person's
+interaction can write them (issue 32).
+
+A table nobody clicked at for 14 minutes, one redrawn after a restart, or one where only
+computers move would otherwise be written as the bot's own messages, on the bot token's global
+budget (50 requests a second over every process). A channel webhook's requests carry no bot
+authorization: Discord counts them per webhook and per address instead. A webhook the bot
+creates is its application's, and application-owned webhooks may send interactive components
+(Discord docs, "Execute Webhook": "Application-owned webhooks can always send components"), so
+a table written through it keeps its buttons.
+
+A webhook lives on a text channel; a thread's tables go through its parent's webhook with
+``thread_id``. Creating one needs Manage Webhooks in the channel: without it (or when Discord
+refuses: 403 50013, or the channel has its 15 webhooks, 30007) the tables there stay the bot's
+own messages. The webhook is found again after a restart (its id and token are stored), or
+among the channel's webhooks (only one the bot's application owns: a member's is not ours to
+use), else created. A member may delete it at any time (404 10015 Unknown Webhook): it is
+forgotten and made anew on the next write, if the bot still may.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+import discord
+
+from bot.table.timers import Clock
+
+_log = logging.getLogger(__name__)
+
+WEBHOOK_NAME = "kortbord"
+"""The webhook's name, which its messages show as their author: the bot's own name, the same
+in every language (names with "discord" or "clyde" in them are refused)."""
+REFUSED_FOR = 10 * 60.0
+"""Seconds a channel whose webhook Discord refused (no permission after all, or 15 webhooks
+there already) is written with bot messages before the bot asks again."""
+
+
+@dataclass(frozen=True)
+class ChannelHook:
+    """The bot's webhook on ``parent_id`` (a text channel), by id and token."""
+
+    webhook_id: int
+    token: str
+    parent_id: int
+
+
+class WebhookStore(Protocol):
+    """Where the webhooks are kept across restarts (``bot.storage.Store``)."""
+
+    async def channel_webhook(self, channel_id: int) -> tuple[int, str] | None: ...
+
+    async def set_channel_webhook(self, channel_id: int, webhook: tuple[int, str] | None, *,
+                                  now: float) -> None: ...
+
+
+class ChannelWebhooks:
+    """Finds or makes the bot's webhook for a channel's tables; ``None`` where there is none
+    to be had (bot messages, then)."""
+
+    def __init__(self, client: discord.Client, store: WebhookStore, clock: Clock) -> None:
+        self._client = client
+        self._store = store
+        self._clock = clock
+        self._known: dict[int, ChannelHook | None] = {}
+        """Parent channel → its webhook, as far as this process has looked (``None``: none)."""
+        self._refused: dict[int, float] = {}
+        """Parent channel → until when not to ask Discord again."""
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def parent_of(self, channel_id: int) -> tuple[int, int | None]:
+        """The channel a table in ``channel_id`` has its webhook on, and the thread to name
+        (``None``: the table is in that channel itself)."""
+        channel = self._client.get_channel(channel_id)
+        if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+            return channel.parent_id, channel.id
+        return channel_id, None
+
+    def known(self, parent_id: int) -> ChannelHook | None:
+        return self._known.get(parent_id)
+
+    async def find(self, parent_id: int) -> ChannelHook | None:
+        """The webhook for ``parent_id``'s tables: remembered, stored, the bot's among the
+        channel's, or new; ``None`` if the bot may not have one there."""
+        if self._known.get(parent_id) is not None:
+            return self._known[parent_id]
+        lock = self._locks.setdefault(parent_id, asyncio.Lock())
+        async with lock:
+            if self._known.get(parent_id) is not None:
+                return self._known[parent_id]
+            if parent_id not in self._known:
+                stored = await self._store.channel_webhook(parent_id)
+                if stored is not None:
+                    hook = self._known[parent_id] = ChannelHook(stored[0], stored[1], parent_id)
+                    return hook
+                self._known[parent_id] = None
+            if not self._may_manage(parent_id) or self._refused.get(parent_id, 0.0) > \
+                    self._clock.now():
+                return None
+            hook = await self._obtain(parent_id)
+            if hook is not None:
+                self._known[parent_id] = hook
+                await self._store.set_channel_webhook(
+                    parent_id, (hook.webhook_id, hook.token), now=self._clock.now())
+            return hook
+
+    async def forget(self, hook: ChannelHook) -> None:
+        """``hook`` is gone (a member deleted it, or its token changed): write without it until
+        a new one is made."""
+        if self._known.get(hook.parent_id) == hook:
+            self._known[hook.parent_id] = None
+            _log.info("the webhook of channel %d is gone; making a new one if allowed",
+                      hook.parent_id)
+            await self._store.set_channel_webhook(hook.parent_id, None, now=self._clock.now())
+
+    def _may_manage(self, parent_id: int) -> bool:
+        """Whether the bot has Manage Webhooks in the channel, as its cache (the guild's roles
+        and the channel's overwrites) says."""
+        channel = self._client.get_channel(parent_id)
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        me = channel.guild.me
+        return me is not None and channel.permissions_for(me).manage_webhooks
+
+    async def _obtain(self, parent_id: int) -> ChannelHook | None:
+        """The application's webhook among the channel's, else a new one."""
+        application = self._client.application_id
+        http = self._client.http
+        try:
+            for data in await http.channel_webhooks(parent_id):
+                token = data.get("token")
+                if token and data.get("application_id") == str(application):
+                    return ChannelHook(int(data["id"]), token, parent_id)
+            made = await http.create_webhook(parent_id, name=WEBHOOK_NAME)
+        except discord.HTTPException as exc:
+            # 403 50013: no Manage Webhooks after all; 400 30007: 15 webhooks there already
+            self._refused[parent_id] = self._clock.now() + REFUSED_FOR
+            _log.info("no webhook for channel %d (%s %s); its tables are bot messages",
+                      parent_id, exc.status, exc.code)
+            return None
+        return ChannelHook(int(made["id"]), str(made["token"]), parent_id)

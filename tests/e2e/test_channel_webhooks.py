@@ -1,0 +1,227 @@
+"""Tables that no person's interaction can write go through the bot's channel webhook where the
+server grants Manage Webhooks (issue 32; ``bot/discord/webhooks.py``): a turn that times out
+after everyone's tokens ran out, or after a restart, is posted and edited through
+``/webhooks/{id}/{token}``, which Discord counts per webhook and per address, never against
+the bot's global budget, and its ping notifies like any message. Without the permission the
+tables are the bot's own messages; a webhook a member deletes is made anew.
+
+The bot's clock and Discord's move together by hand (``_clocked``): 15 minutes on, every
+interaction token at the table is stale, and the turn timer is what moves the game."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord.model import MANAGE_WEBHOOKS, Channel, StoredMessage
+from bot.fakediscord.records import RestCall
+from tests.e2e import dubb_table
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable
+from tests.fakeclock import FakeClock
+
+pytestmark = pytest.mark.e2e
+
+STALE = 15 * 60
+TURN = 60
+MESSAGES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
+
+
+def _clocked(fake: FakeDiscord, bot_runner: BotRunner) -> FakeClock:
+    """The bot's clock moves by hand and Discord's with it (tokens age on both sides)."""
+    began = time.time()
+    clock = FakeClock(start=began)
+    fake.clock = lambda: time.time() + (clock.now() - began)
+    bot_runner.clock = clock
+    return clock
+
+
+def _by_bot_token(calls: list[RestCall]) -> list[RestCall]:
+    """The requests on the bot token's global budget (webhooks and interactions are not)."""
+    return [c for c in calls if not c.route.startswith(("/webhooks/", "/interactions/"))]
+
+
+def _bot_table_writes(calls: list[RestCall]) -> list[RestCall]:
+    return [c for c in calls if c.route in MESSAGES and c.method in ("POST", "PATCH")]
+
+
+def _refusals(calls: list[RestCall]) -> list[RestCall]:
+    return [c for c in calls if c.error and c.error.get("code") == 30007]
+
+
+def _through(calls: list[RestCall], webhook_id: int) -> list[RestCall]:
+    return [c for c in calls if c.path.split("/")[2:3] == [str(webhook_id)]]
+
+
+async def _time_out(clock: FakeClock, table: DubbTable, by: float = TURN) -> StoredMessage:
+    """Let the turn's time run out (``by`` seconds on); the table after the timeout."""
+    counter = dubb_table.counter_of(table.table)
+    assert counter is not None
+    clock.advance(by)
+    return await table.wait_counter(counter + 1)
+
+
+async def _open(driver: Driver, world: World, channel: Channel | None = None) -> DubbTable:
+    return await dubb_table.open_table(driver, channel or world.channel, world.anna,
+                                       [world.bo], turn_time=TURN)
+
+
+@pytest.mark.parametrize("in_thread", [False, True])
+async def test_a_table_nobodys_token_can_write_goes_through_the_channel_webhook(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World, in_thread: bool
+) -> None:
+    driver.set_bot_webhooks(world.channel, True)
+    # a thread's table goes through its parent's webhook, naming the thread
+    channel = (driver.add_channel(world.guild, "table", thread=True, parent=world.channel)
+               if in_thread else world.channel)
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await _open(driver, world, channel)
+    [hook] = driver.webhooks(channel)
+    assert hook.channel_id == world.channel.id
+    assert hook.application_id == fake.application.id
+    first = len(fake.rest_calls)
+    pings = len(fake.pings)
+
+    # every token at the table is stale when the turn times out: the timeout's table, which
+    # pings the next player, is posted by the webhook, and the interaction's message it
+    # replaces is deleted by the bot (the one request it costs the bot's budget)
+    before = table.table
+    shown = await _time_out(clock, table, STALE)
+    await driver.wait_for(lambda: fake.messages[before.id].deleted, what="the old table gone")
+    taken_over = fake.rest_calls[first:]
+    after = len(fake.rest_calls)
+    for _ in range(3):
+        if table.over():
+            break
+        shown = await _time_out(clock, table)
+    later = fake.rest_calls[after:]
+
+    assert shown.webhook_id == hook.id and shown.author.id == hook.id
+    assert shown.channel_id == channel.id
+    assert _through(taken_over, hook.id), "the webhook wrote nothing"
+    assert _bot_table_writes(taken_over) == []
+    assert {(c.method, c.route) for c in _by_bot_token(taken_over)} <= {
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}")}
+    # from then on the table costs the bot's budget nothing at all
+    assert _by_bot_token(later) == []
+    assert _through(later, hook.id)
+    notified = fake.pings[pings:]
+    assert notified and all(fake.messages[p.message_id].webhook_id == hook.id for p in notified)
+    assert {p.user_id for p in notified} <= {world.anna.id, world.bo.id}
+
+
+async def test_after_a_restart_the_stored_webhook_edits_the_table_it_posted(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.set_bot_webhooks(world.channel, True)
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    # without pings every timeout edits the table message in place
+    await dubb_table.pings_off(driver, world.channel, [world.anna, world.bo])
+    table = await _open(driver, world)
+    posted = await _time_out(clock, table, STALE)
+    [hook] = driver.webhooks(world.channel)
+    assert posted.webhook_id == hook.id
+    counter = dubb_table.counter_of(posted)
+    assert counter is not None
+
+    await bot_runner.stop()
+    clock.advance(TURN)  # the turn's time ran out while the bot was down
+    first = len(fake.rest_calls)
+    await bot_runner.restart()
+    shown = await table.wait_counter(counter + 1)
+    again = await _time_out(clock, table)
+    calls = fake.rest_calls[first:]
+
+    # the same message, edited through the webhook that posted it, known from the database
+    assert shown.id == again.id == posted.id and not posted.deleted
+    edits = [c for c in _through(calls, hook.id) if c.method == "PATCH"]
+    assert len(edits) >= 2
+    assert driver.webhooks(world.channel) == [hook]
+    assert [c for c in calls if c.route == "/channels/{channel_id}/webhooks"] == []
+    assert _bot_table_writes(calls) == []
+
+
+async def test_without_manage_webhooks_the_bot_writes_its_tables_until_it_is_granted(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await _open(driver, world)
+    first = len(fake.rest_calls)
+    timeouts = 0
+    while not table.over() and timeouts < 4:
+        await _time_out(clock, table, STALE if timeouts == 0 else TURN)
+        timeouts += 1
+    without = fake.rest_calls[first:]
+
+    assert timeouts == 4 and driver.webhooks(world.channel) == []
+    # the bot's cache told it there is no permission: it did not even ask
+    assert [c for c in without if "/webhooks" in c.route] == []
+    assert _bot_table_writes(without), "the tables were not the bot's messages"
+    assert table.table.author.id == fake.bot_user.id
+
+    driver.set_bot_webhooks(world.channel, True)
+    while not table.over():
+        shown = await _time_out(clock, table)
+        if shown.webhook_id is not None:
+            break
+    [hook] = driver.webhooks(world.channel)
+    assert table.table.webhook_id == hook.id
+
+
+async def test_a_webhook_a_member_deletes_mid_game_is_made_anew(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.set_bot_webhooks(world.channel, True)
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await _open(driver, world)
+    shown = await _time_out(clock, table, STALE)
+    [old] = driver.webhooks(world.channel)
+    assert shown.webhook_id == old.id
+
+    assert driver.delete_webhooks(world.channel) == 1
+    counter = dubb_table.counter_of(shown)
+    for _ in range(3):
+        if table.over():
+            break
+        shown = await _time_out(clock, table)
+
+    [new] = driver.webhooks(world.channel)
+    assert new.id != old.id
+    assert table.over() or (dubb_table.counter_of(table.table) or 0) >= (counter or 0) + 3
+    assert table.table.webhook_id == new.id
+    # the old webhook's table message could be neither edited nor kept live: a newer one
+    # replaced it, and nothing the bot sent was refused for the missing webhook but once
+    gone = [c for c in fake.rest_calls if c.error and c.error.get("code") == 10015]
+    assert len(gone) == 1
+
+
+async def test_a_channel_with_its_fifteen_webhooks_gets_bot_messages(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.allow_rest_errors()  # Discord's 400 30007
+    driver.set_bot_webhooks(world.channel, True)
+    fake.set_overwrite(world.channel, world.mod.id, 1, allow=MANAGE_WEBHOOKS)
+    members = [fake.create_webhook(world.channel, {"name": f"feed {n}"}, world.mod)
+               for n in range(15)]
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await _open(driver, world)
+    opening = _refusals(fake.rest_calls)
+    first = len(fake.rest_calls)
+    shown = await _time_out(clock, table, STALE)
+    calls = fake.rest_calls[first:]
+    later = await _time_out(clock, table)
+
+    # a member's webhooks are not the bot's to use, and Discord refused a sixteenth (30007):
+    # asked once while the lobby opened, and again only ten minutes on
+    assert len(opening) == 1 and len(_refusals(calls)) == 1
+    assert later.author.id == fake.bot_user.id
+    assert driver.webhooks(world.channel) == members
+    assert shown.author.id == fake.bot_user.id and shown.webhook_id is None
+    assert _bot_table_writes(calls)
