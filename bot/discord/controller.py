@@ -713,12 +713,17 @@ class TableController:
         # below edits: no post and delete to ping them, unless they look away (PING_AFTER)
         quiet = (to_move is not None and showing.ping is not None
                  and self._playing(snapshot.table_id, to_move))
-        self.publisher.publish(replace(showing, quiet=True) if quiet else showing)
-        if to_move is not None:
+        if quiet:
+            assert to_move is not None
+            # the panel first: under load a table write could land before the panel's, and a
+            # person looking at the table would see their turn there with neither a ping nor
+            # their panel telling them (issue 32); if the panel cannot say it, the table pings
             announced = await self._refresh_panel(snapshot, to_move)
-            if quiet and not announced:
-                # the panel could not say it after all: the table pings them
-                self.publisher.publish(showing)
+            self.publisher.publish(replace(showing, quiet=True) if announced else showing)
+        else:
+            self.publisher.publish(showing)
+            if to_move is not None:
+                await self._refresh_panel(snapshot, to_move)
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self._changed(snapshot)

@@ -9,13 +9,17 @@ bot's clock is moved by hand here, so nothing waits for those seconds.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from typing import Any
 
 import pytest
 
+from bot.discord import controller as controller_module
 from bot.discord.publisher import PING_AFTER
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
+from bot.fakediscord.records import LogEntry
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.test_request_budget import _counter, _fresh_panel, _table
 from tests.e2e.test_turn_pings import _move_from
@@ -25,7 +29,7 @@ pytestmark = pytest.mark.e2e
 
 
 async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_away(
-    bot_runner: BotRunner, driver: Driver, world: World
+    bot_runner: BotRunner, driver: Driver, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeClock(start=time.time())
     bot_runner.clock = clock
@@ -65,7 +69,23 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
                 return player
             await _move_from(driver, people[player], await panel_of(people[player], counter))
 
-    # a turn passes: the next player's panel says so, the table shows it, and nobody is pinged
+    # a turn passes: the next player's panel says so, the table shows it, and nobody is pinged.
+    # A busy bot's panel edit is slow here: it waits (1 s at most) for the table to be written
+    # first, as it would be if the table were written before the panel is told
+    edit_answer = controller_module._edit_answer
+    slow = {"turn": True}
+
+    async def slow_panel(*args: Any, **kwargs: Any) -> None:
+        if slow["turn"] and str(kwargs.get("content", "")).startswith("🔔"):
+            slow["turn"] = False
+            seq = len(driver.fake.log)
+            with contextlib.suppress(AssertionError):
+                await driver.fake.wait_for(
+                    lambda: any(e.audience is None for e in driver.fake.log[seq:]), 1.0,
+                    "a table write before the panel's")
+        await edit_answer(*args, **kwargs)
+
+    monkeypatch.setattr(controller_module, "_edit_answer", slow_panel)
     pinged = len(driver.fake.pings)
     player = await hand_on(0)
     counter, _ = await turn()
@@ -74,6 +94,9 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     assert panel.text.startswith("🔔")
     await driver.wait_for(lambda: _counter(_table(driver, world.channel, "dubb")) >= counter,
                           what="the table showing the turn")
+    # and the panel said it before the table did: a person looking at the table never sees
+    # their turn there untold
+    assert _first_seen(driver, None, counter) > _first_seen(driver, player, counter)
     # they move within PING_AFTER: the turn passes back, still without a ping
     other = await hand_on(counter)
     assert other != player
@@ -93,6 +116,31 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     assert len(driver.fake.pings) == pinged + 1
     assert f"<@{other}>" in (_table(driver, world.channel, "dubb").content or "")
     assert driver.fake.rate_limited == []
+
+
+def _first_seen(driver: Driver, audience: int | None, counter: int) -> int:
+    """The fake's sequence number of the first version shown to ``audience`` (None: the
+    channel's table; else that person's panel announcing the turn) drawn at ``counter``."""
+    def custom_ids(components: list[dict[str, Any]]) -> list[str]:
+        found = []
+        for c in components:
+            if "custom_id" in c:
+                found.append(str(c["custom_id"]))
+            found += custom_ids(c.get("components", []))
+        return found
+
+    def drawn_at(entry: LogEntry) -> int:
+        parts = [i.split(":") for i in custom_ids(entry.components)]
+        return max((int(p[4]) for p in parts if len(p) > 4), default=-1)
+
+    for entry in driver.fake.log:
+        if entry.audience != audience or drawn_at(entry) < counter:
+            continue
+        if audience is None and entry.embeds:
+            return entry.seq
+        if audience is not None and entry.content.startswith("🔔"):
+            return entry.seq
+    raise AssertionError(f"nothing shown to {audience} at move {counter}")
 
 
 def _last_panel(driver: Driver, user: User, counter: int) -> StoredMessage | None:
