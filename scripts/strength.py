@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/strength.py [--games N] [--hands N] [--seed S] [--jobs J] [--quick]
     .venv/bin/python scripts/strength.py --expert {dubb,tonk} [--games N | --hands N]
-        [--minutes M] [--iterations I] [--cpu-ms C]
+        [--minutes M] [--iterations I] [--cpu-ms C] [--jobs J]
 
 Runs each comparison below through ``python -m bot.sim``'s own code (invariant checks on) and
 prints one table: Dubb as loss rate per seat (lower is better), Tonk as net chips per seat per
@@ -17,7 +17,11 @@ differ only where the expert's moves differ: the paired difference of that seat'
 chips) has a far smaller variance than either figure, and needs far fewer deals to be told from
 zero. It runs until the count or ``--minutes`` is reached (the expert spends up to its whole
 budget on every decision, so ten thousand deals take hours of CPU) and prints progress, then the
-row with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut).
+row with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut). With
+``--jobs J`` the deals run on J processes (for an idle machine: each takes a whole core); the
+figures for a number of deals are the same for any J. A CPU cap the decisions reach makes a run
+depend on the machine's speed: for figures reproducible by seed, give ``--cpu-ms`` well above
+the decisions' p99.
 """
 
 from __future__ import annotations

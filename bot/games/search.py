@@ -13,7 +13,10 @@ every candidate in that same world with the same random numbers, so candidates a
 common worlds and the noise of the deal mostly cancels. A move other than the strong player's is
 chosen only when its advantage over it, averaged over the worlds, stays positive by
 ``CONFIDENCE`` standard errors: the expert then plays at least about as well as the player its
-rollouts use, and better wherever the search is sure. A tree below the root (full ISMCTS) was
+rollouts use, and better wherever the search is sure. Candidates that have changed no world's
+outcome after the first few worlds are dropped (successive rejection), since most decisions keep
+the strong player's move: the rollouts go to the others, or the search ends early. A tree below
+the root (full ISMCTS) was
 left out: at the budget a decision has (a few hundred rollouts in 150 ms of Python), the root's
 statistics are all a tree would get to refine.
 
