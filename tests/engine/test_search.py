@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games import search as searching
-from bot.games.search import SCREEN_WORLDS, Budget, search
+from bot.games.search import DEVIATE_WORLDS, SCREEN_WORLDS, Budget, search
 
 
 class _Rules:
@@ -72,3 +72,12 @@ def test_the_cpu_cap_counts_only_the_searching_threads_time(
     decision = search(rules, None, 5, Budget(iterations=100, seconds=5.0))  # type: ignore[arg-type]
     assert not decision.capped
     assert decision.worlds == 50
+
+
+def test_a_better_move_is_preferred_only_once_it_has_been_played_in_enough_worlds() -> None:
+    few = search(_Rules(["base", "better"]), None, 5,  # type: ignore[arg-type]
+                 Budget(iterations=2 * (DEVIATE_WORLDS - 1), seconds=60.0))
+    assert few.worlds == DEVIATE_WORLDS - 1 and few.move == "base"
+    enough = search(_Rules(["base", "better"]), None, 5,  # type: ignore[arg-type]
+                    Budget(iterations=2 * DEVIATE_WORLDS, seconds=60.0))
+    assert enough.worlds == DEVIATE_WORLDS and enough.move == "better"
