@@ -42,9 +42,9 @@ rollouts per decision lost 0.36 of a shedding game's games against smart's 0.25)
 DEVIATE_WORLDS = 20
 """Worlds a candidate must have been played in before the expert may prefer it to the strong
 player's move. With fewer, a standard error estimated from a handful of wins and ties in a
-handful of worlds is too small too often: at 64 playouts a decision, Dubb moves chosen on 9 to 16
-worlds by two standard errors were, weighed again on 800 worlds, no better than smart's on
-average (one lost 0.12 of a game)."""
+handful of worlds is too small too often: at 64 playouts a decision, a shedding game's moves
+chosen on 9 to 16 worlds by two standard errors were, weighed again on 800 worlds, no better
+than smart's on average (one lost 0.12 of a game)."""
 SCREEN_WORLDS = 10
 """Worlds every candidate is played in before any is dropped (``search``)."""
 SPARE = 1.0
