@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/strength.py [--games N] [--hands N] [--seed S] [--jobs J] [--quick]
     .venv/bin/python scripts/strength.py --expert {dubb,tonk} [--games N | --hands N]
-        [--minutes M] [--iterations I] [--cpu-ms C]
+        [--minutes M] [--iterations I] [--cpu-ms C] [--jobs J]
 
 Runs each comparison below through ``python -m bot.sim``'s own code (invariant checks on) and
 prints one table: Dubb as loss rate per seat (lower is better), Tonk as net chips per seat per
@@ -17,7 +17,11 @@ differ only where the expert's moves differ: the paired difference of that seat'
 chips) has a far smaller variance than either figure, and needs far fewer deals to be told from
 zero. It runs until the count or ``--minutes`` is reached (the expert spends up to its whole
 budget on every decision, so ten thousand deals take hours of CPU) and prints progress, then the
-row with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut).
+row with the CPU time of the expert's decisions (p50, p99, and the share the CPU cap cut). With
+``--jobs J`` the deals run on J processes (for an idle machine: each takes a whole core); the
+figures for a number of deals are the same for any J. A CPU cap the decisions reach makes a run
+depend on the machine's speed: for figures reproducible by seed, give ``--cpu-ms`` well above
+the decisions' p99.
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ import argparse
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -88,16 +95,17 @@ TONK_TABLE_HANDS = 50
 """Hands per Tonk table in an ``--expert`` run (the smart players learn the table as it goes)."""
 
 
-def _timed_search(times: list[tuple[float, bool]]) -> Any:
-    plain = searching.search
+@dataclass
+class _TimedExpert(searching.ExpertStrategy):
+    """The expert, keeping the CPU time of each searched decision and whether the cap cut it."""
 
-    def timed(*args: Any, **kwargs: Any) -> searching.Decision:
-        decision = plain(*args, **kwargs)
+    times: list[tuple[float, bool]] = field(default_factory=list)
+
+    def choose(self, view: Any, rng: random.Random) -> Any:
+        decision = self.decide(view, rng)
         if decision.worlds:
-            times.append((decision.cpu, decision.capped))
-        return decision
-
-    return timed
+            self.times.append((decision.cpu, decision.capped))
+        return decision.move
 
 
 def _dubb_duplicate(seed: int, seat: int, expert: Any) -> tuple[bool, bool]:
@@ -174,36 +182,80 @@ def _tonk_duplicate(seed: int, seat: int, expert_factory: Any) -> list[tuple[int
     return list(zip(runs[0], runs[1], strict=True))
 
 
-def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.Budget) -> int:
-    """One expert against smart players, by duplicate deals: see the module docstring."""
-    times: list[tuple[float, bool]] = []
-    searching.search = _timed_search(times)
+def _deal(kind: str, deal_seed: int, seat: int,
+          budget: searching.Budget) -> tuple[list[tuple[float, float]], list[tuple[float, bool]]]:
+    """One duplicate deal (a worker's job): (smart's, the expert's) result for each game or hand
+    of it, and the expert's decision times."""
     if kind == "dubb":
         from bot.games.dubb.search import SEARCH as rules
     else:
         from bot.games.tonk.search import SEARCH as rules
+    times: list[tuple[float, bool]] = []
 
-    def expert_factory() -> searching.ExpertStrategy:
-        return searching.ExpertStrategy(rules, budget)
+    def expert_factory() -> _TimedExpert:
+        return _TimedExpert(rules, budget, times=times)
 
+    if kind == "dubb":
+        pairs = [_dubb_duplicate(deal_seed, seat, expert_factory())]
+    else:
+        pairs = _tonk_duplicate(deal_seed, seat, expert_factory)
+    return [(float(a), float(b)) for a, b in pairs], times
+
+
+def _deals(kind: str, seed: int, budget: searching.Budget, jobs: int,
+           more: Callable[[], bool]) -> Iterator[tuple[list[tuple[float, float]],
+                                                       list[tuple[float, bool]]]]:
+    """The duplicate deals' results in deal order while ``more()``, run on ``jobs`` processes:
+    each deal's seed and seat come from ``seed`` alone, so any ``jobs`` gives the same figures
+    for the same number of deals."""
+    master = random.Random(seed)
+    players = EXPERT_SEATS[kind]
+
+    def job(deal: int) -> tuple[str, int, int, searching.Budget]:
+        return kind, master.getrandbits(62), deal % players, budget
+
+    if jobs <= 1:
+        deal = 0
+        while more():
+            yield _deal(*job(deal))
+            deal += 1
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[Any]] = deque()
+        deal = 0
+        while True:
+            while len(pending) < 2 * jobs and more():
+                pending.append(pool.submit(_deal, *job(deal)))
+                deal += 1
+            if not pending:
+                return
+            yield pending.popleft().result()
+
+
+def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.Budget,
+            jobs: int) -> int:
+    """One expert against smart players, by duplicate deals: see the module docstring."""
+    times: list[tuple[float, bool]] = []
     players = EXPERT_SEATS[kind]
     expert, smart, diff = Mean(), Mean(), Mean()
-    master = random.Random(seed)
     start = time.perf_counter()
     cpu = time.process_time()
-    deal = 0
-    while expert.n < count and time.perf_counter() - start < minutes * 60:
-        deal_seed = master.getrandbits(62)
-        seat = deal % players
-        if kind == "dubb":
-            pairs = [_dubb_duplicate(deal_seed, seat, expert_factory())]
-        else:
-            pairs = _tonk_duplicate(deal_seed, seat, expert_factory)
+    submitted = 0
+    per_deal = 1 if kind == "dubb" else TONK_TABLE_HANDS
+
+    def more() -> bool:
+        nonlocal submitted
+        if submitted * per_deal >= count or time.perf_counter() - start >= minutes * 60:
+            return False
+        submitted += 1
+        return True
+
+    for deal, (pairs, deal_times) in enumerate(_deals(kind, seed, budget, jobs, more), start=1):
+        times += deal_times
         for plain, searched in pairs:
-            smart.add(float(plain))
-            expert.add(float(searched))
-            diff.add(float(searched) - float(plain))
-        deal += 1
+            smart.add(plain)
+            expert.add(searched)
+            diff.add(searched - plain)
         if kind == "tonk" or deal % 20 == 0:
             print(f"{kind}: {expert.n} expert {expert.mean:.4f} ± {expert.half_width:.4f}, "
                   f"smart in the same seat {smart.mean:.4f} ± {smart.half_width:.4f}, "
@@ -226,9 +278,9 @@ def _expert(kind: str, count: int, seed: int, minutes: float, budget: searching.
           f"| {len(cpus)} | {q(0.5):.1f} / {q(0.99):.1f} "
           f"| {sum(c for _, c in times) / max(len(times), 1):.1%} "
           f"| {budget.iterations} rollouts, {budget.seconds * 1000:.0f} ms |")
-    print(f"\n    CPU {time.process_time() - cpu:.0f} s; "
+    print(f"\n    CPU {time.process_time() - cpu:.0f} s in this process; "
           f"python scripts/strength.py --expert {kind} "
-          f"--{'games' if kind == 'dubb' else 'hands'} {count} --seed {seed} "
+          f"--{'games' if kind == 'dubb' else 'hands'} {expert.n} --seed {seed} "
           f"--iterations {budget.iterations} --cpu-ms {budget.seconds * 1000:.0f}")
     return 0
 
@@ -238,7 +290,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--games", type=int, default=10_000, help="Dubb games per comparison")
     p.add_argument("--hands", type=int, default=10_000, help="Tonk hands per comparison")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=2, help="comparisons run in parallel")
+    p.add_argument("--jobs", type=int,
+                   help="comparisons run in parallel (default 2); with --expert, deals (default 1)")
     p.add_argument("--quick", action="store_true", help="1000 games and hands (a smoke run)")
     p.add_argument("--expert", choices=("dubb", "tonk"),
                    help="measure one expert against smart players instead")
@@ -252,9 +305,9 @@ def main(argv: list[str]) -> int:
     if args.expert:
         return _expert(args.expert, args.games if args.expert == "dubb" else args.hands,
                        args.seed, args.minutes,
-                       searching.Budget(args.iterations, args.cpu_ms / 1000))
+                       searching.Budget(args.iterations, args.cpu_ms / 1000), args.jobs or 1)
     games, hands = (1000, 1000) if args.quick else (args.games, args.hands)
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with ProcessPoolExecutor(max_workers=args.jobs or 2) as pool:
         futures = [pool.submit(_dubb, n, names, games, args.seed) for n, names in DUBB]
         futures += [pool.submit(_tonk, n, names, hands, args.seed) for n, names in TONK]
         rows = [f.result() for f in futures]
