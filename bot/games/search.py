@@ -64,6 +64,12 @@ class Budget:
     iterations: int = 200
     seconds: float = 0.15
 
+    def scaled(self, effort: float) -> Budget:
+        """This budget times ``effort`` (``SearchRules.effort``), both its parts."""
+        if effort == 1.0:
+            return self
+        return Budget(max(1, round(self.iterations * effort)), self.seconds * effort)
+
 
 class SearchRules(Protocol):
     """What a game supplies for the expert. ``information`` and every value it returns must be
@@ -83,6 +89,12 @@ class SearchRules(Protocol):
 
     def candidates(self, info: Any, rng: random.Random) -> list[Any]:
         """The moves to compare, the game's strong player's choice first."""
+        ...
+
+    def effort(self, info: Any) -> float:
+        """How many times the host's budget (``Budget``) a computer's decision here may spend:
+        1 for most, more where one decision weighs much of what is scored and its playouts are
+        dear (a hint, being that computer's decision, spends the same; a review its own)."""
         ...
 
     def world(self, info: Any, rng: random.Random) -> Any:
@@ -250,12 +262,13 @@ class ExpertStrategy:
         self.rules.remember(self._memory, events)
 
     def job(self, view: Any, rng: random.Random) -> SearchJob:
-        return SearchJob(self.rules, self.rules.information(view, self._memory),
-                         rng.getrandbits(63), self.budget)
+        info = self.rules.information(view, self._memory)
+        return SearchJob(self.rules, info, rng.getrandbits(63),
+                         self.budget.scaled(self.rules.effort(info)))
 
     def decide(self, view: Any, rng: random.Random) -> Decision:
-        return search(self.rules, self.rules.information(view, self._memory),
-                      rng.getrandbits(63), self.budget)
+        job = self.job(view, rng)
+        return search(job.rules, job.info, job.seed, job.budget)
 
     def choose(self, view: Any, rng: random.Random) -> Any:
         return self.decide(view, rng).move

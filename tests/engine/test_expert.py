@@ -13,11 +13,12 @@ from bot.games.dubb.engine import ACTIVE
 from bot.games.dubb.search import SEARCH as DUBB_SEARCH
 from bot.games.dubb.smart import smart_strategy
 from bot.games.search import Budget, ExpertStrategy, search
-from bot.games.tonk import TonkOptions, TonkTable
+from bot.games.tonk import DrawStock, TonkOptions, TonkTable
 from bot.games.tonk import event_to_dict as tonk_event_to_dict
 from bot.games.tonk import seat_form as tonk_seat_form
 from bot.games.tonk.players import STRATEGIES as TONK_STRATEGIES
 from bot.games.tonk.search import SEARCH as TONK_SEARCH
+from bot.games.tonk.search import START_EFFORT
 from bot.games.tonk.table import AFTER_DRAW, START
 
 SMALL = Budget(iterations=24, seconds=60.0)
@@ -200,6 +201,17 @@ def test_tonk_decisions_depend_only_on_what_the_seat_saw() -> None:
         if compared == 4:
             break
     assert compared == 4
+
+
+def test_a_tonk_start_of_turn_decision_gets_more_budget_than_one_after_a_draw() -> None:
+    table, expert, _ = _tonk_hand(1)
+    assert table.phase is START
+    assert expert.job(table.observe(1), random.Random(1)).budget == SMALL.scaled(START_EFFORT)
+    events = table.apply(1, DrawStock())
+    expert.remember([tonk_seat_form(tonk_event_to_dict(e), 1) for e in events])
+    assert table.phase is AFTER_DRAW
+    assert expert.job(table.observe(1), random.Random(1)).budget == SMALL
+    assert START_EFFORT > 1
 
 
 def test_tonk_information_holds_no_hidden_card() -> None:

@@ -81,3 +81,33 @@ def test_a_better_move_is_preferred_only_once_it_has_been_played_in_enough_world
     enough = search(_Rules(["base", "better"]), None, 5,  # type: ignore[arg-type]
                     Budget(iterations=2 * DEVIATE_WORLDS, seconds=60.0))
     assert enough.worlds == DEVIATE_WORLDS and enough.move == "better"
+
+
+class _Effortful(_Rules):
+    """``_Rules`` whose decisions ask ``effort`` times the host's budget, with a memoryless
+    information set (the view itself)."""
+
+    def __init__(self, effort: float) -> None:
+        super().__init__(["base", "better"])
+        self._effort = effort
+
+    def memory(self) -> None:
+        return None
+
+    def information(self, view: Any, memory: Any) -> Any:
+        return view
+
+    def effort(self, info: Any) -> float:
+        return self._effort
+
+
+@pytest.mark.parametrize("effort", [1.0, 3.0])
+def test_a_computers_decision_gets_the_budget_times_its_games_effort(effort: float) -> None:
+    budget = Budget(iterations=40, seconds=0.5)
+    expert = searching.ExpertStrategy(_Effortful(effort), budget)  # type: ignore[arg-type]
+    job = expert.job("view", random.Random(1))
+    assert job.budget == Budget(iterations=round(40 * effort), seconds=0.5 * effort)
+    # the decision made in this process spends the same
+    rules = _Effortful(effort)
+    searching.ExpertStrategy(rules, budget).decide("view", random.Random(1))  # type: ignore[arg-type]
+    assert sum(rules.played.values()) == round(40 * effort)

@@ -247,6 +247,9 @@ class DubbSearch:
     def candidates(self, info: DubbInformation, rng: random.Random) -> list[Move]:
         return candidates(info, rng)
 
+    def effort(self, info: DubbInformation) -> float:
+        return 1.0
+
     def world(self, info: DubbInformation, rng: random.Random) -> DubbGame:
         return world(info, rng)
 

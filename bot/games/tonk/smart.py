@@ -103,10 +103,14 @@ class SmartStrategy(Strategy):
     name = "smart"
     remembers = True
 
-    def __init__(self, weights: TonkWeights = WEIGHTS, samples: int = DROP_SAMPLES) -> None:
+    def __init__(self, weights: TonkWeights = WEIGHTS, samples: int = DROP_SAMPLES,
+                 stock_samples: int = STOCK_SAMPLES) -> None:
         self.samples = samples
         """How many samples of the opponents' totals a decision draws (``DROP_SAMPLES``; the
         expert's playouts draw fewer, ``bot.games.tonk.search``)."""
+        self.stock_samples = stock_samples
+        """How many stock cards weigh a stock draw against the discard (``STOCK_SAMPLES``; the
+        expert's playouts weigh fewer)."""
         # the decision being made: its random source, its samples of the opponents' totals and
         # what its plan searches share (``choose`` sets them afresh)
         self._rng = random.Random(0)
@@ -333,7 +337,8 @@ class SmartStrategy(Strategy):
     def _stock_draw_value(self, view: SeatView, seen: _Seen, w: TonkWeights) -> float:
         """The average plan value after drawing a card from the stock (sampled)."""
         pool = seen.pool
-        cards = pool if len(pool) <= STOCK_SAMPLES else self._rng.sample(pool, STOCK_SAMPLES)
+        k = self.stock_samples
+        cards = pool if len(pool) <= k else self._rng.sample(pool, k)
         if not cards:
             return -_TONK_OUT
         memo = self._plans
