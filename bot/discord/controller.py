@@ -174,6 +174,12 @@ class GameFace(Protocol):
         as their hand panel names it (hints, reviews): only what that player may see."""
         ...
 
+    def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                    lang: str) -> str | None:
+        """What one of ``player_id``'s moves would do for them, in a few words (a hint's
+        reason: "it dubs Bo: 2 cards each"), or ``None``: only what that player may see."""
+        ...
+
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         """What only the mover learns from their move (the card they drew), or ``None``."""
         ...
@@ -1151,7 +1157,8 @@ class TableController:
 
     def hint_text(self, snapshot: TableSnapshot, player: int, decision: Decision,
                   lang: str) -> str:
-        """A hint in one line: the move, what the search expects of it, and of the next best."""
+        """A hint in one line: the move, what it does (the face's reason), what the search
+        expects of it, and of the next best."""
         rules = self.game.search
         assert rules is not None
         move = self.face.move_text(snapshot.engine, player, decision.move, lang)
@@ -1159,7 +1166,14 @@ class TableController:
             return tr(lang, "💡 {move}: there is nothing better to do.", move=move)
         chosen = next(e for e in decision.estimates if e.move == decision.move)
         template, values = rules.outlook(chosen.score)
-        text = tr(lang, "💡 {move}: {outlook}.", move=move, outlook=tr(lang, template, **values))
+        outlook = tr(lang, template, **values)
+        reason = self.face.move_reason(snapshot.engine, player, decision.move,
+                                       self.names(snapshot), lang)
+        if reason is None:
+            text = tr(lang, "💡 {move}: {outlook}.", move=move, outlook=outlook)
+        else:
+            text = tr(lang, "💡 {move}: {reason}; {outlook}.", move=move, reason=reason,
+                      outlook=outlook)
         others = [e for e in decision.estimates if e.move != decision.move]
         if others:
             other = max(others, key=lambda e: e.score)

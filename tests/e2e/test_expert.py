@@ -129,7 +129,7 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
 ) -> None:
     anna = world.anna
     table = await _anna_against_two_computers(bot_runner, driver, world, seed=4)
-    hinted = 0
+    hinted = reasoned = 0
     while hinted < 3:
         await driver.wait_for(lambda: _waiting_for(table.table, anna.id),
                               what="Anna's turn or the end")
@@ -144,6 +144,13 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
         face = bot_runner.bot.controllers["dubb"].face
         assert hint.content.startswith(
             f"💡 {face.move_text(before.engine, anna.id, expected.move, 'en')}:"), hint.content
+        # and says what the move does (a play: whom it dubs, what it leaves)
+        controller = bot_runner.bot.controllers["dubb"]
+        reason = face.move_reason(before.engine, anna.id, expected.move,
+                                  controller.names(before), "en")
+        if reason is not None:
+            assert f": {reason}; " in hint.content, hint.content
+            reasoned += 1
         # a hint reads only the caller's seat: never a card of another hand or the draw pile
         hidden = {c for p in before.engine.names if p != anna.id
                   for c in before.engine.hand(p)} | set(before.engine._draw)
@@ -151,7 +158,7 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
             before.engine.hand(anna.id)))
         hinted += 1
         await table.turn_by_buttons()
-    assert hinted > 0
+    assert hinted > 0 and reasoned > 0
 
 
 async def test_hints_on_the_panel_and_off_when_the_server_says_so(

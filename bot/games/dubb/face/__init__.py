@@ -13,7 +13,7 @@ from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.dubb.engine import DubbGame
-from bot.games.dubb.face import pictures, render
+from bot.games.dubb.face import pictures, reasons, render
 from bot.games.dubb.face.commands import Dubb, routes
 from bot.games.dubb.views import DubbPublicView
 from bot.table.service import TableSnapshot
@@ -57,6 +57,12 @@ class DubbFace:
 
     def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
         return render.move_text(move, lang)
+
+    def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                    lang: str) -> str | None:
+        assert isinstance(engine, DubbGame)
+        return reasons.move_reason(move, engine.public_view(), engine.private_view(player_id),
+                                   names, lang)
 
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         return render.move_notice(events, player_id, lang)

@@ -15,7 +15,7 @@ from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.tonk.engine import TonkTable
 from bot.games.tonk.events import Left
-from bot.games.tonk.face import pictures, render
+from bot.games.tonk.face import pictures, reasons, render
 from bot.games.tonk.face.commands import Tonk, routes
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.views import TonkPublicView
@@ -60,6 +60,12 @@ class TonkFace:
         assert isinstance(engine, TonkTable)
         return render.move_text(move, engine.public_view(), engine.private_view(player_id),
                                 dict(engine.names), lang)
+
+    def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                    lang: str) -> str | None:
+        assert isinstance(engine, TonkTable)
+        return reasons.move_reason(move, engine.public_view(), engine.private_view(player_id),
+                                   lang)
 
     def move_notice(self, events: Sequence[Any], player_id: int, lang: str) -> str | None:
         return render.move_notice(events, player_id, lang)
