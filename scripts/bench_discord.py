@@ -3,7 +3,7 @@ discord.py echo bot on the same fake as the floor.
 
     .venv/bin/python scripts/bench_discord.py [--tables 200] [--seconds 30] [--warmup 15]
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
-        [--level easy|normal|expert]
+        [--level easy|normal|expert] [--levels normal,expert]
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
@@ -17,16 +17,17 @@ records how late it wakes (the loop lag: how long ready callbacks kept the loop 
 
 Every table seats ``--people`` people and ``--computers`` computer players (``--game dubb`` or
 ``tonk``) of ``--level`` (issue 34: ``expert`` computers search in the bot's worker process; unset:
-the server's default, normal). Each person looks once per ``--interval`` seconds on average
-(uniformly 0.5–1.5×, tables staggered). With ``--watch table`` (the default) they learn that it is
-their turn as the table's other players do, from the **public table** (the table names them; a new
-table message that mentions them is their ping): then they make a move on their hand panel if it
-shows this turn (the bot announces the turn on an open panel), else open their hand from the table
-first (the first play or discard offered, else draw, else pass; Tonk: deal the next hand);
-otherwise they do nothing. With ``--watch panel`` they read only their self-refreshing hand panel,
-as before issue 32: they move when it says it is their turn, else press **Refresh**. A finished
-game is followed by a new one (`/dubb start`, Start). Computers move after ``--computer-pause``
-seconds, through the bot's own ``COMPUTER_PAUSE``.
+the server's default, normal). ``--levels normal,expert`` runs the bot alone once per level (in
+turn first from round to round) and ends with a row per level. Each person looks once per
+``--interval`` seconds on average (uniformly 0.5–1.5×, tables staggered). With ``--watch table``
+(the default) they learn that it is their turn as the table's other players do, from the **public
+table** (the table names them; a new table message that mentions them is their ping): then they
+make a move on their hand panel if it shows this turn (the bot announces the turn on an open
+panel), else open their hand from the table first (the first play or discard offered, else draw,
+else pass; Tonk: deal the next hand); otherwise they do nothing. With ``--watch panel`` they read
+only their self-refreshing hand panel, as before issue 32: they move when it says it is their turn,
+else press **Refresh**. A finished game is followed by a new one (`/dubb start`, Start). Computers
+move after ``--computer-pause`` seconds, through the bot's own ``COMPUTER_PAUSE``.
 
 ``--processes 2`` runs the bot in two processes on one token and one PostgreSQL database (a
 throwaway server, ``tests/store/pgserver.py``), each with half of ``--shards`` shards, the
@@ -1048,6 +1049,32 @@ def _order(roles: tuple[str, ...], round_: int) -> tuple[str, ...]:
     return echo + (bots if round_ % 2 == 0 else bots[::-1])
 
 
+async def levels(args: argparse.Namespace, base: Path) -> None:
+    """The bot under the same load once per computer level of ``--levels`` (issue 34: expert
+    computers against normal ones), in turn first from round to round, then one row per level."""
+    rows: dict[str, list[Phase]] = {}
+    names = args.levels.split(",")
+    for round_ in range(args.rounds):
+        for level in (names if round_ % 2 == 0 else names[::-1]):
+            print(f"-- computers {level}" + (f", round {round_ + 1} of {args.rounds}"
+                                             if args.rounds > 1 else ""), flush=True)
+            phase = await run_phase("bot", argparse.Namespace(**{**vars(args), "level": level}),
+                                    base / f"bot-{level}-{round_ + 1}")
+            show(phase)
+            rows.setdefault(level, []).append(phase)
+    ms = 1000
+    print("| computers | moves/s | answer p50 / p99 ms | loop lag p50 / p99 / max ms "
+          "| waited for a core s | failed |")
+    print("|---|---|---|---|---|---|")
+    for level, phases in rows.items():
+        for phase in phases:
+            print(f"| {level} | {phase.moves / phase.seconds:.1f} "
+                  f"| {statistics.median(phase.latencies) * ms:.1f} / "
+                  f"{pct(phase.latencies, 99) * ms:.1f} "
+                  f"| {pct(phase.lag, 50) * ms:.2f} / {pct(phase.lag, 99) * ms:.2f} / "
+                  f"{max(phase.lag, default=0) * ms:.1f} | {phase.waited:.1f} | {phase.failed} |")
+
+
 async def load(args: argparse.Namespace, base: Path) -> None:
     roles = ("echo", "base", "bot") if args.baseline else ("echo", "bot")
     summary: dict[str, list[tuple[float, float, float, float]]] = {}
@@ -1173,11 +1200,13 @@ async def main(args: argparse.Namespace) -> None:
     load_average = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load average {load_average}; files in {base}")
     print(f"{args.tables} tables of {args.game}: {args.people} people, {args.computers} "
-          f"computers ({args.level or 'normal'}); a click per person every {args.interval:g} s; "
-          f"COMPUTER_PAUSE "
+          f"computers ({args.levels or args.level or 'normal'}); a click per person every "
+          f"{args.interval:g} s; COMPUTER_PAUSE "
           f"{args.computer_pause:g} s", flush=True)
     if args.memory:
         await memory(args, base)
+    elif args.levels:
+        await levels(args, base)
     else:
         await load(args, base)
 
@@ -1193,6 +1222,9 @@ if __name__ == "__main__":
     parser.add_argument("--people", type=int, default=1)
     parser.add_argument("--computers", type=int, default=2)
     parser.add_argument("--level", choices=("easy", "normal", "expert"))
+    parser.add_argument("--levels",
+                        help="levels to compare under the same load, e.g. normal,expert "
+                             "(the bot alone, once per level and round)")
     parser.add_argument("--only", choices=("bot", "echo", "base"))
     parser.add_argument("--rounds", type=int, default=1,
                         help="measure every phase this many times, the bots in turn first")

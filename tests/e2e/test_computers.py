@@ -92,7 +92,7 @@ def _dubb_waiting_for(message: StoredMessage, player_id: int) -> StoredMessage |
     return None
 
 
-async def _play_until_hand_over(play: TonkPlay, person: int) -> StoredMessage:
+async def play_until_hand_over(play: TonkPlay, person: int) -> StoredMessage:
     """The person plays their turns (greedy, through the buttons); computers play theirs."""
     assert play.runner.bot is not None
     while True:
@@ -132,7 +132,7 @@ async def test_a_person_plays_five_tonk_hands_against_two_computers(
     for hand in range(1, 6):
         if hand > 1:
             await play.play(DealNextHand(), "buttons", anna)
-        final = await _play_until_hand_over(play, anna.id)
+        final = await play_until_hand_over(play, anna.id)
         assert play.table.embeds[0]["title"] == f"Tonk — hand {hand} over"
         for payer, payee, amount, _ in payments_announced(final):
             nets[payer] -= amount

@@ -15,12 +15,14 @@ from bot import cards
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
 from bot.games.search import Budget, Decision, ExpertStrategy
+from bot.games.tonk import DealNextHand
 from bot.table.computers import computer_level
 from bot.table.service import TableSnapshot
 from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.test_computers import play_until_hand_over
 from tests.e2e.tonk_table import open_table
 
 pytestmark = pytest.mark.e2e
@@ -69,6 +71,30 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_experts(
     assert all(by_player[p] > 0 for p in experts)
     # the experts moved for themselves: none of their moves was a timer's
     assert {r.move["type"] for r in records[1:] if r.player_id < 0} <= {"play", "draw", "pass"}
+
+
+@pytest.mark.machine_speed
+async def test_a_person_plays_tonk_hands_against_two_experts(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    await start_clocked(bot_runner)
+    anna = world.anna
+    play = await open_table(bot_runner, driver, world.channel, anna, [], seed=6,
+                            options={"computers": 2, "level": "expert"})
+    for hand in range(1, 4):
+        if hand > 1:
+            await play.play(DealNextHand(), "buttons", anna)
+        await play_until_hand_over(play, anna.id)
+        assert play.table.embeds[0]["title"] == f"Tonk — hand {hand} over"
+    assert bot_runner.bot is not None
+    records = await bot_runner.bot.service.moves(play.table_id)
+    by_player = Counter(r.player_id for r in records[1:])
+    experts = sorted(p for p in by_player if p < 0)
+    assert [computer_level(p) for p in experts] == ["expert", "expert"]
+    # the experts moved for themselves, every turn: no timer moved for them, nobody left
+    assert not any(r.move["type"] in ("timeout", "leave") for r in records[1:])
+    assert play.scanner.checked > 0
+    await driver.slash(anna, world.channel, "tonk stop")
 
 
 async def test_the_host_picks_a_level_in_the_lobby_and_the_server_sets_a_default(
