@@ -151,6 +151,11 @@ class _Computer:
             self.strategy.budget = pool.budget
         self.seen = -1
 
+    @property
+    def searches(self) -> bool:
+        """Whether this computer's decisions are searches in the pool (not in the loop)."""
+        return isinstance(self.strategy, ExpertStrategy) and self.pool is not None
+
     async def decide(self, service: TableService, channel_id: int
                      ) -> tuple[int, object] | None:
         """(the counter the move is for, the move), or ``None`` when it is not this computer's
@@ -183,9 +188,11 @@ class _Computer:
                 return None
         rng = random.Random(f"kortbord:{snapshot.table_id}:{self.player_id}:{snapshot.counter}")
         view = snapshot.engine.observe(self.player_id)
-        if isinstance(self.strategy, ExpertStrategy) and self.pool is not None:
-            # the information set is taken now, in this step; the table may move on while the
-            # search runs, and then the move is refused as stale
+        if self.searches:
+            assert isinstance(self.strategy, ExpertStrategy) and self.pool is not None
+            # the information set is taken now (the table is read without an await after
+            # the lookup); the table may move on while the search runs, and then the move is
+            # refused as stale
             decision: Decision = await self.pool.run(self.strategy.job(view, rng))
             metrics.COMPUTER_DECISION_SECONDS.labels(snapshot.kind).observe(decision.cpu)
             return snapshot.counter, decision.move, decision
@@ -305,13 +312,26 @@ class ComputerPlayers:
                         continue
                     return
                 assert snapshot is not None
-                if self._pause > 0:
-                    await self._clock.sleep_until(self._clock.now() + self._pause)
-                # a person being answered goes first; the move reads the table again, deciding
-                # and applying in the loop's step it waits for
-                await self._people.wait_turn()
-                await self._people.step()
-                await self._move(channel_id, snapshot, computer)
+                thinking: asyncio.Task[tuple[int, object] | None] | None = None
+                if self._pause > 0 and self._pool is not None:
+                    player = self._player(snapshot, computer)
+                    if player.searches:
+                        # a search takes up to its budget in a worker: it thinks while the
+                        # table shows the last move, so the pause hides it (the turn is this
+                        # computer's until it moves: nobody else can change the table meanwhile
+                        # but a timer or a leave, and then its move is refused as stale)
+                        thinking = asyncio.create_task(player.decide(self._service, channel_id))
+                try:
+                    if self._pause > 0:
+                        await self._clock.sleep_until(self._clock.now() + self._pause)
+                    # a person being answered goes first; the move reads the table again,
+                    # deciding and applying in the loop's step it waits for
+                    await self._people.wait_turn()
+                    await self._people.step()
+                    await self._move(channel_id, snapshot, computer, thinking)
+                finally:
+                    if thinking is not None and not thinking.done():
+                        thinking.cancel()
         except Exception:
             # the turn's deadline (if the table has a turn time) starts us again
             _log.exception("a computer player in channel %d could not move", channel_id)
@@ -319,8 +339,11 @@ class ComputerPlayers:
             if self._tasks.get(channel_id) is asyncio.current_task():
                 del self._tasks[channel_id]
 
-    async def _move(self, channel_id: int, snapshot: TableSnapshot, computer: int) -> None:
-        decided = await self._player(snapshot, computer).decide(self._service, channel_id)
+    async def _move(self, channel_id: int, snapshot: TableSnapshot, computer: int,
+                    thinking: asyncio.Task[tuple[int, object] | None] | None = None) -> None:
+        """Applies the computer's move: the one ``thinking`` found, or one decided now."""
+        decided = await (thinking if thinking is not None
+                         else self._player(snapshot, computer).decide(self._service, channel_id))
         if decided is None:
             return
         counter, move = decided

@@ -5,16 +5,18 @@ Searches are small here (``BotRunner.expert_rollouts``) and run in a thread."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from bot import cards
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
-from bot.games.search import Budget, Decision, ExpertStrategy
+from bot.games.search import Budget, Decision, ExpertStrategy, run_job
 from bot.games.tonk import DealNextHand
 from bot.table.computers import computer_level
 from bot.table.service import TableSnapshot
@@ -71,6 +73,46 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_experts(
     assert all(by_player[p] > 0 for p in experts)
     # the experts moved for themselves: none of their moves was a timer's
     assert {r.move["type"] for r in records[1:] if r.player_id < 0} <= {"play", "draw", "pass"}
+
+
+async def test_an_expert_searches_while_the_table_shows_the_last_move(
+    bot_runner: BotRunner, driver: Driver, world: World
+) -> None:
+    """A search (up to its budget, in a worker) runs during the computer's pause, not after
+    it: the pause hides it. The clock stands still until the search is done, and only then
+    does the computer move."""
+    bot_runner.computer_pause = 30.0
+    clock = await start_clocked(bot_runner, seed=11)
+    assert bot_runner.bot is not None
+    pool = bot_runner.bot.computers._pool
+    assert pool is not None
+    searched: list[float] = []
+    done = asyncio.Event()
+    run = pool.run
+
+    async def recorded(job: Any, work: Any = run_job) -> Any:
+        result = await run(job, work)
+        searched.append(clock.now())
+        done.set()
+        return result
+
+    pool.run = recorded  # type: ignore[method-assign]
+    table = await _anna_against_two_computers_of(bot_runner, driver, world, "expert")
+    while True:
+        state = await snapshot(bot_runner, world.channel)
+        assert state is not None and state.engine is not None
+        if state.engine.to_move != world.anna.id:
+            break
+        await table.turn_by_buttons()
+    paused_at, counter = clock.now(), state.counter
+    async with asyncio.timeout(30):
+        await done.wait()
+    assert searched == [paused_at]
+    after = await snapshot(bot_runner, world.channel)
+    assert after is not None and after.counter == counter  # thought, but still pausing
+    clock.advance(30.0)
+    await driver.wait_for(lambda: (dubb_table.counter_of(table.table) or 0) > counter or None,
+                          what="the computer's move")
 
 
 @pytest.mark.machine_speed
@@ -143,7 +185,17 @@ async def _anna_against_two_computers(bot_runner: BotRunner, driver: Driver, wor
                                       *, seed: int) -> DubbTable:
     """A Dubb table of Anna and two computers, dealt from ``seed``, on a clock moved by hand."""
     await start_clocked(bot_runner, seed=seed)
-    await driver.slash(world.anna, world.channel, "dubb start", {"computers": 2})
+    return await _anna_against_two_computers_of(bot_runner, driver, world, None)
+
+
+async def _anna_against_two_computers_of(bot_runner: BotRunner, driver: Driver, world: World,
+                                         level: str | None) -> DubbTable:
+    """A Dubb table of Anna and two computers of ``level`` (the server's default: ``None``),
+    started on a bot already running."""
+    options: dict[str, Any] = {"computers": 2}
+    if level is not None:
+        options["level"] = level
+    await driver.slash(world.anna, world.channel, "dubb start", options)
     lobby = await dubb_table.wait_table(driver, world.channel)
     await driver.click(world.anna, lobby, "Start")
     return DubbTable(driver, world.channel, {world.anna.id: world.anna})

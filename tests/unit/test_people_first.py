@@ -182,7 +182,8 @@ async def a_computer_held_by(gate: Held, monkeypatch: pytest.MonkeyPatch) -> Non
 
     moved: list[int] = []
 
-    async def move(self: ComputerPlayers, channel_id: int, snapshot: Any, computer: int) -> None:
+    async def move(self: ComputerPlayers, channel_id: int, snapshot: Any, computer: int,
+                   thinking: Any = None) -> None:
         moved.append(computer)
         table.engine.to_move = 7
 
