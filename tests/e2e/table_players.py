@@ -90,12 +90,14 @@ class Player:
                 return await self._act(user, panel, label)
         discard = next((s for s in selects if "Discard" in s.get("placeholder", "")), None)
         if discard is not None:
-            return await self._act(user, panel, None, select=discard)
+            # the last card listed, the highest: a hand kept low ends with payments (discarding
+            # the lowest left every hand at 50 and a three-way tie, no payments, in a fifth)
+            return await self._act(user, panel, None, select=discard, option=-1)
         return False
 
     async def _act(
         self, user: User, message: StoredMessage, label: str | None,
-        select: dict[str, object] | None = None,
+        select: dict[str, object] | None = None, option: int = 0,
     ) -> bool:
         """Click or select; True when the bot acknowledged a move."""
         if select is not None:
@@ -103,7 +105,7 @@ class Player:
             options = select["options"]
             assert isinstance(options, list)
             result = await self.driver.select(
-                user, message, [options[0]["value"]], custom_id=custom_id
+                user, message, [options[option]["value"]], custom_id=custom_id
             )
         else:
             assert label is not None
@@ -162,7 +164,9 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
     """Checks one table from the database: its move log has no gap or repeat and holds every
     acknowledged move, by its player, where it was made; its stored state is the replay of the
     log; its ledger rows are exactly the payments each hand announced (none missing, none
-    doubled) and sum to zero. Returns how many of its hands (Tonk) ended with payments."""
+    doubled) and sum to zero. Returns how many of its hands (Tonk) ended: a hand may end with
+    no payments (a draw on the deal, or every player tied for lowest when the stock ran out,
+    T10), and its ledger rows are then checked to be none."""
     tables = [t.id for t in await store.tables_of_guild(guild_id)
               if t.channel_id == player.channel.id]
     assert len(tables) == 1, "one table was played in the channel"
@@ -210,7 +214,7 @@ async def check_table(store: Store, player: Player, guild_id: int) -> int:
         nets[entry.payer_id] = nets.get(entry.payer_id, 0) - entry.amount
         nets[entry.payee_id] = nets.get(entry.payee_id, 0) + entry.amount
     assert sum(nets.values()) == 0
-    return len(written)
+    return len(announced)
 
 
 def _over(table: StoredMessage) -> bool:

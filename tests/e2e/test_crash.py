@@ -82,6 +82,7 @@ async def test_sigkill_at_random_moments_loses_and_doubles_nothing(
     store = await Store.open(subprocess_bot.workdir / "kortbord.sqlite3")
     try:
         assert await check_table(store, dubb, world.guild.id) == 0
+        # a hand has ended, and its ledger rows (if it paid anyone) were matched to its result
         assert await check_table(store, tonk, world.guild.id) >= 1
     finally:
         await store.close()

@@ -61,7 +61,7 @@ async def shard_processes(
 
 
 def _done(player: Player) -> bool:
-    """Dubb: the game is over; Tonk: a hand has ended (and was paid)."""
+    """Dubb: the game is over; Tonk: a hand has ended."""
     return player.finished() if player.game == "dubb" else hands_ended(player) > 0
 
 
@@ -91,11 +91,11 @@ async def _check(url: str, players: Sequence[Player], guild_of: dict[int, int]) 
     try:
         for player in players:
             guild = guild_of[player.channel.id]
-            paid = await check_table(store, player, guild)
-            # Dubb pays nothing; a Tonk hand may end without payments (a draw on the deal),
-            # and check_table has already matched its ledger to what each hand announced
+            ended = await check_table(store, player, guild)
+            # Dubb ends no hands; check_table has already matched each Tonk hand's ledger rows
+            # to what it announced (none for a hand that ends without payments)
             if player.game == "dubb":
-                assert paid == 0
+                assert ended == 0
             if player.game == "dubb":
                 table = next(t for t in await store.tables_of_guild(guild)
                              if t.channel_id == player.channel.id)

@@ -86,7 +86,7 @@ def _closed(driver: Driver, channel: Channel) -> bool:
 
 
 def _done(player: Player) -> bool:
-    """Dubb: the game is over; Tonk: a hand has ended (and was paid)."""
+    """Dubb: the game is over; Tonk: a hand has ended."""
     return player.finished() if player.game == "dubb" else hands_ended(player) > 0
 
 
@@ -94,9 +94,9 @@ async def _check(url: str, players: Sequence[Player], guild_of: dict[int, int]) 
     store = await Store.open(url)
     try:
         for player in players:
-            paid = await check_table(store, player, guild_of[player.channel.id])
+            ended = await check_table(store, player, guild_of[player.channel.id])
             # the turn timers that ran afterwards may have played more Tonk hands
-            assert paid == 0 if player.game == "dubb" else paid >= 1
+            assert ended == 0 if player.game == "dubb" else ended >= 1
     finally:
         await store.close()
 
