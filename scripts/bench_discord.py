@@ -39,7 +39,9 @@ moves in the database, the figures for the measured window: **table freshness** 
 commit until the public table first shows it) p50/p99/max, over every move, and the tables'
 longest wait; **turn wait** (the move that gave a person the turn until the public table shows
 it) p50/p99/max; the person turns **pinged** (a new message mentioning them between the turn's
-start and their move), **announced on their panel** only, and **neither** (which must be 0);
+start and their move), **announced on their panel** only, and **neither** (which must be 0,
+but for Tonk's Deal next hand: a person's move after another's that is nobody's turn, so nobody
+is called to it);
 requests per second **by kind** (on the bot token's global budget, on interaction endpoints, on
 the IP's budget: webhook tokens) with the busiest 1-s window of the global one; and the invalid
 requests (401, 403, 429) the fake counted.
@@ -591,17 +593,19 @@ class Bench:
         driver = self.driver
         table = table_message(driver, person.channel)
         labels = [] if table is None else [b.get("label") for b in table.buttons()]
+        if table is not None and "Deal next hand" in labels:
+            # a Tonk hand is over: its table has no Your hand, and the table goes on
+            shown = shown_counter(table)
+            if person.host and shown is not None and shown > person.acted and await self.act(
+                    lambda: driver.click(person.user, table, "Deal next hand"), "move"):
+                person.acted = shown
+            return
         if table is None or "Your hand" not in labels:
             if person.host and (table is None or "waiting for players" not in _title(table)):
                 await self.open_table(people)
             return
         shown = shown_counter(table)
         if shown is None or shown <= person.acted:
-            return
-        if "Deal next hand" in labels:
-            if person.host and await self.act(
-                    lambda: driver.click(person.user, table, "Deal next hand"), "move"):
-                person.acted = shown
             return
         if f"<@{person.user.id}>" not in (table.content or ""):
             return

@@ -36,8 +36,9 @@ START_EFFORT = 3.0
 """The budget a start-of-turn decision gets, in host budgets (``SearchRules.effort``): whether
 to drop (T10) decides the hand's chips, a playout costs about 5 ms (a Dubb one well under 1),
 and at one budget (150 ms) the search got about 13 worlds, too few ever to prefer another move
-than smart's (0 of 150 decisions); at three, 11 of 150, each better than smart's when weighed
-again on 200 common worlds (+0.66 chips on average, 8 of them drops)."""
+than smart's (0 of 150 decisions); at three, with the cheaper playouts below, 9 of 150, each
+better than smart's when weighed again on 200 common worlds (+0.84 chips on average, 7 of them
+drops)."""
 PLAYOUT_SAMPLES = 32
 """Samples of the opponents' totals each ``smart`` decision draws in a playout, against its own
 160: drawing them was two thirds of a playout's time, and a playout is one deal among many."""
