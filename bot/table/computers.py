@@ -324,8 +324,8 @@ class ComputerPlayers:
                 try:
                     if self._pause > 0:
                         await self._clock.sleep_until(self._clock.now() + self._pause)
-                    # a person being answered goes first; the move reads the table again,
-                    # deciding and applying in the loop's step it waits for
+                    # a person being answered goes first; the move (and a computer that does
+                    # not search, its decision) goes in the loop's step it waits for
                     await self._people.wait_turn()
                     await self._people.step()
                     await self._move(channel_id, snapshot, computer, thinking)
