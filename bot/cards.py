@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.errors import KortbordError
+
 JOKER_RANK = 0
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
 RANKS: tuple[int, ...] = tuple(range(2, 15))
@@ -99,7 +101,7 @@ def sorted_hand(cards: Iterable[int]) -> list[int]:
     return sorted(cards, key=sort_key)
 
 
-class CardTextError(ValueError):
+class CardTextError(KortbordError, ValueError):
     """User text that does not name a card, or names cards the hand does not hold. ``kind`` is
     ``"empty"``, ``"not_a_card"`` (``text`` is the token), ``"no_cards"`` or ``"not_held"``
     (``text`` names what is missing); whoever shows it quotes ``text`` shortened and escaped."""

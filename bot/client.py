@@ -25,8 +25,8 @@ from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
 from bot.discord.translator import CatalogTranslator
 from bot.discord.webhooks import ChannelWebhooks
+from bot.gamekit.search import Budget
 from bot.games.registry import GAMES, Registry
-from bot.games.search import Budget
 from bot.ratings.strengths import seating_strengths
 from bot.storage import DueDeadline, Store
 from bot.table import ApplyResult, TableService, TableSnapshot

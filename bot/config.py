@@ -9,13 +9,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.errors import KortbordError
 from bot.storage import Shards
 from bot.storage.url import DatabaseUrl, parse_database_url, sqlite_file
 
 _LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
-class ConfigError(Exception):
+class ConfigError(KortbordError):
     """A setting is missing or malformed; the message is one line naming the variable."""
 
 

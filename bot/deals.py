@@ -11,7 +11,8 @@ shown before the deal is ``SHA-256("kortbord/commit/v1" || t || h || key)``. The
 || i || block)`` for blocks 0, 1, 2, ..., each number taken by rejection sampling so every
 order is equally likely.
 
-Engines reach this only as a ``DealSource`` (``bot.games.base``): they ask for shuffles, by hand.
+Engines reach this only as a ``DealSource`` (``bot.gamekit.contract``): they ask for
+shuffles, by hand.
 Nothing here imports the rest of the bot.
 """
 

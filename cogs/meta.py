@@ -17,7 +17,7 @@ from bot.discord.controller import user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, verify_answer
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.i18n import LANGUAGES, join, lang_of, tr
 from bot.table.computers import game_levels, level_name
 from bot.table.settings import GameDefaults, ServerSettings

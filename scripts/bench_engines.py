@@ -73,13 +73,13 @@ def _sim(game: str, argv: list[str]) -> dict[str, Any]:
 def _decisions(hands: int, seed: int) -> dict[str, Any]:
     import random
 
-    from bot.games.base import Seat
-    from bot.games.tonk import DealNextHand, HandEnded, Phase, TonkOptions, TonkTable
+    from bot.gamekit.contract import Seat
+    from bot.games.tonk import DealNextHand, HandEnded, Phase, TonkEngine, TonkOptions
     from bot.games.tonk.events import event_to_dict, seat_form
     from bot.games.tonk.players import GreedyStrategy, SmartStrategy
 
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    table = TonkTable.new(seats, TonkOptions(), seed)
+    table = TonkEngine.new(seats, TonkOptions(), seed)
     greedy = {s.player_id: GreedyStrategy() for s in seats}
     smart = {s.player_id: SmartStrategy() for s in seats}
     rngs = {s.player_id: random.Random(seed * 31 + s.player_id) for s in seats}

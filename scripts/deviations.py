@@ -26,19 +26,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.games import search as searching
-from bot.games.base import Seat
+from bot.gamekit import search as searching
+from bot.gamekit.contract import Seat
 
 
 def _dubb_positions(seed: int) -> Iterator[tuple[Any, Any]]:
     """(seat 1's view, its information) at each of its decisions with a choice."""
-    from bot.games.dubb import DubbGame, DubbOptions, event_to_dict, seat_form
+    from bot.games.dubb import DubbEngine, DubbOptions, event_to_dict, seat_form
     from bot.games.dubb.search import SEARCH
     from bot.games.dubb.smart import smart_strategy
 
     game_seed = seed
     while True:
-        game = DubbGame.new([Seat(i + 1, f"P{i + 1}") for i in range(4)], DubbOptions(), game_seed)
+        seats = [Seat(i + 1, f"P{i + 1}") for i in range(4)]
+        game = DubbEngine.new(seats, DubbOptions(), game_seed)
         memory = SEARCH.memory()
         rng = random.Random(game_seed)
         while not game.is_over:
@@ -53,13 +54,13 @@ def _dubb_positions(seed: int) -> Iterator[tuple[Any, Any]]:
 
 
 def _tonk_positions(seed: int) -> Iterator[tuple[Any, Any]]:
-    from bot.games.tonk import DealNextHand, TonkOptions, TonkTable, event_to_dict, seat_form
+    from bot.games.tonk import DealNextHand, TonkEngine, TonkOptions, event_to_dict, seat_form
     from bot.games.tonk.players import SmartStrategy
     from bot.games.tonk.search import SEARCH
-    from bot.games.tonk.table import HAND_OVER
+    from bot.games.tonk.terms import HAND_OVER
 
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    table = TonkTable.new(seats, TonkOptions(), seed)
+    table = TonkEngine.new(seats, TonkOptions(), seed)
     players = {s.player_id: SmartStrategy() for s in seats}
     rngs = {p: random.Random(seed * 7919 + p) for p in players}
     memory = SEARCH.memory()

@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.games import search as searching
+from bot.gamekit import search as searching
 from bot.games.dubb import DubbOptions
 from bot.games.dubb import sim as dubb_sim
 from bot.games.tonk import TonkOptions
@@ -111,14 +111,14 @@ class _TimedExpert(searching.ExpertStrategy):
 def _dubb_duplicate(seed: int, seat: int, expert: Any) -> tuple[bool, bool]:
     """One Dubb deal played twice: four smart players, then the same with the expert at
     ``seat``; whether that seat lost each time."""
-    from bot.games.base import Seat
-    from bot.games.dubb import DubbGame, event_to_dict, seat_form
+    from bot.gamekit.contract import Seat
+    from bot.games.dubb import DubbEngine, event_to_dict, seat_form
     from bot.games.dubb.players import SmartStrategy
 
     lost = []
     for strategy in (SmartStrategy(), expert):
         seats = [Seat(i + 1, f"P{i + 1}") for i in range(EXPERT_SEATS["dubb"])]
-        game = DubbGame.new(seats, DubbOptions(), seed)
+        game = DubbEngine.new(seats, DubbOptions(), seed)
         players = [strategy if i == seat else SmartStrategy() for i in range(len(seats))]
         rng = random.Random(seed)
         while not game.is_over:
@@ -135,23 +135,23 @@ def _dubb_duplicate(seed: int, seat: int, expert: Any) -> tuple[bool, bool]:
 def _tonk_duplicate(seed: int, seat: int, expert_factory: Any) -> list[tuple[int, int]]:
     """One Tonk table of ``TONK_TABLE_HANDS`` hands played twice: three smart players, then the
     same deals with the expert at ``seat``; that seat's net chips per hand each time."""
-    from bot.games.base import Seat
+    from bot.gamekit.contract import Seat
     from bot.games.tonk import (
         DealNextHand,
         HandEnded,
-        TonkTable,
+        TonkEngine,
         check_invariants,
         event_to_dict,
         seat_form,
     )
     from bot.games.tonk.players import SmartStrategy
     from bot.games.tonk.settlement import net
-    from bot.games.tonk.table import HAND_OVER
+    from bot.games.tonk.terms import HAND_OVER
 
     runs = []
     for with_expert in (False, True):
         seats = [Seat(i + 1, f"P{i + 1}") for i in range(EXPERT_SEATS["tonk"])]
-        table = TonkTable.new(seats, TonkOptions(), seed)
+        table = TonkEngine.new(seats, TonkOptions(), seed)
         players: dict[int, Any] = {
             s.player_id: expert_factory() if with_expert and i == seat else SmartStrategy()
             for i, s in enumerate(seats)}

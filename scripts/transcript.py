@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.discord.common import LobbySeat, fit, label, lobby_embed
 from bot.discord.controller import load_face
 from bot.discord.publisher import TableRender
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.registry import GAMES
 from bot.storage import SeatInfo
 from bot.table.service import TableSnapshot

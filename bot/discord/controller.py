@@ -56,8 +56,8 @@ from bot.discord.pictures import attachment, show_in
 from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
 from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
-from bot.games.base import Engine, GameSpec, Seat
-from bot.games.search import Budget, Decision
+from bot.gamekit.contract import Engine, GameSpec, Seat
+from bot.gamekit.search import Budget, Decision
 from bot.i18n import DEFAULT, N_, join, lang_of, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService

@@ -16,7 +16,8 @@ from discord import app_commands
 
 from bot.cards import CardTextError
 from bot.discord.telemetry import TRACKER
-from bot.games.base import RuleError
+from bot.errors import KortbordError
+from bot.gamekit.contract import RuleError
 from bot.i18n import L, lang_of, tr
 from bot.table.errors import TableError
 
@@ -26,7 +27,7 @@ EXCERPT_LIMIT = 24
 """The most of a user's own input an answer ever quotes back."""
 
 
-class UserFacingError(Exception):
+class UserFacingError(KortbordError):
     """A mistake of the user's: ``UserFacingError("…{x}…", x=…)`` is shown to them privately,
     in their language."""
 

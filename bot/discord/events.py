@@ -37,7 +37,7 @@ from bot.discord.controller import TableController, display_name, user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Route, Router
 from bot.discord.translator import cmd
-from bot.games.base import GameSpec, RuleError, Seat
+from bot.gamekit.contract import GameSpec, RuleError, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, ordinal, tr, trn
 from bot.storage import EventEntrant, EventRecord, EventTable, TableRecord
 from bot.table import TableService

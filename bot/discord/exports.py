@@ -16,7 +16,7 @@ from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
 from bot.discord.controller import TableController, user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import data_file
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.i18n import tr, trn
 from bot.storage import Store, TableRecord
 from bot.table.exports import TooLargeError, ledger_csv, records_json

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.games.dubb.spec import SPEC as DUBB
 from bot.games.tonk.spec import SPEC as TONK
 

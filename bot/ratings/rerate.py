@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.ratings.results import job, log_events, rated_places
 from bot.storage import RatingJob, Store, TableRecord
 

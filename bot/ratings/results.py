@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.ratings.model import FRESH, rate
 from bot.storage import MoveRecord, RatingJob
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import GameSpec, RuleError, Seat
+from bot.gamekit.contract import GameSpec, RuleError, Seat
 
 
 @dataclass

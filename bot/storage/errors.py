@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.errors import KortbordError
+
 if TYPE_CHECKING:
     from bot.storage.models import TableRecord
 
 
-class StoreError(Exception):
+class StoreError(KortbordError):
     """Base of every deliberate storage error."""
 
 

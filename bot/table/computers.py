@@ -16,7 +16,7 @@ Computers never move between hands (nobody is to move then): the table waits for
 its turn timer.
 
 Levels (issue 34): ``easy`` plays the game's ``greedy`` strategy, ``normal`` its ``smart`` one and
-``expert`` searches (``bot.games.search``). A computer's level is part of its player id — each
+``expert`` searches (``bot.gamekit.search``). A computer's level is part of its player id — each
 level has its own block of ids and names — so it is stored wherever a seat is, with no column of
 its own; every computer seated before levels existed has an id of the first block and plays
 ``normal``, as it did. An expert's search runs in a process pool (``SearchPool``), off the event
@@ -36,8 +36,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from bot import metrics
-from bot.games.base import GameSpec, RuleError, Strategy
-from bot.games.search import Budget, Decision, ExpertStrategy, run_job
+from bot.gamekit.contract import GameSpec, RuleError, Strategy
+from bot.gamekit.search import Budget, Decision, ExpertStrategy, run_job
 from bot.logs import log_context
 from bot.storage import MoveRecord, SeatInfo
 from bot.table.errors import NoTableError, NotPlayingError, StaleMoveError

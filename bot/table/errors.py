@@ -4,10 +4,11 @@ they can do. It never contains cards."""
 
 from __future__ import annotations
 
+from bot.errors import KortbordError
 from bot.i18n import DEFAULT, L
 
 
-class TableError(Exception):
+class TableError(KortbordError):
     def __init__(self, message: L) -> None:
         super().__init__(message.render(DEFAULT))
         self.message = message

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.base import EventRules, GameSpec
+from bot.errors import KortbordError
+from bot.gamekit.contract import EventRules, GameSpec
 from bot.storage import EventEntrant, EventRecord, EventTable, Shards, Store, TableRecord
 from bot.table import tourney
 from bot.table.tourney import Score, Standing
@@ -58,7 +59,7 @@ class EventSettings(BaseModel):
     """The channel the tables' threads are created in."""
 
 
-class EventError(Exception):
+class EventError(KortbordError):
     """A request the event's state refuses; ``why`` names the case for the Discord layer."""
 
     def __init__(self, why: str) -> None:

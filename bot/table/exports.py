@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.errors import KortbordError
 from bot.storage import ChainedEntry
 
 LEDGER_COLUMNS = (
@@ -28,7 +29,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV Injection")."""
 
 
-class TooLargeError(ValueError):
+class TooLargeError(KortbordError, ValueError):
     """One item alone is larger than a file may be."""
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.deals import DEAL_VERSION, CommittedDeals, RevealedDeals, new_master
-from bot.games.base import DealSource, Engine, GameSpec, Seat
+from bot.gamekit.contract import DealSource, Engine, GameSpec, Seat
 from bot.storage import TableRecord
 
 

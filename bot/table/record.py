@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.deals import commitment
-from bot.games.base import GameSpec
+from bot.errors import KortbordError
+from bot.gamekit.contract import GameSpec
 from bot.i18n import DEFAULT, L
 from bot.storage import Store
 from bot.table.fairdeal import deals_of, engine_from_start, links, revealed
@@ -24,7 +25,7 @@ from bot.table.fairdeal import deals_of, engine_from_start, links, revealed
 RECORD_FORMAT = "kortbord-table/1"
 
 
-class NotFinishedError(ValueError):
+class NotFinishedError(KortbordError, ValueError):
     """The table is not over, so its record is not public yet."""
 
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Engine, GameSpec
-from bot.games.search import Budget, SearchRules, search
+from bot.gamekit.contract import Engine, GameSpec
+from bot.gamekit.search import Budget, SearchRules, search
 from bot.storage import MoveRecord
 
 MOST_DECISIONS = 40

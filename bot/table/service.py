@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot import metrics
 from bot.deals import new_master
-from bot.games.base import Engine, GameSpec, Seat
+from bot.gamekit.contract import Engine, GameSpec, Seat
 from bot.i18n import L
 from bot.ratings.results import job, log_events, rated_places
 from bot.storage import (

@@ -161,7 +161,7 @@ async def open_table(
 async def cards_seen(service: object, table_id: int) -> tuple[set[str], dict[int, set[str]]]:
     """Replays a finished or running game from its move log: the cards that were ever played in
     public, and for each player every card that was ever in their hand (as displayed)."""
-    from bot.games.base import Seat
+    from bot.gamekit.contract import Seat
     from bot.games.dubb import move_from_dict
     from bot.games.registry import GAMES
     from bot.table.fairdeal import deals_of, engine_from_start

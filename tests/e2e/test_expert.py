@@ -16,7 +16,7 @@ import pytest
 from bot import cards
 from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
-from bot.games.search import Budget, Decision, ExpertStrategy, run_job
+from bot.gamekit.search import Budget, Decision, ExpertStrategy, run_job
 from bot.games.tonk import DealNextHand
 from bot.table.computers import computer_level
 from bot.table.service import TableSnapshot

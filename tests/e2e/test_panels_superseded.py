@@ -10,9 +10,9 @@ import pytest
 from bot.cards import ACE, RANK_NAMES
 from bot.client import _INTERACTION_TASKS
 from bot.fakediscord import Driver, StoredMessage
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.dubb import DubbOptions, Play
-from bot.games.dubb.engine import DubbGame
+from bot.games.dubb.engine import DubbEngine
 from tests.e2e.automation import set_seed
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, to_move
@@ -63,7 +63,7 @@ def _aces_on_the_second_move(seats: list[Seat]) -> tuple[int, Play, Play]:
     """A deal seed where the first move is a play and the second player may then play aces
     and still hold cards: that seed, the first play and the aces."""
     for seed in range(5000):
-        game = DubbGame.new(seats, DubbOptions(), seed)
+        game = DubbEngine.new(seats, DubbOptions(), seed)
         first = game.to_move
         assert first is not None
         opening = next((m for m in game.legal_moves(first) if isinstance(m, Play)), None)

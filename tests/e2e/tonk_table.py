@@ -23,7 +23,7 @@ from bot import cards
 from bot.fakediscord import Channel, Driver, User
 from bot.fakediscord.driver import InteractionResult
 from bot.fakediscord.model import StoredMessage
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -37,8 +37,8 @@ from bot.games.tonk import (
     Move,
     Phase,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     sort_cards,
 )
 from bot.games.tonk.autoplay import auto_discard
@@ -46,7 +46,7 @@ from bot.games.tonk.spreads import hits_on, spreads_in
 from tests.e2e.conftest import BotRunner
 
 Way = Literal["buttons", "commands"]
-Policy = Callable[[TonkTable, int], Move]
+Policy = Callable[[TonkEngine, int], Move]
 
 _COUNTER = re.compile(r"^kb:tonk:(\d+):(?:hand|deal):(\d+)$")
 _MENTION = re.compile(r"<@(\d+)>")
@@ -157,11 +157,11 @@ def standings_shown(message: StoredMessage) -> dict[str, tuple[int, int | None, 
 # -- what the simulated players decide ----------------------------------------------------------
 
 
-def _others_totals(t: TonkTable, p: int) -> list[int]:
+def _others_totals(t: TonkEngine, p: int) -> list[int]:
     return [t.total_of(q) for q in t.hand_players if q != p]
 
 
-def plain(t: TonkTable, p: int) -> Move:
+def plain(t: TonkEngine, p: int) -> Move:
     """Never spreads or drops: draws from the stock, discards by T11's order, ends the hand
     when the stock is out — so the hand ends in a stock-out."""
     if t.phase is Phase.START:
@@ -169,7 +169,7 @@ def plain(t: TonkTable, p: int) -> Move:
     return Discard(auto_discard(t.hand(p), t.taken_discard))
 
 
-def aim_out(t: TonkTable, p: int) -> Move:
+def aim_out(t: TonkEngine, p: int) -> Move:
     """Plays to go out: takes a useful discard, lays every spread and hit, never drops."""
     if t.phase is Phase.START:
         top = t.discard_top
@@ -182,13 +182,13 @@ def aim_out(t: TonkTable, p: int) -> Move:
     return GreedyStrategy().choose(t.observe(p), random.Random(0))
 
 
-def drop_when_lowest(t: TonkTable, p: int) -> Move:
+def drop_when_lowest(t: TonkEngine, p: int) -> Move:
     if t.phase is Phase.START and t.total_of(p) < min(_others_totals(t, p)):
         return Drop()
     return plain(t, p)
 
 
-def drop_when_not_lowest(t: TonkTable, p: int) -> Move:
+def drop_when_not_lowest(t: TonkEngine, p: int) -> Move:
     if t.phase is Phase.START and t.total_of(p) >= min(_others_totals(t, p)):
         return Drop()
     return plain(t, p)
@@ -206,7 +206,7 @@ POLICY_FOR: dict[HandEnd, Policy] = {
 def simulate(seats: Sequence[Seat], options: TonkOptions, seed: int,
              plan: Sequence[HandEnd]) -> tuple[list[HandEnd], list[Move]]:
     """Play ``plan``'s policies offline; the endings reached and every move made."""
-    table = TonkTable.new(list(seats), options, seed)
+    table = TonkEngine.new(list(seats), options, seed)
     endings: list[HandEnd] = []
     moves: list[Move] = []
     for n, wanted in enumerate(plan):
@@ -318,11 +318,11 @@ class TonkPlay:
     def table(self) -> StoredMessage:
         return table_message(self.driver, self.channel)
 
-    async def engine(self) -> TonkTable:
+    async def engine(self) -> TonkEngine:
         assert self.runner.bot is not None
         snapshot = await self.runner.bot.service.get(self.channel.id)
         assert snapshot is not None and snapshot.engine is not None
-        engine: TonkTable = snapshot.engine
+        engine: TonkEngine = snapshot.engine
         return engine
 
     async def counter(self) -> int:
@@ -373,7 +373,7 @@ class TonkPlay:
         await self.settle()
         return result
 
-    async def _by_buttons(self, move: Move, user: User, engine: TonkTable) -> InteractionResult:
+    async def _by_buttons(self, move: Move, user: User, engine: TonkEngine) -> InteractionResult:
         table = self.table
         if isinstance(move, DealNextHand):
             result = await self.driver.click(user, table, "Deal next hand")
@@ -422,7 +422,7 @@ class TonkPlay:
         select = next(s for s in panel.selects() if s.get("placeholder") == placeholder)
         return await self.driver.select(user, panel, [value], custom_id=select["custom_id"])
 
-    async def _by_command(self, move: Move, user: User, engine: TonkTable) -> InteractionResult:
+    async def _by_command(self, move: Move, user: User, engine: TonkEngine) -> InteractionResult:
         d, ch = self.driver, self.channel
         if isinstance(move, DealNextHand):
             return await d.slash(user, ch, "tonk deal")

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.cards import JOKER_RANK, make, make_joker, parse_card
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.gamekit.contract import Seat
+from bot.games.dubb import DubbEngine, DubbOptions
 
 # player ids unlike seat indexes, so that mixing the two up fails loudly
 A, B, C, D, E, F = 101, 102, 103, 104, 105, 106
@@ -42,9 +42,9 @@ def position(
     pile: Iterable[tuple[int, str]] = (),
     options: DubbOptions | None = None,
     **kwargs: object,
-) -> DubbGame:
+) -> DubbEngine:
     """A game of ``n`` players in a position given as text; ``draw`` bottom first."""
-    return DubbGame.from_position(
+    return DubbEngine.from_position(
         seats(n),
         hands=[cards(h) for h in hands],
         draw_pile=cards(draw),

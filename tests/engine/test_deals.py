@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.deals import CommittedDeals, RevealedDeals, commitment, hand_key, shuffle_with
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.registry import GAMES
 
 MASTER = bytes(range(32))

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cards import ACE
-from bot.games.base import RuleError
-from bot.games.dubb import DubbGame, DubbOptions, Leave, Play, Timeout
+from bot.gamekit.contract import RuleError
+from bot.games.dubb import DubbEngine, DubbOptions, Leave, Play, Timeout
 from bot.games.dubb.engine import shuffle_cards
 from bot.games.dubb.moves import DRAW, Draw, play_of
 from tests.engine.conftest import A, B, position, seats
@@ -48,7 +48,7 @@ def copy_of(move: object) -> object:
 def test_the_bookkeeping_equals_a_recount_after_every_move(
     players: int, options: DubbOptions, seed: int, chooser: int,
 ) -> None:
-    game = DubbGame.new(seats(players), options, seed)
+    game = DubbEngine.new(seats(players), options, seed)
     rng = random.Random(chooser)
     while not game.is_over:
         roll = rng.random()
@@ -77,7 +77,7 @@ def test_the_bookkeeping_equals_a_recount_after_every_move(
 def test_a_listed_move_and_an_equal_new_one_do_the_same(
     players: int, options: DubbOptions, seed: int, chooser: int,
 ) -> None:
-    game = DubbGame.new(seats(players), options, seed)
+    game = DubbEngine.new(seats(players), options, seed)
     rng = random.Random(chooser)
     for _ in range(150):
         if game.is_over:
@@ -86,7 +86,7 @@ def test_a_listed_move_and_an_equal_new_one_do_the_same(
         assert player is not None
         stored = game.to_stored()
         move = rng.choice(game.legal_moves(player))
-        twin = DubbGame.from_stored(json.loads(json.dumps(stored)))
+        twin = DubbEngine.from_stored(json.loads(json.dumps(stored)))
         assert twin.apply(player, copy_of(move)) == game.apply(player, move)  # type: ignore[arg-type]
         assert twin.to_stored() == game.to_stored()
 
@@ -155,14 +155,14 @@ def test_a_game_refuses_a_stored_form_whose_cards_are_wrong() -> None:
     stored = game.to_stored()
     stored["hands"][0].append(stored["hands"][1][0])
     with pytest.raises(ValueError):
-        DubbGame.from_stored(stored)
+        DubbEngine.from_stored(stored)
 
 
 @settings(max_examples=30, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**63), steps=st.integers(0, 300))
 def test_the_observations_facts_are_the_public_views(players: int, seed: int,
                                                       steps: int) -> None:
-    game = DubbGame.new(seats(players), DubbOptions(), seed)
+    game = DubbEngine.new(seats(players), DubbOptions(), seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.is_over:
@@ -187,7 +187,7 @@ def test_the_observations_facts_are_the_public_views(players: int, seed: int,
 
 def test_draw_listed_or_new_is_the_same_draw() -> None:
     game = position(3, ["9c 4h", "5d 6d", "Kc"], pile=[(B, "7h")], draw="2c 3c", to_move=A)
-    twin = DubbGame.from_stored(game.to_stored())
+    twin = DubbEngine.from_stored(game.to_stored())
     assert DRAW in game.legal_moves(A)
     assert game.apply(A, DRAW) == twin.apply(A, Draw())
     assert game.to_stored() == twin.to_stored()

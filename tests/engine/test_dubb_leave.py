@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 from bot.games.dubb import (
     Draw,
     Drew,

@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from bot.cards import JOKER_RANK, is_joker, new_deck, sort_key
-from bot.games.base import RuleError, Seat
-from bot.games.dubb import HAND_LIMIT, Dubbed, DubbGame, DubbOptions, DubPickup, play_of
+from bot.gamekit.contract import RuleError, Seat
+from bot.games.dubb import HAND_LIMIT, Dubbed, DubbEngine, DubbOptions, DubPickup, play_of
 from bot.games.dubb.engine import shuffle_cards
 from bot.games.dubb.moves import DRAW, PASS
 from tests.engine.conftest import A, B, C, card, position, seats
@@ -21,14 +21,14 @@ from tests.engine.conftest import A, B, C, card, position, seats
 @pytest.mark.parametrize("n", [1, 7])
 def test_d1_two_to_six_players(n: int) -> None:
     with pytest.raises(RuleError) as info:
-        DubbGame.new([Seat(i + 1, str(i)) for i in range(n)], DubbOptions(), 1)
+        DubbEngine.new([Seat(i + 1, str(i)) for i in range(n)], DubbOptions(), 1)
     assert info.value.ruling == "D1"
     assert "2 to 6 players" in info.value.message
 
 
 def test_d1_a_player_takes_one_seat() -> None:
     with pytest.raises(RuleError) as info:
-        DubbGame.new([Seat(1, "a"), Seat(1, "a again")], DubbOptions(), 1)
+        DubbEngine.new([Seat(1, "a"), Seat(1, "a again")], DubbOptions(), 1)
     assert info.value.ruling == "D1"
 
 
@@ -100,7 +100,7 @@ def test_d2_the_hand_limit_leaves_four_to_six_players_alone(
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_d2_deal_is_seeded_one_card_at_a_time_from_the_first_seat(players: int) -> None:
     seed = 20240 + players
-    game = DubbGame.new(seats(players), DubbOptions(), seed)
+    game = DubbEngine.new(seats(players), DubbOptions(), seed)
     deck = new_deck()
     shuffle_cards(random.Random(seed), deck)
     k = DubbOptions().effective_cards_each(players)
@@ -110,15 +110,15 @@ def test_d2_deal_is_seeded_one_card_at_a_time_from_the_first_seat(players: int) 
     view = game.public_view()
     assert view.draw_pile_size == 52 - k * players
     assert view.pile_size == 0 and view.move_count == 0
-    same = DubbGame.new(seats(players), DubbOptions(), seed)
+    same = DubbEngine.new(seats(players), DubbOptions(), seed)
     assert same.to_stored() == game.to_stored()
-    other = DubbGame.new(seats(players), DubbOptions(), seed + 1)
+    other = DubbEngine.new(seats(players), DubbOptions(), seed + 1)
     assert other.to_stored()["hands"] != game.to_stored()["hands"]
 
 
 def test_d2_and_d4_a_new_game_starts_with_the_lowest_hand() -> None:
     for seed in range(50):
-        game = DubbGame.new(seats(4), DubbOptions(jokers=True), seed)
+        game = DubbEngine.new(seats(4), DubbOptions(jokers=True), seed)
         keys = []
         for seat in game.seats:
             ranks = sorted(c & 15 for c in game.hand(seat.player_id) if not is_joker(c))
@@ -132,7 +132,7 @@ def test_d2_and_d4_a_new_game_starts_with_the_lowest_hand() -> None:
 
 
 def test_option_two_decks_deals_from_104_distinct_cards() -> None:
-    game = DubbGame.new(seats(4), DubbOptions(decks=2), 7)
+    game = DubbEngine.new(seats(4), DubbOptions(decks=2), 7)
     stored = game.to_stored()
     everything = [c for h in stored["hands"] for c in h] + stored["draw_pile"]
     assert len(everything) == len(set(everything)) == 104
@@ -142,7 +142,7 @@ def test_option_two_decks_deals_from_104_distinct_cards() -> None:
 
 def test_option_two_decks_allow_eight_of_a_rank_in_one_play() -> None:
     sevens = " ".join(f"7{s}" for s in "shdc")
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         seats(2),
         hands=[[card(t, d) for d in (0, 1) for t in sevens.split()], [card("3c")]],
         draw_pile=[card("2c")],
@@ -157,12 +157,12 @@ def test_option_two_decks_allow_eight_of_a_rank_in_one_play() -> None:
 
 def test_option_jokers_add_two_per_pack() -> None:
     for decks, expected in ((1, 54), (2, 108)):
-        game = DubbGame.new(seats(3), DubbOptions(decks=decks, jokers=True), 3)  # type: ignore[arg-type]
+        game = DubbEngine.new(seats(3), DubbOptions(decks=decks, jokers=True), 3)  # type: ignore[arg-type]
         stored = game.to_stored()
         everything = [c for h in stored["hands"] for c in h] + stored["draw_pile"]
         assert len(everything) == expected
         assert sum(1 for c in everything if c & 15 == JOKER_RANK) == 2 * decks
-    plain = DubbGame.new(seats(3), DubbOptions(), 3).to_stored()
+    plain = DubbEngine.new(seats(3), DubbOptions(), 3).to_stored()
     assert not any(c & 15 == JOKER_RANK for h in plain["hands"] for c in h)
 
 
@@ -170,7 +170,7 @@ LIMIT = DubbOptions(hand_limit=True)
 
 
 def test_option_hand_limit_deals_at_most_seven() -> None:
-    game = DubbGame.new(seats(2), LIMIT, 5)
+    game = DubbEngine.new(seats(2), LIMIT, 5)
     assert [game.hand_size(s.player_id) for s in game.seats] == [7, 7]
 
 
@@ -199,12 +199,12 @@ def test_option_hand_limit_pick_ups_stop_at_seven() -> None:
 
 
 def test_option_cards_each_sets_the_deal() -> None:
-    game = DubbGame.new(seats(2), DubbOptions(cards_each=10), 11)
+    game = DubbEngine.new(seats(2), DubbOptions(cards_each=10), 11)
     assert [game.hand_size(s.player_id) for s in game.seats] == [10, 10]
     assert game.cards_each == 10
     assert game.public_view().draw_pile_size == 32
     with pytest.raises(RuleError) as info:
-        DubbGame.new(seats(4), DubbOptions(cards_each=10), 11)
+        DubbEngine.new(seats(4), DubbOptions(cards_each=10), 11)
     assert info.value.ruling == "D2"
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games.dubb import DubbGame, DubbOptions, Play, greedy_move, random_move, sim
+from bot.games.dubb import DubbEngine, DubbOptions, Play, greedy_move, random_move, sim
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS, play_of
 from tests.engine.conftest import A, B, C, position, seats
 
@@ -62,7 +62,7 @@ def test_an_observation_shows_only_the_seats_own_hand() -> None:
 def test_strategies_finish_games_with_every_option(strategy) -> None:  # type: ignore[no-untyped-def]
     options = DubbOptions(decks=2, jokers=True, hand_limit=True, last_player_draw_play=True)
     for seed in range(5):
-        game = DubbGame.new(seats(5), options, seed)
+        game = DubbEngine.new(seats(5), options, seed)
         rng = random.Random(seed)
         while not game.is_over:
             player = game.to_move

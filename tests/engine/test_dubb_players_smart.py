@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.dubb import DubbGame, DubbOptions, sim
+from bot.games.dubb import DubbEngine, DubbOptions, sim
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, play_of
 from bot.games.dubb.players import STRATEGIES, SmartStrategy, greedy_move, random_move
@@ -73,7 +73,7 @@ class SeatOnly:
         return self._me.private_view()
 
 
-def _twin(game: DubbGame, me: int, rng: random.Random) -> DubbGame:
+def _twin(game: DubbEngine, me: int, rng: random.Random) -> DubbEngine:
     """The same game as ``me`` sees it, with every card ``me`` cannot see dealt afresh: the
     other hands (same sizes) and the draw pile are a reshuffle of the same hidden cards."""
     view = game.public_view()
@@ -92,7 +92,7 @@ def _twin(game: DubbGame, me: int, rng: random.Random) -> DubbGame:
     out = sorted((p.place, p.player_id) for p in view.players if p.status == "out")
     left = sorted(((p.place, p.player_id) for p in view.players if p.status == "left"),
                   reverse=True)
-    return DubbGame.from_position(
+    return DubbEngine.from_position(
         list(game.seats), hands=hands, draw_pile=hidden, pile=pile, to_move=me,
         options=game.options, out=[x for _, x in out], left=[x for _, x in left],
         first_move=view.first_move, move_count=view.move_count,
@@ -114,7 +114,7 @@ def test_smart_plays_only_legal_moves_and_sees_only_its_seat(spec: tuple[Any, ..
     n, seed, two_packs, jokers, limit, last_draw = spec
     options = DubbOptions(decks=2 if two_packs else 1, jokers=jokers, hand_limit=limit,
                           last_player_draw_play=last_draw)
-    game = DubbGame.new(seats(n), options, seed)
+    game = DubbEngine.new(seats(n), options, seed)
     rng = random.Random(seed)
     lineup = [smart_strategy, greedy_move, random_move]
     checked = 0

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 from bot.games.dubb import (
     MOVE_CAP,
-    DubbGame,
+    DubbEngine,
     DubbOptions,
     GameOver,
     Leave,
@@ -62,7 +62,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     )
 
 
-def _choose(game: DubbGame, sc: Scenario, rng: random.Random) -> tuple[int, Move]:
+def _choose(game: DubbEngine, sc: Scenario, rng: random.Random) -> tuple[int, Move]:
     roll = rng.random()
     if roll < sc.leave_rate:
         still_in = [p.player_id for p in game.public_view().players
@@ -79,7 +79,7 @@ def _choose(game: DubbGame, sc: Scenario, rng: random.Random) -> tuple[int, Move
     return player, rng.choice(moves)
 
 
-def _try_refused(game: DubbGame, rng: random.Random) -> None:
+def _try_refused(game: DubbEngine, rng: random.Random) -> None:
     """An illegal move is refused and changes nothing."""
     player = game.to_move
     assert player is not None
@@ -104,11 +104,11 @@ def _try_refused(game: DubbGame, rng: random.Random) -> None:
 def test_random_games_keep_every_invariant(sc: Scenario) -> None:
     table = seats(sc.players)
     ids = [s.player_id for s in table]
-    game = DubbGame.new(table, sc.options, sc.seed)
+    game = DubbEngine.new(table, sc.options, sc.seed)
     assert game.check_invariants() == []
     rng = random.Random(sc.chooser_seed)
     log: list[tuple[int, Move]] = []
-    snapshot: DubbGame | None = None
+    snapshot: DubbEngine | None = None
     snapshot_len = 0
     game_overs = 0
     steps = 0
@@ -135,7 +135,7 @@ def test_random_games_keep_every_invariant(sc: Scenario) -> None:
             assert game.legal_moves(rng.choice(waiting)) == []
             assert game.legal_moves(game.to_move)  # type: ignore[arg-type]
         if steps == sc.snapshot_at:
-            snapshot = DubbGame.from_stored(json.loads(json.dumps(game.to_stored())))
+            snapshot = DubbEngine.from_stored(json.loads(json.dumps(game.to_stored())))
             snapshot_len = len(log)
 
     result = game.result
@@ -153,8 +153,8 @@ def test_random_games_keep_every_invariant(sc: Scenario) -> None:
         assert game.move_count == MOVE_CAP
 
     stored = game.to_stored()
-    assert DubbGame.from_stored(json.loads(json.dumps(stored))).to_stored() == stored
-    assert DubbGame.replay(table, sc.options, sc.seed, log).to_stored() == stored
+    assert DubbEngine.from_stored(json.loads(json.dumps(stored))).to_stored() == stored
+    assert DubbEngine.replay(table, sc.options, sc.seed, log).to_stored() == stored
     if snapshot is not None:
         for player, move in log[snapshot_len:]:
             snapshot.apply(player, move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cards import ACE
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 from bot.games.dubb import (
     MOVE_CAP,
     Draw,

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 from bot.games.dubb import (
     DrawPlayed,
     Drew,
     Dubbed,
-    DubbGame,
+    DubbEngine,
     DubbOptions,
     DubPickup,
     GameOver,
@@ -37,7 +37,7 @@ from tests.engine.conftest import A, B, in_version_1, seats
 ALL_ON = DubbOptions(decks=2, jokers=True, hand_limit=True, last_player_draw_play=True)
 
 
-def _played(game: DubbGame, moves: int, seed: int = 3) -> DubbGame:
+def _played(game: DubbEngine, moves: int, seed: int = 3) -> DubbEngine:
     rng = random.Random(seed)
     for _ in range(moves):
         if game.is_over:
@@ -49,13 +49,13 @@ def _played(game: DubbGame, moves: int, seed: int = 3) -> DubbGame:
 
 
 def test_stored_form_round_trips_through_json_and_plays_on_identically() -> None:
-    game = _played(DubbGame.new(seats(4), ALL_ON, 99), 40)
+    game = _played(DubbEngine.new(seats(4), ALL_ON, 99), 40)
     stored = game.to_stored()
     # an int seed is the old Mersenne Twister deal, kept in version 2 (version 3: committed deals)
-    assert stored["format_version"] == 2 and DubbGame.STATE_VERSION == 3
+    assert stored["format_version"] == 2 and DubbEngine.STATE_VERSION == 3
     assert "rng_state" not in stored and stored["rng_draws"] >= 52
-    assert stored["kind"] == DubbGame.KIND == "dubb"
-    copy = DubbGame.from_stored(json.loads(json.dumps(stored)))
+    assert stored["kind"] == DubbEngine.KIND == "dubb"
+    copy = DubbEngine.from_stored(json.loads(json.dumps(stored)))
     assert copy.to_stored() == stored
     _played(game, 300, seed=5)
     _played(copy, 300, seed=5)
@@ -65,7 +65,7 @@ def test_stored_form_round_trips_through_json_and_plays_on_identically() -> None
 def test_the_rng_comes_back_from_the_seed_and_the_count_of_numbers_drawn() -> None:
     """Version 2 keeps the RNG as a count (issue 16): after deals, pile turns and leaves,
     the generator restored from it is in exactly the state of the one that drew them."""
-    game = DubbGame.new(seats(4), ALL_ON, 31)
+    game = DubbEngine.new(seats(4), ALL_ON, 31)
     turned = 0
     rng = random.Random(2)
     while not game.is_over:
@@ -73,14 +73,14 @@ def test_the_rng_comes_back_from_the_seed_and_the_count_of_numbers_drawn() -> No
         assert player is not None
         events = game.apply(player, random_move(game.observe(player), rng))
         turned += sum(isinstance(e, PileTurned) for e in events)
-        copy = DubbGame.from_stored(json.loads(json.dumps(game.to_stored())))
+        copy = DubbEngine.from_stored(json.loads(json.dumps(game.to_stored())))
         assert copy._rng.getstate() == game._rng.getstate()
     assert turned >= 1
 
 
 def test_a_version_1_game_loads_into_version_2_and_plays_on_identically() -> None:
-    game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
-    loaded = DubbGame.from_stored(json.loads(json.dumps(in_version_1(game.to_stored(),
+    game = _played(DubbEngine.new(seats(3), ALL_ON, 7), 30)
+    loaded = DubbEngine.from_stored(json.loads(json.dumps(in_version_1(game.to_stored(),
                                                                       game._rng))))
     assert loaded.to_stored() == game.to_stored()
     _played(game, 200, seed=9)
@@ -89,10 +89,10 @@ def test_a_version_1_game_loads_into_version_2_and_plays_on_identically() -> Non
 
 
 def test_a_version_1_game_whose_rng_is_not_its_seeds_keeps_it() -> None:
-    game = _played(DubbGame.new(seats(3), ALL_ON, 7), 30)
+    game = _played(DubbEngine.new(seats(3), ALL_ON, 7), 30)
     foreign = random.Random(123)
     old = in_version_1(game.to_stored(), foreign)
-    loaded = DubbGame.from_stored(json.loads(json.dumps(old)))
+    loaded = DubbEngine.from_stored(json.loads(json.dumps(old)))
     assert loaded.to_stored() == old
     _played(loaded, 200, seed=9)
     assert loaded.to_stored()["format_version"] == 1
@@ -100,15 +100,15 @@ def test_a_version_1_game_whose_rng_is_not_its_seeds_keeps_it() -> None:
 
 
 def test_a_finished_game_round_trips_with_its_result() -> None:
-    game = _played(DubbGame.new(seats(3), DubbOptions(), 4), 5000)
+    game = _played(DubbEngine.new(seats(3), DubbOptions(), 4), 5000)
     assert game.is_over
-    copy = DubbGame.from_stored(json.loads(json.dumps(game.to_stored())))
+    copy = DubbEngine.from_stored(json.loads(json.dumps(game.to_stored())))
     assert copy.result == game.result
     assert copy.is_over and copy.to_move is None
 
 
 def test_replay_of_options_seed_and_moves_reaches_the_same_state() -> None:
-    game = DubbGame.new(seats(3), ALL_ON, 12)
+    game = DubbEngine.new(seats(3), ALL_ON, 12)
     rng = random.Random(1)
     log = []
     while not game.is_over:
@@ -117,7 +117,7 @@ def test_replay_of_options_seed_and_moves_reaches_the_same_state() -> None:
         move = random_move(game.observe(player), rng)
         log.append((player, move_to_dict(move)))
         game.apply(player, move)
-    again = DubbGame.replay(seats(3), ALL_ON, 12, [(p, move_from_dict(m)) for p, m in log])
+    again = DubbEngine.replay(seats(3), ALL_ON, 12, [(p, move_from_dict(m)) for p, m in log])
     assert again.to_stored() == game.to_stored()
 
 
@@ -141,10 +141,10 @@ def test_replay_of_options_seed_and_moves_reaches_the_same_state() -> None:
     ],
 )
 def test_from_stored_rejects_damaged_data(change, message: str) -> None:  # type: ignore[no-untyped-def]
-    data = DubbGame.new(seats(3), DubbOptions(), 8).to_stored()
+    data = DubbEngine.new(seats(3), DubbOptions(), 8).to_stored()
     change(data)
     with pytest.raises(ValueError, match=message):
-        DubbGame.from_stored(data)
+        DubbEngine.from_stored(data)
 
 
 def test_moves_round_trip_through_their_dicts() -> None:
@@ -197,14 +197,14 @@ def test_every_event_type_has_a_json_form() -> None:
 
 
 def test_views_are_json_safe() -> None:
-    game = _played(DubbGame.new(seats(4), ALL_ON, 21), 30)
+    game = _played(DubbEngine.new(seats(4), ALL_ON, 21), 30)
     json.dumps(game.public_view().to_dict())
     player = game.to_move
     assert player is not None
     private = game.private_view(player).to_dict()
     json.dumps(private)
     assert private["legal_moves"] == [move_to_dict(m) for m in game.legal_moves(player)]
-    finished = _played(DubbGame.new(seats(2), DubbOptions(), 2), 5000)
+    finished = _played(DubbEngine.new(seats(2), DubbOptions(), 2), 5000)
     data = finished.public_view().to_dict()
     json.dumps(data)
     assert data["result"]["loser"] in (A, B)
@@ -212,7 +212,7 @@ def test_views_are_json_safe() -> None:
 
 
 def test_unknown_players_are_refused() -> None:
-    game = DubbGame.new(seats(2), DubbOptions(), 1)
+    game = DubbEngine.new(seats(2), DubbOptions(), 1)
     with pytest.raises(RuleError) as info:
         game.apply(999, DRAW)
     assert info.value.ruling == "D1"

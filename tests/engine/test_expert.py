@@ -7,28 +7,28 @@ from __future__ import annotations
 import random
 
 from bot.cards import new_deck
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions, event_to_dict, seat_form
+from bot.gamekit.contract import Seat
+from bot.gamekit.search import Budget, ExpertStrategy, search
+from bot.games.dubb import DubbEngine, DubbOptions, event_to_dict, seat_form
 from bot.games.dubb.engine import ACTIVE
 from bot.games.dubb.search import SEARCH as DUBB_SEARCH
 from bot.games.dubb.smart import smart_strategy
-from bot.games.search import Budget, ExpertStrategy, search
-from bot.games.tonk import DrawStock, TonkOptions, TonkTable
+from bot.games.tonk import DrawStock, TonkEngine, TonkOptions
 from bot.games.tonk import event_to_dict as tonk_event_to_dict
 from bot.games.tonk import seat_form as tonk_seat_form
 from bot.games.tonk.players import STRATEGIES as TONK_STRATEGIES
 from bot.games.tonk.search import SEARCH as TONK_SEARCH
 from bot.games.tonk.search import START_EFFORT
-from bot.games.tonk.table import AFTER_DRAW, START
+from bot.games.tonk.terms import AFTER_DRAW, START
 
 SMALL = Budget(iterations=24, seconds=60.0)
 """Small enough to be quick, and a CPU cap no test machine reaches: the iterations decide."""
 
 
-def _dubb_other_hidden(game: DubbGame, me: int, rng: random.Random) -> DubbGame:
+def _dubb_other_hidden(game: DubbEngine, me: int, rng: random.Random) -> DubbEngine:
     """The same game with every card hidden from seat ``me`` (the other hands and the draw
     pile) dealt again at random, each hand keeping its size."""
-    other = DubbGame.from_stored(game.to_stored())
+    other = DubbEngine.from_stored(game.to_stored())
     hidden = [c for i, h in enumerate(other._hands) if i != me for c in h] + other._draw
     rng.shuffle(hidden)
     for i, hand in enumerate(other._hands):
@@ -47,7 +47,7 @@ def _dubb_other_hidden(game: DubbGame, me: int, rng: random.Random) -> DubbGame:
 def test_dubb_decisions_depend_only_on_what_the_seat_saw() -> None:
     rng = random.Random(3)
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(4)]
-    game = DubbGame.new(seats, DubbOptions(), 77)
+    game = DubbEngine.new(seats, DubbOptions(), 77)
     memory = DUBB_SEARCH.memory()
     compared = differed = 0
     while not game.is_over and compared < 30:
@@ -77,7 +77,7 @@ def test_dubb_worlds_deal_a_player_who_could_not_dub_none_of_that_rank() -> None
     # P2 drew on a pile topped by 9s: smart would have dubbed with a 9 or a joker
     hands = [[2, 3], [4, 5, 6], [7, 8]]
     used = {c for h in hands for c in h} | {9 | 16}
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         seats, hands=hands, draw_pile=[c for c in new_deck(1, False) if c not in used],
         pile=[(3, [9 | 16])], to_move=1)
     memory = DUBB_SEARCH.memory()
@@ -94,7 +94,7 @@ def test_dubb_worlds_deal_a_player_who_could_not_dub_none_of_that_rank() -> None
 
 def test_dubb_information_holds_no_hidden_card() -> None:
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    game = DubbGame.new(seats, DubbOptions(), 5)
+    game = DubbEngine.new(seats, DubbOptions(), 5)
     player = game.to_move
     assert player is not None
     info = DUBB_SEARCH.information(game.observe(player), None)
@@ -108,7 +108,7 @@ def test_dubb_expert_is_reproducible_by_seed_and_plays_legal_moves() -> None:
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
 
     def play(seed: int) -> list[object]:
-        game = DubbGame.new(seats, DubbOptions(), seed)
+        game = DubbEngine.new(seats, DubbOptions(), seed)
         expert = ExpertStrategy(DUBB_SEARCH, SMALL)
         rng = random.Random(seed)
         moves = []
@@ -127,11 +127,11 @@ def test_dubb_expert_is_reproducible_by_seed_and_plays_legal_moves() -> None:
     assert play(12) == play(12)
 
 
-def _tonk_hand(seed: int) -> tuple[TonkTable, ExpertStrategy, list[dict[str, object]]]:
+def _tonk_hand(seed: int) -> tuple[TonkEngine, ExpertStrategy, list[dict[str, object]]]:
     """A table in its first hand, played by smart players until P1 is to move after at least
     two turns; the expert at P1 has been shown every event as P1 saw it."""
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    table = TonkTable.new(seats, TonkOptions(), seed)
+    table = TonkEngine.new(seats, TonkOptions(), seed)
     expert = ExpertStrategy(TONK_SEARCH, SMALL)
     others = {p: TONK_STRATEGIES["smart"]() for p in (2, 3)}
     shown: list[dict[str, object]] = []
@@ -162,11 +162,11 @@ def _p1_smart(shown: list[dict[str, object]]) -> object:
     return smart
 
 
-def _tonk_other_hidden(table: TonkTable, expert: ExpertStrategy,
-                       rng: random.Random) -> TonkTable:
+def _tonk_other_hidden(table: TonkEngine, expert: ExpertStrategy,
+                       rng: random.Random) -> TonkEngine:
     """The same table with the cards P1 cannot place (the stock, and the other hands less the
     cards they are known to have taken from the discard pile) dealt again at random."""
-    other = TonkTable.from_stored(table.to_stored())
+    other = TonkEngine.from_stored(table.to_stored())
     known = expert._memory.own._memory.held
     slots: list[tuple[int, int]] = []
     hidden: list[int] = []
@@ -232,13 +232,13 @@ def test_tonk_information_holds_no_hidden_card() -> None:
 def test_a_tonk_review_weighs_only_what_the_player_saw_and_is_reproducible() -> None:
     from bot.games.registry import GAMES
     from bot.games.tonk import DealNextHand
-    from bot.games.tonk.table import HAND_OVER
+    from bot.games.tonk.terms import HAND_OVER
     from bot.storage import MoveRecord
     from bot.table.review import positions, review_job, run_review
 
     spec = GAMES["tonk"]
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    table = TonkTable.new(seats, TonkOptions(), 31)
+    table = TonkEngine.new(seats, TonkOptions(), 31)
     players = {s.player_id: TONK_STRATEGIES["smart"]() for s in seats}
     rng = random.Random(31)
     records = [MoveRecord(table_id=1, seq=0, player_id=0, move={},
@@ -266,7 +266,7 @@ def test_a_tonk_review_weighs_only_what_the_player_saw_and_is_reproducible() -> 
         records.append(MoveRecord(table_id=1, seq=len(records), player_id=player,
                                   move=spec.moves.to_dict(move), events=stored,
                                   created_at=0.0))
-    dealt = TonkTable.new(seats, TonkOptions(), 31)
+    dealt = TonkEngine.new(seats, TonkOptions(), 31)
     found = positions(spec, dealt, records, 1)
     assert found
     for p in found:

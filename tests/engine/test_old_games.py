@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.base import GameSpec, Seat
+from bot.gamekit.contract import GameSpec, Seat
 from bot.games.registry import GAMES
 from tests.engine.conftest import in_version_1
 

@@ -1,4 +1,4 @@
-"""The expert's search itself (``bot.games.search``), on a made-up game whose candidates' scores
+"""The expert's search itself (``bot.gamekit.search``), on a made-up game whose candidates' scores
 are known: which candidates keep being played, when the search stops, and what its CPU cap
 counts."""
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.games import search as searching
-from bot.games.search import DEVIATE_WORLDS, SCREEN_WORLDS, Budget, search
+from bot.gamekit import search as searching
+from bot.gamekit.search import DEVIATE_WORLDS, SCREEN_WORLDS, Budget, search
 
 
 class _Rules:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.games.dubb import DubbEngine, DubbOptions
 from bot.games.dubb import sim as dubb_sim
-from bot.games.tonk import TonkOptions, TonkTable
+from bot.games.tonk import TonkEngine, TonkOptions
 from bot.games.tonk import sim as tonk_sim
 from bot.sim.checks import FULL_CHECK_EVERY
 
@@ -20,11 +20,11 @@ def test_tonk_checks_every_move_and_every_hand_in_full(monkeypatch: pytest.Monke
     calls: list[str] = []
     full, quick = tonk_sim.check_invariants, tonk_sim.check_quick
 
-    def counted_full(table: TonkTable) -> list[str]:
+    def counted_full(table: TonkEngine) -> list[str]:
         calls.append("full")
         return full(table)
 
-    def counted_quick(table: TonkTable) -> list[str]:
+    def counted_quick(table: TonkEngine) -> list[str]:
         calls.append("quick")
         return quick(table)
 
@@ -42,18 +42,18 @@ def test_tonk_checks_every_move_and_every_hand_in_full(monkeypatch: pytest.Monke
 
 def test_dubb_checks_every_move_and_every_game_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    full, quick = DubbGame.check_invariants, DubbGame.check_quick
+    full, quick = DubbEngine.check_invariants, DubbEngine.check_quick
 
-    def counted_full(game: DubbGame, full_deck: bool = True) -> list[str]:
+    def counted_full(game: DubbEngine, full_deck: bool = True) -> list[str]:
         calls.append("full")
         return full(game, full_deck)
 
-    def counted_quick(game: DubbGame) -> list[str]:
+    def counted_quick(game: DubbEngine) -> list[str]:
         calls.append("quick")
         return quick(game)
 
-    monkeypatch.setattr(DubbGame, "check_invariants", counted_full)
-    monkeypatch.setattr(DubbGame, "check_quick", counted_quick)
+    monkeypatch.setattr(DubbEngine, "check_invariants", counted_full)
+    monkeypatch.setattr(DubbEngine, "check_quick", counted_quick)
     stats = dubb_sim.run(10, 4, 2, "random", DubbOptions(), True)
     assert stats.invariant_violations == 0
     assert len(calls) == stats.moves + stats.games
@@ -63,29 +63,29 @@ def test_dubb_checks_every_move_and_every_game_in_full(monkeypatch: pytest.Monke
 
 
 def test_tonk_reports_a_table_that_loses_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    discard = TonkTable._discard
+    discard = TonkEngine._discard
 
-    def leaky(self: TonkTable, player_id: int, card: int) -> Any:
+    def leaky(self: TonkEngine, player_id: int, card: int) -> Any:
         events = discard(self, player_id, card)
         if self.turns == 3 and self._stock:
             self._stock.pop()
         return events
 
-    monkeypatch.setattr(TonkTable, "_discard", leaky)
+    monkeypatch.setattr(TonkEngine, "_discard", leaky)
     report = tonk_sim.run(20, 3, 3, ["greedy"] * 3, TonkOptions())
     assert report["invariant_violations"] > 0
     assert any("cards not conserved" in p for p in report["first_problems"])
 
 
 def test_dubb_reports_a_game_that_doubles_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    advance = DubbGame._advance
+    advance = DubbEngine._advance
 
-    def leaky(self: DubbGame, s: int, events: list[Any]) -> None:
+    def leaky(self: DubbEngine, s: int, events: list[Any]) -> None:
         advance(self, s, events)
         if self._move_count == 5 and self._draw:
             self._draw.append(self._draw[0])
 
-    monkeypatch.setattr(DubbGame, "_advance", leaky)
+    monkeypatch.setattr(DubbEngine, "_advance", leaky)
     stats = dubb_sim.run(3, 4, 2, "random", DubbOptions(), True)
     assert stats.invariant_violations > 0
     assert any("cards not conserved" in e or "a card is in two places" in e

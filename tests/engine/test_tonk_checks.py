@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.base import RuleError, Seat
+from bot.gamekit.contract import RuleError, Seat
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -23,13 +23,13 @@ from bot.games.tonk import (
     Phase,
     Spread,
     Timeout,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     check_invariants,
     check_quick,
 )
 from bot.games.tonk.spreads import DECK_ORDER, SORT_KEY, hits_on, is_spread, spreads_in
-from bot.games.tonk.table import TableSpread
+from bot.games.tonk.terms import TableSpread
 from tests.engine.test_tonk_engine import P1, P2, P3, cs, make_table
 
 options_st = st.builds(
@@ -63,7 +63,7 @@ def _lay_first(legal: list[object], rng: random.Random) -> object:
 def test_a_listed_move_and_an_equal_new_one_do_the_same(
     players: int, options: TonkOptions, seed: int, chooser: int,
 ) -> None:
-    table = TonkTable.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
+    table = TonkEngine.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
     rng = random.Random(chooser)
     for _ in range(200):
         if table.phase is Phase.HAND_OVER:
@@ -75,7 +75,7 @@ def test_a_listed_move_and_an_equal_new_one_do_the_same(
             move: object = Timeout()
         else:
             move = _lay_first(table.legal_moves(player), rng)
-        twin = TonkTable.from_stored(json.loads(json.dumps(table.to_stored())))
+        twin = TonkEngine.from_stored(json.loads(json.dumps(table.to_stored())))
         assert twin.apply(player, copy_of(move)) == table.apply(player, move)  # type: ignore[arg-type]
         assert twin.to_stored() == table.to_stored()
         assert table._in_spreads == sum(len(sp.cards) for sp in table.spreads)
@@ -106,7 +106,7 @@ def test_a_list_changed_after_it_was_handed_out_gives_no_licence() -> None:
         table.apply(P1, not_mine)
 
 
-def three_hands() -> TonkTable:
+def three_hands() -> TonkEngine:
     return make_table({P1: "5s 5h 5d Kc 2c", P2: "9d 9h 4c 8s 2d", P3: "Jd Jh Js 10c 7h"})
 
 
@@ -184,6 +184,6 @@ def test_a_deal_is_a_listed_move_between_hands() -> None:
     assert table.phase is Phase.HAND_OVER
     listed = table.legal_moves(P2)
     assert listed == [DealNextHand()]
-    twin = TonkTable.from_stored(table.to_stored())
+    twin = TonkEngine.from_stored(table.to_stored())
     assert table.apply(P2, listed[0]) == twin.apply(P2, DealNextHand())
     assert table.to_stored() == twin.to_stored()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cards import make, new_deck, parse_card
-from bot.games.base import RuleError, Seat
+from bot.gamekit.contract import RuleError, Seat
 from bot.games.tonk import (
     TURN_CAP,
     DealNextHand,
@@ -31,8 +31,8 @@ from bot.games.tonk import (
     Spread,
     TableCloses,
     Timeout,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     check_invariants,
     event_to_dict,
     move_from_dict,
@@ -86,12 +86,12 @@ def make_table(
     taken: str | None = None,
     turns: int = 0,
     hit_locked: Iterable[int] = (),
-) -> TonkTable:
+) -> TonkEngine:
     """A position built through the stored form. ``stock_top`` lists the next cards to be
     drawn, first drawn first; the unused cards fill the stock below them — or, when ``stock``
     gives the whole stock (top first) or ``stock_empty`` is set, the bottom of the pile."""
     ids = list(hands)
-    table = TonkTable.new([Seat(p, f"P{p}") for p in ids], options or TonkOptions(), 0)
+    table = TonkEngine.new([Seat(p, f"P{p}") for p in ids], options or TonkOptions(), 0)
     data = table.to_stored()
     hand_cards = [list(cs(hands[p])) for p in ids]
     pile = list(cs(discards))
@@ -113,7 +113,7 @@ def make_table(
         taken_discard=None if taken is None else c(taken), laid_new_spread=False,
         hit_locked=sorted(hit_locked), turns=turns, timeouts=[], last_hand_result=None,
     )
-    built = TonkTable.from_stored(data)
+    built = TonkEngine.from_stored(data)
     assert check_invariants(built) == []
     return built
 
@@ -128,7 +128,7 @@ def pays(events: list[Event]) -> list[tuple[int, int, int]]:
     return [(p.payer, p.payee, p.amount) for p in ended(events).result.payments]
 
 
-def unchanged_after_error(table: TonkTable, player: int, move: Any, ruling: str) -> None:
+def unchanged_after_error(table: TonkEngine, player: int, move: Any, ruling: str) -> None:
     before = table.to_stored()
     with pytest.raises(RuleError) as info:
         table.apply(player, move)
@@ -398,7 +398,7 @@ def test_the_200th_turn_without_going_out_is_capped_t8() -> None:
 # ---------------------------------------------------------------- T9 hit lock
 
 
-def _hit_p2_spread(options: TonkOptions) -> TonkTable:
+def _hit_p2_spread(options: TonkOptions) -> TonkEngine:
     t = make_table({P1: "8h 2s 3d Kc Qd", P2: "As 2h 3c 4d 5s"}, spreads=[(P2, "5h 6h 7h")],
                    discards="Jd", options=options)
     t.apply(P1, DrawStock())
@@ -440,7 +440,7 @@ def test_hitting_your_own_spread_locks_nothing_t9() -> None:
 
 
 def test_no_upcard_first_player_may_drop_or_draw_from_stock() -> None:
-    t = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(upcard=False), 11)
+    t = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(upcard=False), 11)
     if t.phase is Phase.HAND_OVER:
         pytest.skip("seed dealt a 49/50")
     assert t.discard_top is None and t.stock_size == 52 - 10
@@ -455,7 +455,7 @@ def test_no_upcard_first_player_may_drop_or_draw_from_stock() -> None:
 
 
 def test_upcard_starts_the_discard_pile() -> None:
-    t = TonkTable.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")], TonkOptions(), 11)
+    t = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")], TonkOptions(), 11)
     assert t.discard_size == 1 and t.stock_size == 52 - 15 - 1
 
 
@@ -642,7 +642,7 @@ def test_cut_for_deal_ties_cut_again_and_highest_deals_t3() -> None:
     seats = [Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c"), Seat(P4, "d")]
     tied = None
     for seed in range(500):
-        t = TonkTable.new(seats, TonkOptions(), seed)
+        t = TonkEngine.new(seats, TonkOptions(), seed)
         assert t.cut is not None
         if len(t.cut.rounds) > 1:
             tied = t
@@ -664,8 +664,8 @@ def test_cut_for_deal_ties_cut_again_and_highest_deals_t3() -> None:
 def test_cut_counts_the_ace_low_t3(monkeypatch: pytest.MonkeyPatch) -> None:
     # P1 cuts an ace, P2 a two: the two is higher (ace low)
     order = [*cs("As 2h"), *(x for x in new_deck() if x not in cs("As 2h"))]
-    monkeypatch.setattr(TonkTable, "_rng", lambda self: FixedDeck(order))
-    t = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 0)
+    monkeypatch.setattr(TonkEngine, "_rng", lambda self: FixedDeck(order))
+    t = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 0)
     assert t.cut is not None and t.cut.rounds == (((P1, c("As")), (P2, c("2h"))),)
     assert t.dealer == P2
 
@@ -674,7 +674,7 @@ def test_deal_is_five_each_from_the_dealers_left_t4(monkeypatch: pytest.MonkeyPa
     t = make_table({P1: "2s", P2: "4s 5s 6d 7c 8d", P3: "As 2h 3d 4c 10d"}, dealer=P3)
     t.apply(P1, Drop())
     h2, h3, h1 = cs("2c 3c 4c 5c 6c"), cs("2d 3d 4d 5d 6d"), cs("2h 3h 4h 5h 6h")
-    monkeypatch.setattr(TonkTable, "_rng", lambda self: FixedDeck(
+    monkeypatch.setattr(TonkEngine, "_rng", lambda self: FixedDeck(
         deck_dealing([h2, h3, h1], c("Kd"))))
     events = t.apply(P3, DealNextHand())
     assert t.dealer == P1 and t.to_move == P2
@@ -688,7 +688,7 @@ def test_a_49_on_the_deal_wins_double_at_once_t4(monkeypatch: pytest.MonkeyPatch
     t = make_table({P1: "2s", P2: "4s 5s 6d 7c 8d"}, dealer=P2, options=TonkOptions(stake=2))
     t.apply(P1, Drop())
     tonk = cs("Ks Kh Kd Kc 9s")  # 49
-    monkeypatch.setattr(TonkTable, "_rng", lambda self: FixedDeck(
+    monkeypatch.setattr(TonkEngine, "_rng", lambda self: FixedDeck(
         deck_dealing([cs("2c 3c 4c 5c 6c"), tonk], c("2d"))))
     events = t.apply(P1, DealNextHand())
     result = ended(events).result
@@ -700,7 +700,7 @@ def test_a_49_on_the_deal_wins_double_at_once_t4(monkeypatch: pytest.MonkeyPatch
 def test_a_49_and_a_50_on_the_same_deal_is_a_draw_t4(monkeypatch: pytest.MonkeyPatch) -> None:
     t = make_table({P1: "2s", P2: "4s 5s 6d 7c 8d", P3: "As 2h 3d 4c 10d"}, dealer=P3)
     t.apply(P1, Drop())
-    monkeypatch.setattr(TonkTable, "_rng", lambda self: FixedDeck(deck_dealing(
+    monkeypatch.setattr(TonkEngine, "_rng", lambda self: FixedDeck(deck_dealing(
         [cs("Ks Kh Kd Kc 9s"), cs("2c 3c 4c 5c 6c"), cs("Qs Qh Qd Qc 10s")], c("2d"))))
     events = t.apply(P2, DealNextHand())
     assert t.dealer == P1
@@ -739,7 +739,7 @@ def test_private_cards_only_under_private() -> None:
     assert "private" not in public_form(event_to_dict(drew))
     assert seat_form(event_to_dict(drew), P1)["private"] == {"card": c("Kd")}
     assert "private" not in seat_form(event_to_dict(drew), P2)
-    new = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 3)
+    new = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 3)
     dealt = next(e for e in new.opening_events if isinstance(e, Dealt))
     assert "private" not in public_form(event_to_dict(dealt))
     assert seat_form(event_to_dict(dealt), P2)["private"]["hand"] == list(dealt.private_hands[1][1])
@@ -773,7 +773,7 @@ def test_stored_form_round_trips_through_json() -> None:
     t.apply(P1, Hit(1, cs("8h")))
     data = t.to_stored()
     assert data["format_version"] == 2
-    back = TonkTable.from_stored(json.loads(json.dumps(data)))
+    back = TonkEngine.from_stored(json.loads(json.dumps(data)))
     assert back.to_stored() == data
     assert back.legal_moves(P1) == t.legal_moves(P1)
     assert back.taken_discard == c("Jd") and back.hit_locked == {P2}
@@ -788,14 +788,14 @@ def test_from_stored_rejects_broken_data() -> None:
         broken = dict(data)
         broken[key] = value
         with pytest.raises(ValueError):
-            TonkTable.from_stored(broken)
+            TonkEngine.from_stored(broken)
 
 
 def test_new_table_needs_two_to_four_distinct_players_t1() -> None:
     with pytest.raises(RuleError):
-        TonkTable.new([Seat(P1, "a")], TonkOptions(), 1)
+        TonkEngine.new([Seat(P1, "a")], TonkOptions(), 1)
     with pytest.raises(RuleError):
-        TonkTable.new([Seat(P1, "a"), Seat(P1, "b")], TonkOptions(), 1)
+        TonkEngine.new([Seat(P1, "a"), Seat(P1, "b")], TonkOptions(), 1)
 
 
 def test_options_are_validated() -> None:
@@ -832,7 +832,7 @@ def test_a_table_nobody_deals_at_closes_with_nobody_paying_or_dealt_in() -> None
     assert t.legal_moves(P1) == [] and t.legal_moves(P2) == []
     assert check_invariants(t) == []
     assert move_from_dict(move_to_dict(TableCloses())) == TableCloses()
-    assert TonkTable.from_stored(json.loads(json.dumps(t.to_stored()))).is_over
+    assert TonkEngine.from_stored(json.loads(json.dumps(t.to_stored()))).is_over
 
 
 def test_a_logged_table_deal_still_replays() -> None:

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from bot.cards import make, parse_card
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.tonk import (
     CardMemory,
     Discard,
@@ -21,14 +21,14 @@ from bot.games.tonk import (
     Phase,
     RandomStrategy,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     event_to_dict,
     seat_form,
     sort_cards,
 )
 from bot.games.tonk.players import STRATEGIES
-from bot.games.tonk.table import TableSpread
+from bot.games.tonk.terms import TableSpread
 from bot.games.tonk.views import SeatView
 
 P1, P2, P3 = 1, 2, 3
@@ -109,7 +109,7 @@ def test_strategies_by_name() -> None:
 
 
 def test_strategies_see_only_their_seat() -> None:
-    table = TonkTable.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")], TonkOptions(), 4)
+    table = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")], TonkOptions(), 4)
     player = table.to_move
     assert player is not None
     seen = table.observe(player)
@@ -119,7 +119,7 @@ def test_strategies_see_only_their_seat() -> None:
 
 
 def test_card_memory_follows_what_the_seat_is_shown() -> None:
-    table = TonkTable.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 8)
+    table = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b")], TonkOptions(), 8)
     memory = CardMemory(P1)
     for e in table.opening_events:
         memory.observe(seat_form(event_to_dict(e), P1))

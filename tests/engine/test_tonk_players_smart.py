@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import make, parse_card
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -21,14 +21,14 @@ from bot.games.tonk import (
     GreedyStrategy,
     Phase,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     event_to_dict,
     seat_form,
 )
 from bot.games.tonk.players import STRATEGIES, SmartStrategy
 from bot.games.tonk.sim import compare
-from bot.games.tonk.table import TableSpread
+from bot.games.tonk.terms import TableSpread
 from bot.games.tonk.views import SeatView
 
 P1, P2, P3 = 1, 2, 3
@@ -64,7 +64,7 @@ def view(hand: str, legal: tuple[Any, ...], *, phase: Phase = Phase.START,
 
 def after_draw(hand: str, **kw: Any) -> SeatView:
     """The after-draw view with exactly the legal moves the engine would list."""
-    table = TonkTable.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")],
+    table = TonkEngine.new([Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")],
                           kw.get("options") or TonkOptions(), 1)
     table._hands[P1] = list(cs(hand))  # a position for the test: the table lists the moves
     table._spreads = list(kw.get("spreads", ()))
@@ -172,7 +172,7 @@ def test_smart_obeys_must_spread_t6() -> None:
     assert decide(smart(), position) == Spread(cs("5s 5h 5d"))
 
 
-def _play_hands(table: TonkTable, players: dict[int, Any], hands: int,
+def _play_hands(table: TonkEngine, players: dict[int, Any], hands: int,
                 check: Any = None) -> None:
     for pid, p in players.items():
         p.remember([seat_form(event_to_dict(e), pid) for e in table.opening_events])
@@ -202,7 +202,7 @@ options_st = st.builds(TonkOptions, upcard=st.booleans(), must_spread=st.boolean
 @given(seed=st.integers(0, 2**40), players=st.integers(2, 4), options=options_st)
 def test_smart_plays_only_legal_moves(seed: int, players: int, options: TonkOptions) -> None:
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(players)]
-    table = TonkTable.new(seats, options, seed)
+    table = TonkEngine.new(seats, options, seed)
     names = ["smart", "greedy", "random"]
     strategies = {s.player_id: STRATEGIES[names[(i + seed) % 3]]()
                   for i, s in enumerate(seats)}
@@ -214,12 +214,12 @@ def test_smart_decides_from_its_seat_only() -> None:
     not seen) are dealt afresh in a twin table: the seat's view is the same, and a smart player
     shown the same events decides the same."""
     seats = [Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")]
-    table = TonkTable.new(seats, TonkOptions(), 21)
+    table = TonkEngine.new(seats, TonkOptions(), 21)
     log: list[Any] = list(table.opening_events)
     players = {p.player_id: STRATEGIES["smart"]() for p in seats}
     checked = 0
 
-    def check(table: TonkTable, pid: int, move: Any) -> None:
+    def check(table: TonkEngine, pid: int, move: Any) -> None:
         nonlocal checked
         twin = _twin(table, pid, log, random.Random(checked))
         assert twin.observe(pid) == table.observe(pid)
@@ -245,7 +245,7 @@ def test_smart_decides_from_its_seat_only() -> None:
             p.remember([seat_form(event_to_dict(e), other) for e in events])
 
 
-def _twin(table: TonkTable, seat: int, log: list[Any], rng: random.Random) -> TonkTable:
+def _twin(table: TonkEngine, seat: int, log: list[Any], rng: random.Random) -> TonkEngine:
     stored = table.to_stored()
     start = max(i for i, e in enumerate(log) if type(e).__name__ == "Dealt")
     known = set()
@@ -266,7 +266,7 @@ def _twin(table: TonkTable, seat: int, log: list[Any], rng: random.Random) -> To
     for i, j in slots:
         stored["hands"][i][j] = hidden.pop()
     stored["stock"] = hidden
-    return TonkTable.from_stored(stored)
+    return TonkEngine.from_stored(stored)
 
 
 def test_smart_is_deterministic_and_beats_greedy_in_a_small_fixed_match() -> None:
@@ -284,7 +284,7 @@ def test_a_smart_player_made_mid_hand_plays_on_and_can_be_given_its_memory_back(
     """After a restart the player has no memory: it still plays legal moves; fed the hand's
     logged events through ``for_seat`` it decides as the player that saw them live."""
     seats = [Seat(P1, "a"), Seat(P2, "b"), Seat(P3, "c")]
-    table = TonkTable.new(seats, TonkOptions(), 8)
+    table = TonkEngine.new(seats, TonkOptions(), 8)
     live = {s.player_id: STRATEGIES["smart"]() for s in seats}
     log = list(table.opening_events)
     for pid, p in live.items():

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cards import new_deck
-from bot.games.base import RuleError, Seat
+from bot.gamekit.contract import RuleError, Seat
 from bot.games.tonk import (
     TURN_CAP,
     DealNextHand,
@@ -28,8 +28,8 @@ from bot.games.tonk import (
     Phase,
     Spread,
     Timeout,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     check_invariants,
     event_to_dict,
     move_from_dict,
@@ -59,7 +59,7 @@ def canonical(move: Move) -> Move:
     return move
 
 
-def arbitrary_move(table: TonkTable, value: int) -> tuple[int, Move]:
+def arbitrary_move(table: TonkEngine, value: int) -> tuple[int, Move]:
     """A move by some player that may well be illegal."""
     ids = [*table.player_ids, 77]
     player = ids[value % len(ids)]
@@ -81,7 +81,7 @@ def arbitrary_move(table: TonkTable, value: int) -> tuple[int, Move]:
     return player, (Drop(), DrawStock(), DrawDiscard(), EndHand())[pick]
 
 
-def next_step(table: TonkTable, value: int, newcomer: int) -> tuple[int, Move]:
+def next_step(table: TonkEngine, value: int, newcomer: int) -> tuple[int, Move]:
     """Mostly play, leaning towards long hands with spreads and hits so that every way of
     ending a hand turns up; now and then a leave, a timeout, a join or a deal."""
     kind, value = value % 64, value // 64
@@ -106,10 +106,10 @@ def next_step(table: TonkTable, value: int, newcomer: int) -> tuple[int, Move]:
     return player, calm[value % len(calm)]
 
 
-def check_point(table: TonkTable) -> None:
+def check_point(table: TonkEngine) -> None:
     assert check_invariants(table) == []
     stored = table.to_stored()
-    restored = TonkTable.from_stored(json.loads(json.dumps(stored)))
+    restored = TonkEngine.from_stored(json.loads(json.dumps(stored)))
     assert restored.to_stored() == stored
     if table.phase in (Phase.START, Phase.AFTER_DRAW):
         # a hand in play always offers its player a move, and never passes the cap (T8)
@@ -129,7 +129,7 @@ def test_random_streams_keep_every_invariant(
     seed: int, players: int, options: TonkOptions, values: list[int], probes: list[int],
 ) -> None:
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(players)]
-    table = TonkTable.new(seats, options, seed)
+    table = TonkEngine.new(seats, options, seed)
     log: list[tuple[int, dict[str, Any]]] = []
     all_events = [event_to_dict(e) for e in table.opening_events]
     check_point(table)
@@ -150,7 +150,7 @@ def test_random_streams_keep_every_invariant(
                 assert sum(net(e.result.payments).values()) == 0
                 assert all(p.amount > 0 for p in e.result.payments)
         check_point(table)
-    replay = TonkTable.new(seats, options, seed)
+    replay = TonkEngine.new(seats, options, seed)
     replay_events = [event_to_dict(e) for e in replay.opening_events]
     for player, move_dict in log:
         replay_events.extend(event_to_dict(e) for e in replay.apply(player,
@@ -160,10 +160,10 @@ def test_random_streams_keep_every_invariant(
     json.dumps(all_events)
 
 
-def probe_legality(table: TonkTable, player: int, move: Move) -> None:
+def probe_legality(table: TonkEngine, player: int, move: Move) -> None:
     """An illegal move changes nothing; a legal play move is one that legal_moves lists."""
     before = table.to_stored()
-    scratch = TonkTable.from_stored(before)
+    scratch = TonkEngine.from_stored(before)
     try:
         scratch.apply(player, move)
     except RuleError:
@@ -177,7 +177,7 @@ def probe_legality(table: TonkTable, player: int, move: Move) -> None:
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**40), players=st.integers(2, 4), options=options_st)
 def test_every_listed_move_applies(seed: int, players: int, options: TonkOptions) -> None:
-    table = TonkTable.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
+    table = TonkEngine.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
     for _ in range(40):
         if table.phase is Phase.HAND_OVER:
             table.apply(table.player_ids[0], DealNextHand())
@@ -187,7 +187,7 @@ def test_every_listed_move_applies(seed: int, players: int, options: TonkOptions
         legal = table.legal_moves(player)
         stored = table.to_stored()
         for move in legal:
-            TonkTable.from_stored(stored).apply(player, move)
+            TonkEngine.from_stored(stored).apply(player, move)
         table.apply(player, legal[-1])
 
 
@@ -196,7 +196,7 @@ def test_every_listed_move_applies(seed: int, players: int, options: TonkOptions
        picks=st.lists(st.integers(0, 2**20), min_size=TURN_CAP * 8, max_size=TURN_CAP * 8))
 def test_hands_end(seed: int, players: int, options: TonkOptions, picks: list[int]) -> None:
     """Whatever the players choose, a hand ends within T8's cap."""
-    table = TonkTable.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
+    table = TonkEngine.new([Seat(i + 1, f"P{i + 1}") for i in range(players)], options, seed)
     if table.phase is Phase.HAND_OVER:
         return
     for pick in picks:

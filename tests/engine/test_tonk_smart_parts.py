@@ -36,7 +36,7 @@ from bot.games.tonk.spreads import (
     spreads_in,
 )
 from bot.games.tonk.strategy import CardMemory
-from bot.games.tonk.table import Phase, TableSpread
+from bot.games.tonk.terms import Phase, TableSpread
 from bot.games.tonk.views import SeatView
 from tests.engine.test_tonk_players_smart import P1, P2, P3
 

@@ -1,4 +1,4 @@
-"""The rules of high card: pure Python, the engine protocol of ``bot.games.base``."""
+"""The rules of high card: pure Python, the engine protocol of ``bot.gamekit.contract``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict
 
 from bot import cards
-from bot.games.base import DealSource, RuleError, Seat
+from bot.gamekit.contract import DealSource, RuleError, Seat
 
 
 class HighCardOptions(BaseModel):

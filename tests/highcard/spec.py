@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.base import GameSpec, Payment, StatCounter, StatDelta
+from bot.gamekit.contract import GameSpec, Payment, StatCounter, StatDelta
 from tests.highcard.engine import (
     Events,
     GameOver,

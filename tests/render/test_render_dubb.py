@@ -4,8 +4,8 @@ import random
 
 from bot import cards
 from bot.cards import make, make_joker
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions, Play, event_to_dict, play_of, public_form
+from bot.gamekit.contract import Seat
+from bot.games.dubb import DubbEngine, DubbOptions, Play, event_to_dict, play_of, public_form
 from bot.games.dubb.face.pictures import streak_picture
 from bot.games.dubb.face.render import (
     describe,
@@ -21,13 +21,13 @@ NAMES = {1: "Anna", 2: "Bo", 3: "Cem"}
 H, S, D, C = cards.HEARTS, cards.SPADES, cards.DIAMONDS, cards.CLUBS
 
 
-def _public_lines(game: DubbGame, player: int, move: Play) -> list[str]:
+def _public_lines(game: DubbEngine, player: int, move: Play) -> list[str]:
     return describe([public_form(event_to_dict(e)) for e in game.apply(player, move)], NAMES, "en")
 
 
 def test_a_dubbing_reads_as_one_line_naming_who_picks_up_how_many() -> None:
     """D8: Cem plays two 7s on Anna's and Bo's 7s; both pick up 2."""
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         SEATS,
         hands=[[make(9, S)], [make(10, S)], [make(7, H), make(7, D), make(12, C)]],
         draw_pile=[make(n, S) for n in range(2, 7)],
@@ -39,7 +39,7 @@ def test_a_dubbing_reads_as_one_line_naming_who_picks_up_how_many() -> None:
 
 
 def test_drawn_cards_never_reach_the_public_lines() -> None:
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         SEATS,
         hands=[[make(9, S)], [make(10, S)], [make(12, C)]],
         draw_pile=[make(5, H)],
@@ -55,7 +55,7 @@ def test_drawn_cards_never_reach_the_public_lines() -> None:
 def test_public_table_shows_only_public_cards_through_a_whole_game() -> None:
     """D14: every card on the public table is one that has been played in public."""
     rng = random.Random(4)
-    game = DubbGame.new(SEATS, DubbOptions(), seed=11)
+    game = DubbEngine.new(SEATS, DubbOptions(), seed=11)
     seen_public: set[str] = set()
     recent: list[str] = []
     while not game.is_over:
@@ -94,7 +94,7 @@ def _cards_named(alt: str) -> set[str]:
 
 
 def test_hand_panel_offers_exactly_the_legal_plays() -> None:
-    game = DubbGame.new(SEATS, DubbOptions(), seed=3)
+    game = DubbEngine.new(SEATS, DubbOptions(), seed=3)
     player = game.to_move
     assert player is not None
     _, view = hand_panel(game.public_view(), game.private_view(player), NAMES, "en", table_id=5,
@@ -115,7 +115,7 @@ def test_a_huge_hand_switches_to_choosing_a_rank_first() -> None:
     """Two packs with jokers: more plays than three menus hold; the panel groups them by rank."""
     hand = [make(r, s, d) for r in range(2, 10) for s in (S, H) for d in (0, 1)]
     hand += [make_joker(0, 0), make_joker(1, 0), make_joker(0, 1), make_joker(1, 1)]
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         SEATS,
         hands=[hand, [make(10, S)], [make(12, C)]],
         pile=[(2, [make(2, C)])],
@@ -139,7 +139,7 @@ def test_a_huge_hand_switches_to_choosing_a_rank_first() -> None:
 
 
 def test_play_text_is_what_a_user_could_type_back() -> None:
-    game = DubbGame.from_position(
+    game = DubbEngine.from_position(
         SEATS,
         hands=[[make(7, S), make(7, H), make_joker(0)], [make(10, S)], [make(12, C)]],
         pile=[(2, [make(5, C)])],

@@ -13,7 +13,7 @@ import pytest
 
 from bot import cards
 from bot.discord.common import DESCRIPTION_LIMIT, FIELD_LIMIT, labelled
-from bot.games.base import Seat
+from bot.gamekit.contract import Seat
 from bot.games.tonk import (
     DealNextHand,
     Discard,
@@ -24,8 +24,8 @@ from bot.games.tonk import (
     Hit,
     Phase,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     event_to_dict,
     public_form,
 )
@@ -61,12 +61,12 @@ NAMES = {1: "Anna", 2: "Bo", 3: "Cem"}
 EN = "en"
 
 
-def _lines(table: TonkTable, player: int, move: Any) -> list[str]:
+def _lines(table: TonkEngine, player: int, move: Any) -> list[str]:
     return describe([public_form(event_to_dict(e)) for e in table.apply(player, move)], NAMES,
                     EN)
 
 
-def _panel(table: TonkTable, player: int, notice: str | None = None
+def _panel(table: TonkEngine, player: int, notice: str | None = None
            ) -> tuple[str, discord.ui.View]:
     panel = hand_panel(table.public_view(), table.private_view(player), table_id=7, counter=3,
                        names=NAMES, lang=EN, notice=notice)
@@ -112,7 +112,7 @@ def test_moves_read_as_plain_words_and_a_drawn_card_stays_private() -> None:
     assert _lines(table, 2, Hit(1, cs("8c"))) == ["Bo hit S1 with 8♣"]
 
 
-def _ended(table: TonkTable) -> str:
+def _ended(table: TonkEngine) -> str:
     """How the hand that just ended is told: once, in the table's description."""
     render = table_render(table.public_view(), [], table_id=1, counter=4, names=NAMES, lang=EN)
     return str(render.embed.description).splitlines()[0]
@@ -162,7 +162,7 @@ def test_stored_events_with_private_cards_are_described_without_them() -> None:
 def test_public_table_never_shows_a_card_of_a_hand_in_play_over_many_hands() -> None:
     """Until a hand is over, every card on the public table was laid open in that hand."""
     rng = random.Random(5)
-    table = TonkTable.new([Seat(p, n) for p, n in NAMES.items()], TonkOptions(), seed=9)
+    table = TonkEngine.new([Seat(p, n) for p, n in NAMES.items()], TonkOptions(), seed=9)
     recent: list[str] = []
     public: set[int] = set()
     reveals = 0
@@ -393,7 +393,7 @@ def test_latest_keeps_the_newest_lines_within_a_field_whatever_the_names() -> No
     fields stay within Discord's limits before any cutting, and Latest keeps the newest line."""
     long = {p: "_*" * 16 for p in (1, 2, 3, 4)}
     names = labelled(long.items())
-    table = TonkTable.new([Seat(p, n) for p, n in long.items()], TonkOptions(), seed=3)
+    table = TonkEngine.new([Seat(p, n) for p, n in long.items()], TonkOptions(), seed=3)
     rng = random.Random(1)
     recent: list[str] = []
     for _ in range(300):

@@ -54,7 +54,7 @@ async def retry_last_moves(service: TableService) -> None:
         emit(duplicate=True, table=record.id, counter=last.seq)
 
 
-def tonk_move(table: tonk.TonkTable, rng: random.Random) -> tuple[int, Any]:
+def tonk_move(table: tonk.TonkEngine, rng: random.Random) -> tuple[int, Any]:
     if table.to_move is None:
         return rng.choice(table.player_ids), tonk.DealNextHand()
     moves = table.legal_moves(table.to_move)
@@ -64,7 +64,7 @@ def tonk_move(table: tonk.TonkTable, rng: random.Random) -> tuple[int, Any]:
     return table.to_move, rng.choice(moves)
 
 
-def dubb_move(game: dubb.DubbGame, rng: random.Random) -> tuple[int, Any]:
+def dubb_move(game: dubb.DubbEngine, rng: random.Random) -> tuple[int, Any]:
     if rng.random() < 0.005:
         still_in = [p.player_id for p in game.public_view().players
                     if p.status not in ("out", "left")]

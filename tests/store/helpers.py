@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from bot.games.base import GameSpec
+from bot.gamekit.contract import GameSpec
 from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table import TableService

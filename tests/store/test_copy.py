@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from bot.games.dubb import DubbGame
+from bot.games.dubb import DubbEngine
 from bot.games.registry import GAMES
-from bot.games.tonk import DealNextHand, TonkTable
+from bot.games.tonk import DealNextHand, TonkEngine
 from bot.storage import SeatInfo, Store
 from bot.storage import copy as copy_module
 from bot.storage.copy import TABLES, CopyError, copy_database
@@ -167,13 +167,13 @@ async def test_real_games_move_up_and_down_and_play_on(tmp_path: Path, pg_server
         rng = random.Random(1)
         while (snap := await service.get(102)) is not None:
             engine = snap.engine
-            assert isinstance(engine, DubbGame) and engine.to_move is not None
+            assert isinstance(engine, DubbEngine) and engine.to_move is not None
             move = GAMES["dubb"].strategies["greedy"]().choose(engine.observe(engine.to_move),
                                                                rng)
             await service.apply(102, engine.to_move, move, snap.counter)
         while (snap := await service.get(201)) is not None:
             table = snap.engine
-            assert isinstance(table, TonkTable)
+            assert isinstance(table, TonkEngine)
             if table.to_move is None:
                 await service.apply(201, table.seats[0].player_id, DealNextHand(), snap.counter)
                 break

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from bot.gamekit.contract import RuleError
 from bot.games import dubb
-from bot.games.base import RuleError
 from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table import GameStartedError, TableService

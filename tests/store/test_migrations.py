@@ -24,10 +24,10 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame
+from bot.gamekit.contract import Seat
+from bot.games.dubb import DubbEngine
 from bot.games.registry import GAMES
-from bot.games.tonk import DealNextHand, TonkTable
+from bot.games.tonk import DealNextHand, TonkEngine
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError, Store, parse_database_url
 from bot.storage.migrations import Migration, migrate_postgresql, migrate_sqlite
 from bot.storage.postgres import numbered
@@ -496,14 +496,14 @@ async def test_a_schema_3_database_of_real_games_keeps_everything_and_plays_on(
         rng = random.Random(1)
         while (snap := await service.get(102)) is not None:
             engine = snap.engine
-            assert isinstance(engine, DubbGame) and engine.to_move is not None
+            assert isinstance(engine, DubbEngine) and engine.to_move is not None
             move = GAMES["dubb"].strategies["greedy"]().choose(engine.observe(engine.to_move),
                                                                rng)
             await service.apply(102, engine.to_move, move, snap.counter)
         # the Tonk table in the middle of a hand plays that hand out and deals the next
         for _ in range(200):
             snap = await service.get(201)
-            assert snap is not None and isinstance(snap.engine, TonkTable)
+            assert snap is not None and isinstance(snap.engine, TonkEngine)
             table = snap.engine
             if table.to_move is None:
                 await service.apply(201, table.seats[0].player_id, DealNextHand(),

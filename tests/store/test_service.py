@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 from bot.storage import MoveCommit, RatingJob, Store
 from bot.table import (
     AlreadyJoinedError,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
+from bot.gamekit.contract import Seat
 from bot.games import tonk
-from bot.games.base import Seat
 from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table import TableService
@@ -106,7 +106,7 @@ async def test_tonk_tables_round_trip_and_keep_the_ledger(
 def seed_with_tonk_on_the_deal(players: int) -> int:
     seats = [Seat(p, f"P{p}") for p in range(1, players + 1)]
     for seed in range(5000):
-        table = tonk.TonkTable.new(seats, tonk.TonkOptions(), seed)
+        table = tonk.TonkEngine.new(seats, tonk.TonkOptions(), seed)
         if any(isinstance(e, tonk.HandEnded) and e.result.how is tonk.HandEnd.TONK_ON_DEAL
                for e in table.opening_events):
             return seed

@@ -16,7 +16,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.base import DealSource, GameSpec, Payment, RuleError, Seat, StatDelta
+from bot.gamekit.contract import DealSource, GameSpec, Payment, RuleError, Seat, StatDelta
 from bot.table.fairdeal import engine_from_start
 
 GAMES_PLAYED = "games_played"

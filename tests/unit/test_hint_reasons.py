@@ -13,8 +13,8 @@ import pytest
 
 from bot import cards
 from bot.discord.common import labelled
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.gamekit.contract import Seat
+from bot.games.dubb import DubbEngine, DubbOptions
 from bot.games.dubb.face import FACE as DUBB_FACE
 from bot.games.dubb.moves import Draw, Pass, Play
 from bot.games.dubb.smart import smart_strategy
@@ -25,21 +25,21 @@ from bot.games.tonk import (
     Drop,
     Hit,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
 )
 from bot.games.tonk.face import FACE as TONK_FACE
 from bot.games.tonk.players import SmartStrategy
-from bot.games.tonk.table import HAND_OVER
+from bot.games.tonk.terms import HAND_OVER
 from bot.i18n import LANGUAGES
 
 NAMES = {1: "Anna", 2: "Bo *the* _best_", 3: "Cem", 4: "Dag"}
 CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|🃏")
 
 
-def _dubb_positions(games: int) -> Iterator[DubbGame]:
+def _dubb_positions(games: int) -> Iterator[DubbEngine]:
     for seed in range(games):
-        game = DubbGame.new([Seat(p, n) for p, n in NAMES.items()], DubbOptions(), seed)
+        game = DubbEngine.new([Seat(p, n) for p, n in NAMES.items()], DubbOptions(), seed)
         rng = random.Random(seed)
         while not game.is_over:
             player = game.to_move
@@ -86,9 +86,9 @@ def test_a_dubb_play_says_whom_it_dubs_and_what_it_leaves() -> None:
     assert all(seen.values()), seen
 
 
-def _tonk_positions(hands: int) -> Iterator[TonkTable]:
+def _tonk_positions(hands: int) -> Iterator[TonkEngine]:
     seats = [Seat(p, NAMES[p]) for p in (1, 2, 3)]
-    table = TonkTable.new(seats, TonkOptions(), 5)
+    table = TonkEngine.new(seats, TonkOptions(), 5)
     players = {s.player_id: SmartStrategy() for s in seats}
     rng = random.Random(5)
     played = 0

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from bot.discord.common import fit, label
 from bot.discord.controller import load_face
 from bot.discord.publisher import TableRender
-from bot.games.base import GameSpec, Seat
+from bot.gamekit.contract import GameSpec, Seat
 from bot.games.registry import GAMES
 from bot.i18n import LANGUAGES, PSEUDO
 from bot.storage import SeatInfo

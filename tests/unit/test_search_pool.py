@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
-from bot.games.base import Seat
-from bot.games.dubb import DubbGame, DubbOptions
+from bot.gamekit.contract import Seat
+from bot.gamekit.search import Budget, ExpertStrategy, run_job
+from bot.games.dubb import DubbEngine, DubbOptions
 from bot.games.dubb.search import SEARCH as DUBB_SEARCH
-from bot.games.search import Budget, ExpertStrategy, run_job
-from bot.games.tonk import TonkOptions, TonkTable
+from bot.games.tonk import TonkEngine, TonkOptions
 from bot.games.tonk.search import SEARCH as TONK_SEARCH
 from bot.table.computers import SearchPool
 
@@ -19,8 +19,8 @@ BUDGET = Budget(iterations=12, seconds=60.0)
 
 async def test_a_worker_process_decides_as_this_process_does() -> None:
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]
-    dubb = DubbGame.new(seats, DubbOptions(), 21)
-    tonk = TonkTable.new(seats, TonkOptions(), 21)
+    dubb = DubbEngine.new(seats, DubbOptions(), 21)
+    tonk = TonkEngine.new(seats, TonkOptions(), 21)
     jobs = []
     for game, rules in ((dubb, DUBB_SEARCH), (tonk, TONK_SEARCH)):
         player = game.to_move

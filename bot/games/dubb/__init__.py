@@ -2,7 +2,7 @@
 computer strategies — pure Python, nothing here imports discord — and its Discord face
 (``bot.games.dubb.face``), which only the Discord layer loads."""
 
-from bot.games.dubb.engine import DubbGame, DubbObservation
+from bot.games.dubb.engine import DubbEngine, DubbObservation
 from bot.games.dubb.events import (
     DrawPlayed,
     Drew,
@@ -61,7 +61,7 @@ __all__ = [
     "DrawPlayed",
     "Drew",
     "DubPickup",
-    "DubbGame",
+    "DubbEngine",
     "DubbObservation",
     "DubbOptions",
     "DubbPrivateView",

@@ -30,7 +30,7 @@ from bot.cards import (
     sorted_hand,
 )
 from bot.deals import CommittedDeals
-from bot.games.base import DealSource, RuleError, Seat
+from bot.gamekit.contract import DealSource, RuleError, Seat
 from bot.games.dubb.events import (
     AutoAction,
     DrawPlayed,
@@ -84,7 +84,7 @@ PilePlay = tuple[int, int, tuple[int, ...]]
 """(seat, rank, cards) of one play on the play pile."""
 
 
-class DubbGame:
+class DubbEngine:
     """One game of Dubb. Create with ``new``; restore with ``from_stored``."""
 
     KIND = "dubb"
@@ -1142,7 +1142,7 @@ class DubbObservation:
 
     __slots__ = ("_game", "_seat")
 
-    def __init__(self, game: DubbGame, seat: int) -> None:
+    def __init__(self, game: DubbEngine, seat: int) -> None:
         self._game = game
         self._seat = seat
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.dubb.engine import DubbGame
+from bot.games.dubb.engine import DubbEngine
 
 
 class DubbEventRules:
     plays_hands = False
 
     def places(self, engine: Any, money: Mapping[int, int] | None) -> list[tuple[int, ...]]:
-        assert isinstance(engine, DubbGame)
+        assert isinstance(engine, DubbEngine)
         result = engine.result
         if result is None:
             # a game stopped part-way has no order yet: everyone still seated shares first place

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.base import RuleError
+from bot.gamekit.contract import RuleError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

@@ -11,12 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from bot.games.base import Strategy
+from bot.gamekit.contract import Strategy
+from bot.gamekit.search import ExpertStrategy
 from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW_PLAY, Move, Play
 from bot.games.dubb.search import SEARCH
 from bot.games.dubb.smart import smart_strategy
-from bot.games.search import ExpertStrategy
 
 
 class _Stateless:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.base import Payment, StatCounter, StatDelta
+from bot.gamekit.contract import Payment, StatCounter, StatDelta
 from bot.games.dubb.events import GameOver, PlayerLeft
 from bot.games.dubb.moves import Leave, Timeout
 

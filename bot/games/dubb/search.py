@@ -1,4 +1,4 @@
-"""What the expert computer player (``bot.games.search``) needs to know about Dubb.
+"""What the expert computer player (``bot.gamekit.search``) needs to know about Dubb.
 
 A seat knows (D14) its own hand, every play made (the whole play pile: each was played face
 up), every seat's hand size and status, who went out and who left, the draw pile's size and the
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards import JOKER_RANK
-from bot.games.base import Seat
-from bot.games.dubb.engine import DubbGame, DubbObservation, PilePlay, _deck
+from bot.gamekit.contract import Seat
+from bot.games.dubb.engine import DubbEngine, DubbObservation, PilePlay, _deck
 from bot.games.dubb.moves import Move, Play
 from bot.games.dubb.options import DubbOptions
 from bot.games.dubb.smart import smart_strategy
@@ -160,7 +160,7 @@ def information(view: DubbObservation, memory: DubbMemory | None) -> DubbInforma
     )
 
 
-def world(info: DubbInformation, rng: random.Random) -> DubbGame:
+def world(info: DubbInformation, rng: random.Random) -> DubbEngine:
     """A game consistent with ``info``, the unseen cards dealt at random."""
     unseen = info.unseen()
     rng.shuffle(unseen)
@@ -184,7 +184,7 @@ def world(info: DubbInformation, rng: random.Random) -> DubbGame:
         if n:
             hand.extend(unseen[len(unseen) - n:])
             del unseen[len(unseen) - n:]
-    return DubbGame(
+    return DubbEngine(
         seats=info.seats, options=info.options, cards_each=info.cards_each, seed=0,
         rng=random.Random(rng.getrandbits(64)), rng_draws=None, hands=hands,
         draw_pile=unseen, pile=list(info.pile), status=list(info.status),
@@ -221,7 +221,7 @@ def candidates(info: DubbInformation, rng: random.Random) -> list[Move]:
     return chosen
 
 
-def rollout(info: DubbInformation, game: DubbGame, move: Move, rng: random.Random) -> float:
+def rollout(info: DubbInformation, game: DubbEngine, move: Move, rng: random.Random) -> float:
     me = info.player_id
     game.apply(me, move)
     while not game.is_over:
@@ -233,7 +233,7 @@ def rollout(info: DubbInformation, game: DubbGame, move: Move, rng: random.Rando
 
 
 class DubbSearch:
-    """``bot.games.search.SearchRules`` for Dubb: everything a seat knows is in its view."""
+    """``bot.gamekit.search.SearchRules`` for Dubb: everything a seat knows is in its view."""
 
     def memory(self) -> DubbMemory:
         return DubbMemory()
@@ -250,10 +250,10 @@ class DubbSearch:
     def effort(self, info: DubbInformation) -> float:
         return 1.0
 
-    def world(self, info: DubbInformation, rng: random.Random) -> DubbGame:
+    def world(self, info: DubbInformation, rng: random.Random) -> DubbEngine:
         return world(info, rng)
 
-    def rollout(self, info: DubbInformation, world: DubbGame, move: Move,
+    def rollout(self, info: DubbInformation, world: DubbEngine, move: Move,
                 rng: random.Random) -> float:
         return rollout(info, world, move, rng)
 

@@ -29,8 +29,8 @@ from itertools import combinations
 from typing import Any
 
 from bot.cards import ACE
-from bot.games.base import RuleError, Seat, Strategy
-from bot.games.dubb import MOVE_CAP, DubbGame, DubbOptions, Played, event_to_dict, seat_form
+from bot.gamekit.contract import RuleError, Seat, Strategy
+from bot.games.dubb import MOVE_CAP, DubbEngine, DubbOptions, Played, event_to_dict, seat_form
 from bot.games.dubb.players import STRATEGIES
 from bot.sim.checks import FULL_CHECK_EVERY
 from bot.sim.stats import Mean, lineups
@@ -69,7 +69,7 @@ class SimStats:
 
 
 def play_game(
-    game: DubbGame, strategy: Strategy | Sequence[Strategy], rng: random.Random, stats: SimStats,
+    game: DubbEngine, strategy: Strategy | Sequence[Strategy], rng: random.Random, stats: SimStats,
     game_no: int, checks: bool, names: Sequence[str] = (),
 ) -> None:
     """Play ``game`` to its end with ``strategy`` in every seat (or one strategy per seat, in
@@ -143,7 +143,7 @@ def _tally(stats: SimStats, names: Sequence[str], loser_seat: int) -> None:
 
 
 def _turn_order_problem(
-    game: DubbGame, seat_of: dict[int, int], n: int, mover: int, to_move: int, events: list[Any]
+    game: DubbEngine, seat_of: dict[int, int], n: int, mover: int, to_move: int, events: list[Any]
 ) -> str | None:
     """The turn goes to the next seat holding cards (pending and out seats are skipped, D10),
     or back to the mover after aces while they still hold cards (D7)."""
@@ -177,7 +177,7 @@ def run(
     start = time.perf_counter()
     for game_no in range(games):
         names = seatings[game_no % len(seatings)]
-        game = DubbGame.new(seats, options, master.getrandbits(63))
+        game = DubbEngine.new(seats, options, master.getrandbits(63))
         play_game(game, [STRATEGIES[name]() for name in names],
                   random.Random(master.getrandbits(63)), stats, game_no, checks, names)
     stats.seconds = time.perf_counter() - start

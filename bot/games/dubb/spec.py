@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from bot.games.base import GameSpec
-from bot.games.dubb.codec import DubbEvents, DubbMoves
-from bot.games.dubb.engine import DubbGame
+from bot.gamekit.codec import Events, Moves
+from bot.gamekit.contract import GameSpec
+from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.event import DubbEventRules
+from bot.games.dubb.events import event_to_dict, public_form, seat_form
+from bot.games.dubb.moves import move_from_dict, move_to_dict
 from bot.games.dubb.options import MAX_PLAYERS, MIN_PLAYERS, DubbOptions
 from bot.games.dubb.players import STRATEGIES
 from bot.games.dubb.rules import COUNTERS, DubbRules
@@ -21,9 +23,9 @@ SPEC = GameSpec(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=DubbOptions,
-    engine=DubbGame,
-    moves=DubbMoves(),
-    events=DubbEvents(),
+    engine=DubbEngine,
+    moves=Moves(move_to_dict, move_from_dict),
+    events=Events(event_to_dict, public_form, seat_form),
     rules=DubbRules(),
     strategies=STRATEGIES,
     computer="smart",

@@ -1,9 +1,9 @@
-"""Validation of a Dubb game's stored form (``DubbGame.to_stored``), versions 1 to 3: they
+"""Validation of a Dubb game's stored form (``DubbEngine.to_stored``), versions 1 to 3: they
 differ only in how the shuffles are kept — version 1 the RNG's whole state, version 2 the number
 of numbers drawn from the seed, version 3 the committed deals' source (``bot.deals``).
 
 Pydantic checks shapes and types here, at the storage boundary, so the engine's hot path can
-work on plain lists; ``DubbGame.from_stored`` then checks the game's own invariants.
+work on plain lists; ``DubbEngine.from_stored`` then checks the game's own invariants.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 engine — pure Python, nothing here imports discord — and its Discord face
 (``bot.games.tonk.face``), which only the Discord layer loads."""
 
-from bot.games.tonk.engine import TonkTable, check_invariants, check_quick
+from bot.games.tonk.engine import TonkEngine, check_invariants, check_quick
 from bot.games.tonk.events import (
     CutForDeal,
     Dealt,
@@ -51,7 +51,7 @@ from bot.games.tonk.players import (
 )
 from bot.games.tonk.settlement import HandEnd, HandResult, Payment, Reason, settle
 from bot.games.tonk.spreads import card_value, hand_total, is_spread, sort_cards, tonk_rank
-from bot.games.tonk.table import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TURN_CAP, Phase, TableSpread
+from bot.games.tonk.terms import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TURN_CAP, Phase, TableSpread
 from bot.games.tonk.views import SeatPublic, SeatView, TonkPrivateView, TonkPublicView
 
 __all__ = [
@@ -101,10 +101,10 @@ __all__ = [
     "TableSpread",
     "TimedOut",
     "Timeout",
+    "TonkEngine",
     "TonkOptions",
     "TonkPrivateView",
     "TonkPublicView",
-    "TonkTable",
     "card_value",
     "check_invariants",
     "check_quick",

@@ -1,6 +1,6 @@
 """The Tonk table: a series of hands with seeded deals, turns, spreads, hits and settlement.
 
-Pure and reproducible: ``TonkTable.new(seats, options, seed)`` followed by the same moves gives
+Pure and reproducible: ``TonkEngine.new(seats, options, seed)`` followed by the same moves gives
 the same table. ``seed`` is the host's ``DealSource`` (committed deals, ``bot.deals``), asked for
 each shuffle by hand number (the cut for deal belongs to hand 1); or, for tables stored before
 those, a plain ``int``: then shuffles draw from ``random.Random`` seeded by the table seed and a
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from bot.deals import CommittedDeals
-from bot.games.base import DealSource, RuleError, Seat
+from bot.gamekit.contract import DealSource, RuleError, Seat
 from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
 from bot.games.tonk.events import (
     CutForDeal,
@@ -70,7 +70,7 @@ from bot.games.tonk.spreads import (
     sort_cards,
     spreads_in,
 )
-from bot.games.tonk.table import (
+from bot.games.tonk.terms import (
     AFTER_DRAW,
     HAND_OVER,
     HAND_SIZE,
@@ -97,7 +97,7 @@ _END_HAND = EndHand()
 _DEAL_NEXT = DealNextHand()
 
 
-class TonkTable:
+class TonkEngine:
     KIND: ClassVar[str] = "tonk"
     STATE_VERSION: ClassVar[int] = 3
     """2 added ``departed``, the names of players who left; a version-1 form loads without. 3
@@ -143,7 +143,7 @@ class TonkTable:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, seats: list[Seat], options: TonkOptions, seed: int | DealSource) -> TonkTable:
+    def new(cls, seats: list[Seat], options: TonkOptions, seed: int | DealSource) -> TonkEngine:
         """Seat the players (in clockwise order), cut for deal (T3) and deal the first hand (T4
         checked at once). The events of both are in ``opening_events``."""
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
@@ -849,35 +849,35 @@ def _need_own_cards(hand: list[int], cards: tuple[int, ...]) -> None:
 
 
 _UNCHECKED: dict[type, Any] = {
-    Drop: TonkTable._drop,
-    DrawStock: TonkTable._take_stock,
-    DrawDiscard: TonkTable._take_discard,
-    EndHand: TonkTable._end_by_choice,
-    Spread: TonkTable._lay_spread,
-    Hit: TonkTable._hit,
-    Discard: TonkTable._throw,
-    DealNextHand: TonkTable._deal_next,
+    Drop: TonkEngine._drop,
+    DrawStock: TonkEngine._take_stock,
+    DrawDiscard: TonkEngine._take_discard,
+    EndHand: TonkEngine._end_by_choice,
+    Spread: TonkEngine._lay_spread,
+    Hit: TonkEngine._hit,
+    Discard: TonkEngine._throw,
+    DealNextHand: TonkEngine._deal_next,
 }
 """The moves ``legal_moves`` lists, made without a second validation."""
 
 _HANDLERS: dict[type, Any] = {
-    Drop: TonkTable._do_drop,
-    DrawStock: TonkTable._do_draw_stock,
-    DrawDiscard: TonkTable._do_draw_discard,
-    EndHand: TonkTable._do_end_hand,
-    Spread: TonkTable._do_spread,
-    Hit: TonkTable._do_hit,
-    Discard: TonkTable._do_discard,
-    DealNextHand: TonkTable._do_deal_next,
-    TableCloses: TonkTable._do_table_closes,
-    TableDeals: TonkTable._do_table_deals,
-    Join: TonkTable._do_join,
-    Leave: TonkTable._do_leave,
-    Timeout: TonkTable._do_timeout,
+    Drop: TonkEngine._do_drop,
+    DrawStock: TonkEngine._do_draw_stock,
+    DrawDiscard: TonkEngine._do_draw_discard,
+    EndHand: TonkEngine._do_end_hand,
+    Spread: TonkEngine._do_spread,
+    Hit: TonkEngine._do_hit,
+    Discard: TonkEngine._do_discard,
+    DealNextHand: TonkEngine._do_deal_next,
+    TableCloses: TonkEngine._do_table_closes,
+    TableDeals: TonkEngine._do_table_deals,
+    Join: TonkEngine._do_join,
+    Leave: TonkEngine._do_leave,
+    Timeout: TonkEngine._do_timeout,
 }
 
 
-def check_invariants(table: TonkTable) -> list[str]:
+def check_invariants(table: TonkEngine) -> list[str]:
     """What must always hold; an empty list when all is well.
 
     The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
@@ -912,7 +912,7 @@ def check_invariants(table: TonkTable) -> list[str]:
     return problems
 
 
-def check_quick(table: TonkTable) -> list[str]:
+def check_quick(table: TonkEngine) -> list[str]:
     """The cheap part of ``check_invariants``, for after every move between full checks: no pass
     over the cards or the seats, only what one move can change. The number of cards, counted from
     the sizes of the piles and the running count of cards in spreads; the spreads the last move
@@ -947,7 +947,7 @@ def check_quick(table: TonkTable) -> list[str]:
     return problems
 
 
-def _check_seats(table: TonkTable) -> list[str]:
+def _check_seats(table: TonkEngine) -> list[str]:
     problems: list[str] = []
     seat_ids = [s.player_id for s in table._seats]
     if len(set(seat_ids)) != len(seat_ids):
@@ -957,7 +957,7 @@ def _check_seats(table: TonkTable) -> list[str]:
     return problems
 
 
-def _check_turn(table: TonkTable, problems: list[str]) -> None:
+def _check_turn(table: TonkEngine, problems: list[str]) -> None:
     """Hand sizes, the player to move and the cap during a hand; the payments after it."""
     phase = table.phase
     players = table._players

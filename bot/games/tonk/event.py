@@ -9,22 +9,22 @@ from collections.abc import Mapping
 from itertools import groupby
 from typing import Any
 
-from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.moves import TableDeals
-from bot.games.tonk.table import Phase
+from bot.games.tonk.terms import Phase
 
 
 class TonkEventRules:
     plays_hands = True
 
     def places(self, engine: Any, money: Mapping[int, int] | None) -> list[tuple[int, ...]]:
-        assert isinstance(engine, TonkTable)
+        assert isinstance(engine, TonkEngine)
         nets = money or {}
         players = sorted(engine.names, key=lambda p: -nets.get(p, 0))
         return [tuple(group) for _, group in groupby(players, key=lambda p: nets.get(p, 0))]
 
     def next_move(self, engine: Any, hands: int) -> tuple[int, Any] | None:
-        assert isinstance(engine, TonkTable)
+        assert isinstance(engine, TonkEngine)
         if (engine.phase is Phase.HAND_OVER and engine.next_dealer is not None
                 and engine.deals_done < hands):
             # the table's own deal: unlike a player's, it does not end the dealer's run of
@@ -33,5 +33,5 @@ class TonkEventRules:
         return None
 
     def round_over(self, engine: Any, hands: int) -> bool:
-        assert isinstance(engine, TonkTable)
+        assert isinstance(engine, TonkEngine)
         return engine.phase is Phase.HAND_OVER and engine.deals_done >= hands

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 from operator import itemgetter
 
-from bot.games.search import ExpertStrategy
+from bot.gamekit.search import ExpertStrategy
 from bot.games.tonk.autoplay import DISCARD_ORDER, spread_order_key
 from bot.games.tonk.moves import (
     DealNextHand,
@@ -41,7 +41,7 @@ from bot.games.tonk.spreads import (
     spreads_in,
 )
 from bot.games.tonk.strategy import CardMemory, Strategy
-from bot.games.tonk.table import HAND_OVER, START
+from bot.games.tonk.terms import HAND_OVER, START
 from bot.games.tonk.views import SeatView
 
 

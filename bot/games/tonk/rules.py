@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.base import Payment, StatCounter, StatDelta
-from bot.games.tonk.engine import TonkTable
+from bot.gamekit.contract import Payment, StatCounter, StatDelta
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import HandEnded
 from bot.games.tonk.moves import Join, Leave, TableCloses, Timeout
 from bot.games.tonk.settlement import HandEnd, HandResult
-from bot.games.tonk.table import Phase
+from bot.games.tonk.terms import Phase
 
 HANDS_PLAYED = "hands_played"
 HANDS_WON = "hands_won"
@@ -43,7 +43,7 @@ class TonkRules:
         """Between hands nobody is to move; when nobody deals within the turn time the table
         closes, in the next dealer's name: nobody pays and nobody is dealt in (issue 36; T1,
         T3: players leave between hands at no cost, and a player deals)."""
-        if (isinstance(engine, TonkTable) and engine.phase is Phase.HAND_OVER
+        if (isinstance(engine, TonkEngine) and engine.phase is Phase.HAND_OVER
                 and engine.next_dealer is not None):
             return engine.next_dealer, TableCloses()
         return None

@@ -1,4 +1,4 @@
-"""What the expert computer player (``bot.games.search``) needs to know about Tonk.
+"""What the expert computer player (``bot.gamekit.search``) needs to know about Tonk.
 
 A seat knows its own hand, the spreads on the table, the whole discard pile (every discard is
 public and only the top may be taken, T5), the cards others took from it, every hand's size and
@@ -19,14 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import Seat
-from bot.games.tonk.engine import TonkTable
+from bot.gamekit.contract import Seat
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import event_to_dict, public_form, seat_form
 from bot.games.tonk.moves import Discard, Move
 from bot.games.tonk.settlement import net
 from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import DECK_ORDER
-from bot.games.tonk.table import AFTER_DRAW, START
+from bot.games.tonk.terms import AFTER_DRAW, START
 from bot.games.tonk.views import SeatView
 from bot.i18n import N_
 
@@ -114,7 +114,7 @@ def information(view: SeatView, memory: TonkMemory) -> TonkInformation:
         own=pickle.dumps(memory.own), public=pickle.dumps(memory.public))
 
 
-def world(info: TonkInformation, rng: random.Random) -> TonkTable:
+def world(info: TonkInformation, rng: random.Random) -> TonkEngine:
     view = info.view
     me = view.player_id
     players = [me, *(p for p, _ in view.hand_sizes)]
@@ -143,7 +143,7 @@ def world(info: TonkInformation, rng: random.Random) -> TonkTable:
         del unseen[len(unseen) - below:]
         if top is not None:
             discards.append(top)
-    table = TonkTable(view.options, rng.getrandbits(62), [Seat(p, str(p)) for p in players])
+    table = TonkEngine(view.options, rng.getrandbits(62), [Seat(p, str(p)) for p in players])
     table.phase = view.phase
     table.hand_number = 1
     table.dealer = players[-1]
@@ -178,7 +178,7 @@ def candidates(info: TonkInformation, rng: random.Random) -> list[Move]:
     return chosen
 
 
-def rollout(info: TonkInformation, table: TonkTable, move: Move, rng: random.Random) -> float:
+def rollout(info: TonkInformation, table: TonkEngine, move: Move, rng: random.Random) -> float:
     me = info.player_id
     players = list(table._players)
     models = {p: pickle.loads(info.own if p == me else info.public) for p in players}
@@ -201,7 +201,7 @@ def rollout(info: TonkInformation, table: TonkTable, move: Move, rng: random.Ran
 
 
 class TonkSearch:
-    """``bot.games.search.SearchRules`` for Tonk."""
+    """``bot.gamekit.search.SearchRules`` for Tonk."""
 
     def memory(self) -> TonkMemory:
         return TonkMemory()
@@ -218,10 +218,10 @@ class TonkSearch:
     def effort(self, info: TonkInformation) -> float:
         return START_EFFORT if info.view.phase is START else 1.0
 
-    def world(self, info: TonkInformation, rng: random.Random) -> TonkTable:
+    def world(self, info: TonkInformation, rng: random.Random) -> TonkEngine:
         return world(info, rng)
 
-    def rollout(self, info: TonkInformation, world: TonkTable, move: Move,
+    def rollout(self, info: TonkInformation, world: TonkEngine, move: Move,
                 rng: random.Random) -> float:
         return rollout(info, world, move, rng)
 

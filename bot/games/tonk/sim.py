@@ -32,21 +32,21 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bot.games.base import Seat, Strategy
+from bot.gamekit.contract import Seat, Strategy
 from bot.games.tonk import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     DealNextHand,
     HandEnded,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
     check_invariants,
     check_quick,
 )
 from bot.games.tonk.events import Event, event_to_dict, seat_form
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.settlement import net
-from bot.games.tonk.table import HAND_OVER
+from bot.games.tonk.terms import HAND_OVER
 from bot.sim.checks import FULL_CHECK_EVERY
 from bot.sim.stats import Mean, lineups
 
@@ -98,7 +98,7 @@ def _play_table(hands: int, seed: int, names: Sequence[str], options: TonkOption
                 tally: _Tally, balance_key: Callable[[int, str], str]) -> None:
     """Play ``hands`` hands at one table seating ``names`` (one strategy per seat, in order)."""
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(len(names))]
-    table = TonkTable.new(seats, options, seed)
+    table = TonkEngine.new(seats, options, seed)
     players_by_id: dict[int, Strategy] = {
         s.player_id: STRATEGIES[names[i]]() for i, s in enumerate(seats)
     }

@@ -55,7 +55,7 @@ from bot.games.tonk.spreads import (
     spreads_in,
 )
 from bot.games.tonk.strategy import CardMemory, Strategy
-from bot.games.tonk.table import Phase
+from bot.games.tonk.terms import Phase
 from bot.games.tonk.views import SeatView
 
 

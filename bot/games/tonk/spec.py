@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from bot.games.base import GameSpec
-from bot.games.tonk.codec import TonkEvents, TonkMoves
-from bot.games.tonk.engine import TonkTable
+from bot.gamekit.codec import Events, Moves
+from bot.gamekit.contract import GameSpec
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.event import TonkEventRules
+from bot.games.tonk.events import event_to_dict, public_form, seat_form
+from bot.games.tonk.moves import move_from_dict, move_to_dict
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.players import STRATEGIES
 from bot.games.tonk.rules import COUNTERS, TonkRules
 from bot.games.tonk.search import SEARCH
 from bot.games.tonk.sim import main as simulate
 from bot.games.tonk.standings import TonkStandings
-from bot.games.tonk.table import MAX_PLAYERS, MIN_PLAYERS
+from bot.games.tonk.terms import MAX_PLAYERS, MIN_PLAYERS
 from bot.i18n import N_
 
 SPEC = GameSpec(
@@ -23,9 +25,9 @@ SPEC = GameSpec(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     options=TonkOptions,
-    engine=TonkTable,
-    moves=TonkMoves(),
-    events=TonkEvents(),
+    engine=TonkEngine,
+    moves=Moves(move_to_dict, move_from_dict),
+    events=Events(event_to_dict, public_form, seat_form),
     rules=TonkRules(),
     strategies=STRATEGIES,
     computer="smart",

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
-from bot.games.tonk.table import TIMEOUTS_TO_REMOVE
+from bot.games.tonk.terms import TIMEOUTS_TO_REMOVE
 
 
 class TonkStandings:

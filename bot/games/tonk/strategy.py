@@ -1,9 +1,9 @@
 """The base of every Tonk computer player, and the card memory a player may keep.
 
-A strategy (``bot.games.base.Strategy``) decides from a ``SeatView`` — exactly what its seat may
-see — and may keep a memory of the events its seat was shown: ``choose`` gets the seat's view at
-a decision point, ``remember`` gets every event as that seat saw it (``events.seat_form``), in
-order.
+A strategy (``bot.gamekit.contract.Strategy``) decides from a ``SeatView`` — exactly what its
+seat may see — and may keep a memory of the events its seat was shown: ``choose`` gets the
+seat's view at a decision point, ``remember`` gets every event as that seat saw it
+(``events.seat_form``), in order.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What each seat may see: the public view (everyone), the private view (one player), and the
-compact ``SeatView`` that computer players decide from (``TonkTable.observe``)."""
+compact ``SeatView`` that computer players decide from (``TonkEngine.observe``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bot.games.tonk.events import CutForDeal
 from bot.games.tonk.moves import Move, move_to_dict
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.settlement import HandResult
-from bot.games.tonk.table import Phase, TableSpread
+from bot.games.tonk.terms import Phase, TableSpread
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,16 +12,16 @@ from bot.cardart import CardImage
 from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
-from bot.games.dubb.engine import DubbGame
+from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.face import pictures, reasons, render
 from bot.games.dubb.face.commands import Dubb, routes
 from bot.games.dubb.views import DubbPublicView
 from bot.table.service import TableSnapshot
 
 
-def _engine(snapshot: TableSnapshot) -> DubbGame:
+def _engine(snapshot: TableSnapshot) -> DubbEngine:
     engine = snapshot.engine
-    assert isinstance(engine, DubbGame)
+    assert isinstance(engine, DubbEngine)
     return engine
 
 
@@ -60,7 +60,7 @@ class DubbFace:
 
     def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
                     lang: str) -> str | None:
-        assert isinstance(engine, DubbGame)
+        assert isinstance(engine, DubbEngine)
         return reasons.move_reason(move, engine.public_view(), engine.private_view(player_id),
                                    names, lang)
 

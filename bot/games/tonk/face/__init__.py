@@ -13,7 +13,7 @@ from bot.cardart import CardImage
 from bot.discord.controller import Panel, TableController
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
-from bot.games.tonk.engine import TonkTable
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import Left
 from bot.games.tonk.face import pictures, reasons, render
 from bot.games.tonk.face.commands import Tonk, routes
@@ -23,9 +23,9 @@ from bot.i18n import tr
 from bot.table.service import TableSnapshot
 
 
-def _engine(snapshot: TableSnapshot) -> TonkTable:
+def _engine(snapshot: TableSnapshot) -> TonkEngine:
     engine = snapshot.engine
-    assert isinstance(engine, TonkTable)
+    assert isinstance(engine, TonkEngine)
     return engine
 
 
@@ -57,13 +57,13 @@ class TonkFace:
                                  deadline=snapshot.turn_deadline)
 
     def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
-        assert isinstance(engine, TonkTable)
+        assert isinstance(engine, TonkEngine)
         return render.move_text(move, engine.public_view(), engine.private_view(player_id),
                                 dict(engine.names), lang)
 
     def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
                     lang: str) -> str | None:
-        assert isinstance(engine, TonkTable)
+        assert isinstance(engine, TonkEngine)
         return reasons.move_reason(move, engine.public_view(), engine.private_view(player_id),
                                    lang)
 

@@ -35,8 +35,8 @@ from bot.games.tonk import (
     Hit,
     Move,
     Spread,
+    TonkEngine,
     TonkOptions,
-    TonkTable,
 )
 from bot.games.tonk.face.ledger import (
     ENTRY_LIMIT,
@@ -181,7 +181,7 @@ class Tonk(commands.Cog):
 
     # -- reading the table for commands --------------------------------------------------------
 
-    async def _my_game(self, i: discord.Interaction) -> tuple[TableSnapshot, TonkTable]:
+    async def _my_game(self, i: discord.Interaction) -> tuple[TableSnapshot, TonkEngine]:
         snapshot = await self.controller.table_for(i)
         if snapshot.engine is None:
             raise UserFacingError("The game hasn't started yet: your cards come when it does.")
@@ -315,7 +315,7 @@ class Tonk(commands.Cog):
         snapshot = await self._seated_table(interaction)
         if snapshot is None:
             return []
-        engine: TonkTable = snapshot.engine
+        engine: TonkEngine = snapshot.engine
         lang = user_lang(interaction)
         choices = [
             _choice(trn(lang, "{spread}: {n} point", "{spread}: {n} points", hand_total(s),
@@ -344,7 +344,7 @@ class Tonk(commands.Cog):
         snapshot = await self._seated_table(interaction)
         if snapshot is None:
             return []
-        engine: TonkTable = snapshot.engine
+        engine: TonkEngine = snapshot.engine
         hand = engine.hand(interaction.user.id)
         names = self.controller.names(snapshot)
         lang = user_lang(interaction)
@@ -359,7 +359,7 @@ class Tonk(commands.Cog):
         snapshot = await self._seated_table(interaction)
         if snapshot is None:
             return []
-        engine: TonkTable = snapshot.engine
+        engine: TonkEngine = snapshot.engine
         hand = engine.hand(interaction.user.id)
         lang = user_lang(interaction)
         wanted = _optional_spread_id(getattr(interaction.namespace, "spread", None))
@@ -393,7 +393,7 @@ class Tonk(commands.Cog):
         snapshot = await self._seated_table(interaction)
         if snapshot is None:
             return []
-        engine: TonkTable = snapshot.engine
+        engine: TonkEngine = snapshot.engine
         player = interaction.user.id
         legal = [m.card for m in engine.legal_moves(player) if isinstance(m, Discard)]
         offered = legal or list(engine.hand(player))

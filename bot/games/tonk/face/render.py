@@ -1,7 +1,7 @@
 """Tonk on Discord: the public table, the private hand panel, and events in plain words, in a
 given language.
 
-The public table reads only ``TonkTable.public_view()`` and events in their public form
+The public table reads only ``TonkEngine.public_view()`` and events in their public form
 (``public_form``), so no card of a hand in play can reach it; hands are shown only once
 the hand is over, from the result the public view reveals (replays draw past states the same
 way). The panel shows one player's own cards (``private_view``) and exactly the moves the engine

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from pydantic import BaseModel
 
+from bot.errors import KortbordError
+
 if TYPE_CHECKING:
-    from bot.games.search import SearchRules
+    from bot.gamekit.search import SearchRules
 
 
-class RuleError(ValueError):
+class RuleError(KortbordError, ValueError):
     """A move the rules do not allow. ``ruling`` names the rule (``"D5"``, ``"T5"``), for logs
     and the full rules; players are told ``template`` in their language (it is a gettext message,
     its ``{placeholders}`` filled from ``values``), never the ruling's number."""
@@ -307,7 +309,7 @@ class GameSpec:
     event: EventRules | None = None
     """How its tables play and score in an event; ``None``: the game runs no events."""
     search: SearchRules | None = None
-    """What the game tells the expert computer player (``bot.games.search``); a game without
+    """What the game tells the expert computer player (``bot.gamekit.search``); a game without
     it has no expert level."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
