@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bot.cards import ACE
 from bot.gamekit.contract import RuleError
 from bot.games.dubb import DubbEngine, DubbOptions, Leave, Play, Timeout
-from bot.games.dubb.engine import shuffle_cards
+from bot.games.dubb.deal import shuffle_cards
 from bot.games.dubb.moves import DRAW, Draw, play_of
 from tests.engine.conftest import A, B, position, seats
 

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from bot.cards import JOKER_RANK, is_joker, new_deck, sort_key
 from bot.gamekit.contract import RuleError, Seat
 from bot.games.dubb import HAND_LIMIT, Dubbed, DubbEngine, DubbOptions, DubPickup, play_of
-from bot.games.dubb.engine import shuffle_cards
+from bot.games.dubb.deal import shuffle_cards
 from bot.games.dubb.moves import DRAW, PASS
 from tests.engine.conftest import A, B, C, card, position, seats
 

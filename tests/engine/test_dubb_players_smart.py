@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.dubb import DubbEngine, DubbOptions, sim
-from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, play_of
+from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.players import STRATEGIES, SmartStrategy, greedy_move, random_move
 from bot.games.dubb.smart import smart_strategy
 from tests.engine.conftest import A, B, C, position, seats

@@ -10,9 +10,9 @@ from bot.cards import new_deck
 from bot.gamekit.contract import Seat
 from bot.gamekit.search import Budget, ExpertStrategy, search
 from bot.games.dubb import DubbEngine, DubbOptions, event_to_dict, seat_form
-from bot.games.dubb.engine import ACTIVE
 from bot.games.dubb.search import SEARCH as DUBB_SEARCH
 from bot.games.dubb.smart import smart_strategy
+from bot.games.dubb.status import ACTIVE
 from bot.games.tonk import DrawStock, TonkEngine, TonkOptions
 from bot.games.tonk import event_to_dict as tonk_event_to_dict
 from bot.games.tonk import seat_form as tonk_seat_form

@@ -2,7 +2,7 @@
 computer strategies — pure Python, nothing here imports discord — and its Discord face
 (``bot.games.dubb.face``), which only the Discord layer loads."""
 
-from bot.games.dubb.engine import DubbEngine, DubbObservation
+from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.events import (
     DrawPlayed,
     Drew,
@@ -35,6 +35,7 @@ from bot.games.dubb.moves import (
     move_to_dict,
     play_of,
 )
+from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import HAND_LIMIT, MOVE_CAP, DubbOptions
 from bot.games.dubb.players import (
     STRATEGIES,

@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 
 from bot.gamekit.contract import Strategy
 from bot.gamekit.search import ExpertStrategy
-from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW_PLAY, Move, Play
+from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.search import SEARCH
 from bot.games.dubb.smart import smart_strategy
 

@@ -26,9 +26,12 @@ from typing import Any
 
 from bot.cards import JOKER_RANK
 from bot.gamekit.contract import Seat
-from bot.games.dubb.engine import DubbEngine, DubbObservation, PilePlay, _deck
+from bot.games.dubb.deal import packs
+from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.moves import Move, Play
+from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import DubbOptions
+from bot.games.dubb.pile import PilePlay
 from bot.games.dubb.smart import smart_strategy
 from bot.i18n import N_
 
@@ -139,7 +142,7 @@ class DubbInformation:
         seen = set(self.hand)
         for _, _, cards in self.pile:
             seen.update(cards)
-        return [c for c in _deck(self.options.decks, self.options.jokers) if c not in seen]
+        return [c for c in packs(self.options.decks, self.options.jokers) if c not in seen]
 
 
 def information(view: DubbObservation, memory: DubbMemory | None) -> DubbInformation:

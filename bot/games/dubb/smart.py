@@ -26,8 +26,8 @@ import random
 from operator import attrgetter
 
 from bot.cards import ACE, JOKER_RANK
-from bot.games.dubb.engine import DubbObservation
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, Move, Play
+from bot.games.dubb.observation import DubbObservation
 
 BLOCK_BELOW = 2
 """In the duel, block when the opponent holds fewer cards than this."""
