@@ -7,11 +7,11 @@ players, ending the game (D11) and the move cap (D13) — happens inside ``apply
 move the game waits on ``to_move`` (or is over).
 
 ``DubbEngine`` keeps the state, its creation, the move flow (``apply``: a turn, a play, a
-timeout), the views and the stored form. The game's parts work on that state as functions in
-modules of their own: the cards and their shuffles (``deal``), a seat's status (``status``),
-the legal moves and a move's checks (``legal``), the play pile, the streak and dubbing
-(``pile``), passing the turn, going out and the end (``turns``), leaving (``leaving``, not in
-the rules: a forfeit), and the invariants (``checks``); ``observation`` is what one seat sees.
+timeout) and the views. The game's parts work on that state as functions in modules of their
+own: the cards and their shuffles (``deal``), a seat's status (``status``), the legal moves and
+a move's checks (``legal``), the play pile, the streak and dubbing (``pile``), passing the turn,
+going out and the end (``turns``), leaving (``leaving``, not in the rules: a forfeit), the
+invariants (``checks``) and the stored form (``stored``); ``observation`` is what one seat sees.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
 from bot.cards import ACE, JOKER_RANK, parse_cards, pick_from_hand, sorted_hand
-from bot.deals import CommittedDeals
 from bot.gamekit.contract import DealSource, RuleError, Seat
 from bot.games.dubb.checks import check_invariants, check_quick
-from bot.games.dubb.deal import draw_numbers, draws_to, packs, shuffle_cards, starter
+from bot.games.dubb.deal import packs, shuffle_cards, starter
 from bot.games.dubb.events import (
     AutoAction,
     DrawPlayed,
@@ -64,7 +63,8 @@ from bot.games.dubb.moves import (
 from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import HAND_LIMIT, MOVE_CAP, DubbOptions, check_player_count
 from bot.games.dubb.pile import SHOW_ORDER, PilePlay, dub, streak_length, streak_pending, turn_pile
-from bot.games.dubb.status import ACTIVE, LEFT, NO_LIMIT, OUT, PENDING, STATUS_NAMES
+from bot.games.dubb.status import ACTIVE, LEFT, NO_LIMIT, OUT, PENDING
+from bot.games.dubb.stored import restore, stored_form
 from bot.games.dubb.turns import advance, finish, go_out
 from bot.games.dubb.views import (
     DubbPrivateView,
@@ -665,94 +665,14 @@ class DubbEngine:
     # ------------------------------------------------------------------ stored form
 
     def to_stored(self) -> dict[str, Any]:
-        """The whole state as JSON-safe data, RNG included, so play continues identically.
-
-        The RNG is stored as how many numbers the game drew from its seed: a shuffle draws one
-        per card, so that count and the seed give back the generator's exact state. Its whole
-        state, 625 numbers (about 6.5 KB of JSON against 0.6 KB for everything else), was
-        written with every move (issue 16); only a game whose RNG did not come from its seed
-        (stored so by hand) still keeps the whole state."""
-        rng: dict[str, Any]
-        if self._deals is not None:
-            form, rng = self.STATE_VERSION, {"deals": self._deals.to_stored()}
-        elif self._rng_draws is None:
-            version, internal, gauss = self._rng.getstate()
-            form, rng = 1, {"rng_state": [version, list(internal), gauss]}
-        else:
-            form, rng = 2, {"seed": self._seed, "rng_draws": self._rng_draws}
-        if form == 1:
-            rng = {"seed": self._seed, **rng}
-        return {
-            "format_version": form,
-            "kind": self.KIND,
-            "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
-            "options": self._options.model_dump(),
-            "cards_each": self._cards_each,
-            **rng,
-            "hands": [list(h) for h in self._hands],
-            "draw_pile": list(self._draw),
-            "pile": [{"seat": s, "rank": r, "cards": list(c)} for s, r, c in self._pile],
-            "status": [STATUS_NAMES[st] for st in self._status],
-            "out_order": list(self._out_order),
-            "left_order": list(self._left_order),
-            "to_move": None if self._to_move < 0 else self._to_move,
-            "first_move": self._first_move,
-            "move_count": self._move_count,
-            "strikes": list(self._strikes),
-            "end": None if self._end_reason is None else {
-                "reason": self._end_reason,
-                "ranking": list(self._ranking),
-                "loser": self._loser,
-            },
-        }
+        """The whole state as JSON-safe data, RNG included, so play continues identically
+        (``stored.stored_form``)."""
+        return stored_form(self)
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> Self:
         """Restore a game from ``to_stored``'s form; ``ValueError`` if it is not valid."""
-        from bot.games.dubb.stored import load_stored
-
-        s = load_stored(data)
-        draws = s.rng_draws
-        deals = None if s.deals is None else CommittedDeals.from_stored(s.deals)
-        seed = s.seed or 0
-        if deals is not None:
-            rng = random.Random(0)
-        elif draws is None:
-            rng = random.Random()
-            try:
-                rng.setstate((s.rng_state[0], tuple(s.rng_state[1]), s.rng_state[2]))
-            except (TypeError, ValueError) as e:
-                raise ValueError(f"bad RNG state in stored Dubb game: {e}") from e
-            # a game stored in version 1 goes on in version 2 when its state is the seed's
-            draws = draws_to(seed, rng.getstate())
-        else:
-            rng = random.Random(seed)
-            draw_numbers(rng, draws)
-        game = cls(
-            seats=[Seat(x.player_id, x.name) for x in s.seats],
-            options=s.options,
-            cards_each=s.cards_each,
-            seed=seed,
-            rng=rng,
-            rng_draws=draws,
-            hands=[list(h) for h in s.hands],
-            draw_pile=list(s.draw_pile),
-            pile=[(p.seat, p.rank, tuple(p.cards)) for p in s.pile],
-            status=[STATUS_NAMES.index(x) for x in s.status],
-            out_order=list(s.out_order),
-            left_order=list(s.left_order),
-            to_move=-1 if s.to_move is None else s.to_move,
-            first_move=s.first_move,
-            move_count=s.move_count,
-            strikes=list(s.strikes),
-            end=None if s.end is None else (s.end.reason, list(s.end.ranking), s.end.loser),
-            deals=deals,
-        )
-        problems = game.check_invariants(full_deck=False)
-        if problems:
-            raise ValueError("inconsistent stored Dubb game: " + "; ".join(problems))
-        return game
-
+        return restore(cls, data)
 
 def _check_seats(seats: Sequence[Seat]) -> None:
     check_player_count(len(seats))
