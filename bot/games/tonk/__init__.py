@@ -2,7 +2,8 @@
 engine — pure Python, nothing here imports discord — and its Discord face
 (``bot.games.tonk.face``), which only the Discord layer loads."""
 
-from bot.games.tonk.engine import TonkEngine, check_invariants, check_quick
+from bot.games.tonk.checks import check_invariants, check_quick
+from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import (
     CutForDeal,
     Dealt,

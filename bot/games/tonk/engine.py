@@ -5,17 +5,20 @@ the same table. ``seed`` is the host's ``DealSource`` (committed deals, ``bot.de
 each shuffle by hand number (the cut for deal belongs to hand 1); or, for tables stored before
 those, a plain ``int``: then shuffles draw from ``random.Random`` seeded by the table seed and a
 shuffle counter, so the counter is the whole RNG state and the stored form stays small.
+
+What must always hold is checked in ``checks``; the stored form is written and read back in
+``stored``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
-from bot.deals import CommittedDeals
 from bot.gamekit.contract import DealSource, RuleError, Seat
 from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
+from bot.games.tonk.checks import check_invariants, check_quick
 from bot.games.tonk.events import (
     CutForDeal,
     Dealt,
@@ -54,10 +57,9 @@ from bot.games.tonk.moves import (
     Timeout,
 )
 from bot.games.tonk.options import TonkOptions
-from bot.games.tonk.settlement import HandEnd, HandResult, drop_outcome, net, settle
+from bot.games.tonk.settlement import HandEnd, HandResult, drop_outcome, settle
 from bot.games.tonk.spreads import (
     DECK_ORDER,
-    FULL_DECK,
     TONK_RANK,
     VALUE,
     hand_mask,
@@ -70,6 +72,7 @@ from bot.games.tonk.spreads import (
     sort_cards,
     spreads_in,
 )
+from bot.games.tonk.stored import restore, stored_form
 from bot.games.tonk.terms import (
     AFTER_DRAW,
     HAND_OVER,
@@ -81,14 +84,10 @@ from bot.games.tonk.terms import (
     TIMEOUTS_TO_REMOVE,
     TONK_TOTALS,
     TURN_CAP,
-    Phase,
     TableSpread,
 )
 from bot.games.tonk.views import SeatPublic, SeatView, TonkPrivateView, TonkPublicView
 from bot.i18n import N_
-
-if TYPE_CHECKING:
-    from bot.games.tonk.stored import StoredTonk
 
 _DROP = Drop()
 _DRAW_STOCK = DrawStock()
@@ -674,90 +673,13 @@ class TonkEngine:
     # ------------------------------------------------------------------ stored form
 
     def to_stored(self) -> dict[str, Any]:
-        deals: dict[str, Any] = (
-            {"format_version": 2, "seed": self.seed, "shuffles": self._shuffles}
-            if self._deals is None
-            else {"format_version": self.STATE_VERSION, "deals": self._deals.to_stored()})
-        return {
-            "format_version": deals.pop("format_version"),
-            "kind": self.KIND,
-            "options": self.options.model_dump(),
-            **deals,
-            "seats": [{"player_id": s.player_id, "name": s.name} for s in self._seats],
-            "departed": [[p, name] for p, name in self._departed.items()],
-            "phase": self.phase.value,
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "next_dealer": self.next_dealer,
-            "cut": None if self.cut is None else {
-                "rounds": [[[p, c] for p, c in r] for r in self.cut.rounds],
-                "dealer": self.cut.dealer,
-            },
-            "players": list(self._players),
-            "hands": [list(self._hands[p]) for p in self._players],
-            "stock": list(self._stock),
-            "discards": list(self._discards),
-            "spreads": [{"id": s.id, "owner": s.owner, "cards": list(s.cards)}
-                        for s in self._spreads],
-            "next_spread_id": self._next_spread_id,
-            "to_move": self.to_move,
-            "taken_discard": self._taken,
-            "laid_new_spread": self._laid_new,
-            "hit_locked": sorted(self._locked),
-            "turns": self.turns,
-            "timeouts": [[p, n] for p, n in self._timeouts.items()],
-            "last_hand_result": (None if self.last_hand_result is None
-                                 else self.last_hand_result.to_dict()),
-        }
+        """The whole table as JSON-safe data (``stored.stored_form``)."""
+        return stored_form(self)
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> Self:
-        from bot.games.tonk.stored import validate_stored
-
-        st, options = validate_stored(data)
-        try:
-            table = cls._from_validated(st, options)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"not a stored Tonk table: {exc}") from exc
-        problems = check_invariants(table)
-        if problems:
-            raise ValueError("inconsistent Tonk table: " + "; ".join(problems))
-        return table
-
-    @classmethod
-    def _from_validated(cls, st: StoredTonk, options: TonkOptions) -> Self:
-        source: int | DealSource
-        if st.deals is not None:
-            source = CommittedDeals.from_stored(st.deals)
-        else:
-            assert st.seed is not None  # validate_stored: a table without deals has a seed
-            source = st.seed
-        table = cls(options, source, [Seat(s.player_id, s.name) for s in st.seats])
-        table._shuffles = st.shuffles
-        table._departed = {p: name for p, name in st.departed}
-        table.phase = Phase(st.phase)
-        table.hand_number = st.hand_number
-        table.dealer = st.dealer
-        table.next_dealer = st.next_dealer
-        if st.cut is not None:
-            table.cut = CutForDeal(
-                tuple(tuple((p, c) for p, c in r) for r in st.cut.rounds), st.cut.dealer)
-        table._players = list(st.players)
-        table._hands = {p: list(h) for p, h in zip(st.players, st.hands, strict=True)}
-        table._stock = list(st.stock)
-        table._discards = list(st.discards)
-        table._spreads = [TableSpread(s.id, s.owner, tuple(s.cards)) for s in st.spreads]
-        table._in_spreads = sum(len(s.cards) for s in st.spreads)
-        table._next_spread_id = st.next_spread_id
-        table.to_move = st.to_move
-        table._taken = st.taken_discard
-        table._laid_new = st.laid_new_spread
-        table._locked = set(st.hit_locked)
-        table.turns = st.turns
-        table._timeouts = {p: n for p, n in st.timeouts}
-        table.last_hand_result = (None if st.last_hand_result is None
-                                  else HandResult.from_dict(st.last_hand_result))
-        return table
+        """Restore a table from ``to_stored``'s form; ``ValueError`` if it is not valid."""
+        return restore(cls, data)
 
     # ------------------------------------------------------------------ views
 
@@ -875,112 +797,3 @@ _HANDLERS: dict[type, Any] = {
     Leave: TonkEngine._do_leave,
     Timeout: TonkEngine._do_timeout,
 }
-
-
-def check_invariants(table: TonkEngine) -> list[str]:
-    """What must always hold; an empty list when all is well.
-
-    The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
-    is valid (T6); hand sizes stay within what a turn allows; between hands, the last hand's
-    payments net to zero. ``check_quick`` is the cheap subset a simulator runs between these.
-    """
-    problems = _check_seats(table)
-    if table.hand_number == 0:
-        return problems
-    if set(table._hands) != set(table._players):
-        problems.append("hands do not match the hand's players")
-        return problems
-    cards = table._stock + table._discards
-    for h in table._hands.values():
-        cards += h
-    players = table._players
-    in_spreads = 0
-    for sp in table._spreads:
-        cards += sp.cards
-        in_spreads += len(sp.cards)
-        if not is_spread(sp.cards):
-            problems.append(f"spread S{sp.id} is not a valid book or run")
-        if sp.owner not in players:
-            problems.append(f"spread S{sp.id} has an owner outside the hand")
-    if len(cards) != len(FULL_DECK) or set(cards) != FULL_DECK:
-        problems.append(f"cards not conserved: {len(cards)} cards, {len(set(cards))} distinct")
-    if in_spreads != table._in_spreads:
-        problems.append("the running count of cards in spreads is out of date")
-    if len({sp.id for sp in table._spreads}) != len(table._spreads):
-        problems.append("two spreads share an id")
-    _check_turn(table, problems)
-    return problems
-
-
-def check_quick(table: TonkEngine) -> list[str]:
-    """The cheap part of ``check_invariants``, for after every move between full checks: no pass
-    over the cards or the seats, only what one move can change. The number of cards, counted from
-    the sizes of the piles and the running count of cards in spreads; the spreads the last move
-    laid or hit; the hand of the player to move (the only one a move makes larger); the cap and
-    the player to move. Cards swapped for others, damage the move did not touch, the seats and a
-    hand's payments (a hand's end is always fully checked) wait for the full check."""
-    problems: list[str] = []
-    if table.hand_number == 0:
-        return problems
-    hands = table._hands
-    count = (len(table._stock) + len(table._discards) + table._in_spreads
-             + sum(map(len, hands.values())))
-    if count != len(FULL_DECK):
-        problems.append(f"cards not conserved: {count} cards")
-    for i in table._touched:
-        sp = table._spreads[i]
-        if not is_spread(sp.cards):
-            problems.append(f"spread S{sp.id} is not a valid book or run")
-        if sp.owner not in hands:
-            problems.append(f"spread S{sp.id} has an owner outside the hand")
-    phase = table.phase
-    if phase is START or phase is AFTER_DRAW:
-        hand = hands.get(table.to_move)  # type: ignore[arg-type]
-        if hand is None:
-            problems.append("the player to move is not in the hand")
-        elif not 0 < len(hand) <= (HAND_SIZE if phase is START else HAND_SIZE + 1):
-            problems.append("the hand of the player to move holds no cards or too many")
-        if table.turns >= TURN_CAP:
-            problems.append("the turn cap was passed")
-    elif table.to_move is not None:
-        problems.append("a player to move between hands")
-    return problems
-
-
-def _check_seats(table: TonkEngine) -> list[str]:
-    problems: list[str] = []
-    seat_ids = [s.player_id for s in table._seats]
-    if len(set(seat_ids)) != len(seat_ids):
-        problems.append("a player is seated twice")
-    if table.phase is not TABLE_CLOSED and not MIN_PLAYERS <= len(seat_ids) <= MAX_PLAYERS:
-        problems.append(f"{len(seat_ids)} players seated at an open table")
-    return problems
-
-
-def _check_turn(table: TonkEngine, problems: list[str]) -> None:
-    """Hand sizes, the player to move and the cap during a hand; the payments after it."""
-    phase = table.phase
-    players = table._players
-    if phase is START or phase is AFTER_DRAW:
-        if table.to_move not in players or [s.player_id for s in table._seats] != players:
-            problems.append("the player to move or the seats do not match the hand")
-        else:
-            limit = HAND_SIZE if phase is START else HAND_SIZE + 1
-            sizes = [len(h) for h in table._hands.values()]
-            if max(sizes) > limit:
-                problems.append("a hand holds more cards than a turn allows")
-            if min(sizes) == 0:
-                problems.append("an empty hand while the hand is still being played")
-        if table.turns >= TURN_CAP:
-            problems.append("the turn cap was passed")
-    elif table.to_move is not None:
-        problems.append("a player to move between hands")
-    result = table.last_hand_result
-    if result is not None and phase in (HAND_OVER, TABLE_CLOSED):
-        for p in result.payments:
-            if p.amount <= 0 or p.payer == p.payee:
-                problems.append("a payment of nothing, or to oneself")
-            if p.payer not in result.players or p.payee not in result.players:
-                problems.append("a payment involving a player outside the hand")
-        if sum(net(result.payments).values()) != 0:
-            problems.append("the hand's payments do not sum to zero")
