@@ -72,7 +72,8 @@ def _command_names() -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md"])
+@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md",
+                                 "dubb.fi.md", "tonk.fi.md"])
 def test_rules_documents_name_commands_as_their_readers_see_them(doc: str) -> None:
     lang = doc.split(".")[1]
     english = _command_names()
