@@ -82,7 +82,8 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
     play = next(o for o in dubb["options"] if o["name"] == "play")
     assert play["name_localizations"]["sv-SE"] == "spela"
     assert play["name_localizations"]["da"] == "spil"
-    assert {"sv-SE", "da"} <= set(play["description_localizations"])
+    assert play["name_localizations"]["fi"] == "lyö"
+    assert {"sv-SE", "da", "fi"} <= set(play["description_localizations"])
 
     opened = await driver.slash(anna, channel, "dubb start")
     assert opened.ephemeral
@@ -228,3 +229,5 @@ async def test_tonk_knocks_by_that_name_in_every_language(bot_runner: BotRunner,
     assert "also called knocking" in knock["description"]
     assert "knacka" in knock["description_localizations"]["sv-SE"].lower()
     assert "bank" in knock["description_localizations"]["da"].lower()
+    assert knock["name_localizations"]["fi"] == "koputa"
+    assert "koputa" in knock["description_localizations"]["fi"].lower()

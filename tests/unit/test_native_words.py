@@ -72,7 +72,8 @@ def _command_names() -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md"])
+@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md",
+                                 "dubb.fi.md", "tonk.fi.md"])
 def test_rules_documents_name_commands_as_their_readers_see_them(doc: str) -> None:
     lang = doc.split(".")[1]
     english = _command_names()
@@ -139,3 +140,20 @@ def test_a_command_the_bot_no_longer_has_gets_a_short_answer() -> None:
         "Nothing was changed.")
     assert "/tonk drop" in (user_message_for(error, "sv") or "")
     assert "/tonk drop" in (user_message_for(error, "da") or "")
+
+
+def test_fi_names_stand_in_the_nominative_and_the_words_are_the_tables() -> None:
+    """Issue 47: Finnish. A name never takes a case ending glued to its placeholder
+    ("{name}:lle", "{name}n"; after a game's name, "{game}-peli" inflects its own word). Dubb
+    plays with lyödä onto the pino and draws from the nostopakka, Tonk knocks with koputtaa,
+    and chips are pelimerkit."""
+    assert tr("fi", "{name} to move.") == "Vuorossa: {name}."
+    assert trn("fi", "{n} chip", "{n} chips", 1) == "1 pelimerkki"
+    assert trn("fi", "{n} chip", "{n} chips", 2) == "2 pelimerkkiä"
+    assert tr("fi", "Play pile") == "Pino" and tr("fi", "Draw pile") == "Nostopakka"
+    assert tr("fi", "Stock") == "Nostopakka" and tr("fi", "knock") == "koputa"
+    assert tr("fi", "Next play: **{rank}** or higher. Another {rank} dubs the streak.").endswith(
+        "dubbaa kaikki putkessa.")
+    person = r"\{(?:name|names|payer|payee|other|dealer|loser|winners?|catchers|who)\}"
+    glued = [s for s in _strings("fi") if re.search(person + r"(?::|-)?[a-zäö]", s)]
+    assert not glued, glued
