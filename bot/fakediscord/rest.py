@@ -23,8 +23,9 @@ from bot.fakediscord.attachments import (
     media_type,
 )
 from bot.fakediscord.errors import DiscordHTTPError
+from bot.fakediscord.faults import FaultRule
 from bot.fakediscord.formdata import FormFile, read_form
-from bot.fakediscord.gateway import INTENT_GUILD_MEMBERS
+from bot.fakediscord.intents import INTENT_GUILD_MEMBERS
 from bot.fakediscord.jsonvalue import dumps, loads
 from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.model import MANAGE_WEBHOOKS, Webhook
@@ -38,7 +39,7 @@ from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.snowflake import snowflake_time
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord, FaultRule
+    from bot.fakediscord.server import FakeDiscord
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Files = list[Upload]
