@@ -11,11 +11,11 @@ from bot.fakediscord.results import DriverError
 from bot.fakediscord.validation import COMPONENT_STRING_SELECT
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 
 def find_component(
-    fake: FakeDiscord,
+    fake: FakeCore,
     message: StoredMessage,
     label_or_custom_id: str,
     *,
@@ -69,7 +69,7 @@ def select_values(
 
 
 def select_resolved(
-    fake: FakeDiscord, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
+    fake: FakeCore, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
 ) -> dict[str, Any]:
     if select["type"] == COMPONENT_STRING_SELECT:
         return {}

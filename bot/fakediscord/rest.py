@@ -3,7 +3,7 @@
 The routes are in ``routes_*.py``, one module a resource (guilds and channels, commands and
 emojis, messages, interactions and webhooks); this module has the one table of them and the
 middleware every request passes. Handlers are thin: they parse the request (``restkit.py``) and
-call the ``FakeDiscord`` the application carries. Responses carry the rate-limit headers of the
+call the ``FakeCore`` the application carries. Responses carry the rate-limit headers of the
 route's bucket (``ratelimit.py``) and ``Via``.
 """
 
@@ -37,7 +37,7 @@ from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.restkit import BODY, FAKE_KEY, Handler, fake_of, json_response
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 API_PREFIXES = ("/api/v10", "/api/v9")
 # Routes authenticated by the interaction/webhook token in the URL, not by the bot token. The
@@ -145,7 +145,7 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
 
 
 def _fault(
-    fake: FakeDiscord,
+    fake: FakeCore,
     rule: FaultRule | None,
     method: str,
     route: str,
@@ -165,7 +165,7 @@ def _fault(
     )
 
 
-def _budget(fake: FakeDiscord, request: web.Request, by_url_token: bool, auth: str,
+def _budget(fake: FakeCore, request: web.Request, by_url_token: bool, auth: str,
             address: str) -> str | None:
     """Whose global budget the request uses: the bot token's (``"bot:<token>"``, whichever
     connection or process sends it), the IP address's (no authorization), or none (``None``:
@@ -180,7 +180,7 @@ def _budget(fake: FakeDiscord, request: web.Request, by_url_token: bool, auth: s
 
 
 def _limit(
-    fake: FakeDiscord,
+    fake: FakeCore,
     request: web.Request,
     route: str,
     api_path: str,
@@ -283,7 +283,7 @@ ROUTES: list[tuple[str, str, Handler]] = [
 ]
 
 
-def build_app(fake: FakeDiscord) -> web.Application:
+def build_app(fake: FakeCore) -> web.Application:
     # room for ten files at the size limit, so an oversized file gets Discord's JSON 413
     body_limit = (MAX_ATTACHMENTS + 1) * ATTACHMENT_SIZE_LIMIT
     app = web.Application(middlewares=[discord_middleware], client_max_size=body_limit)

@@ -15,7 +15,7 @@ from bot.fakediscord.formdata import FormFile, read_form
 from bot.fakediscord.jsonvalue import dumps, loads
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Files = list[Upload]
@@ -37,7 +37,7 @@ def json_response(
     )
 
 
-def fake_of(request: web.Request) -> FakeDiscord:
+def fake_of(request: web.Request) -> FakeCore:
     return request.app[FAKE_KEY]  # type: ignore[return-value]
 
 

@@ -10,7 +10,7 @@ from bot.fakediscord.model import StoredMessage
 from bot.fakediscord.records import InteractionRecord
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 GUARD_TIMEOUT = 10.0
 MessageRef = StoredMessage | int
@@ -30,7 +30,7 @@ class InteractionResult:
     """The bot's answer to one interaction; properties read the fake's live state."""
 
     record: InteractionRecord
-    fake: FakeDiscord
+    fake: FakeCore
 
     @property
     def id(self) -> int:

@@ -11,7 +11,7 @@ from bot.fakediscord.locales import DEFAULT_LOCALE, LOCALES, localized_view
 from bot.fakediscord.restkit import answer, fake_of, no_content, path_id, read_body, truthy
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 # -- application commands ----------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ async def command_permissions(request: web.Request) -> web.Response:
 # -- application emojis ------------------------------------------------------------------------
 
 
-def _own_application(request: web.Request) -> FakeDiscord:
+def _own_application(request: web.Request) -> FakeCore:
     fake = fake_of(request)
     if path_id(request, "application_id") != fake.application.id:
         raise errors.missing_access()

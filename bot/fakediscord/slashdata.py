@@ -25,7 +25,7 @@ from bot.fakediscord.validation import (
 )
 
 if TYPE_CHECKING:
-    from bot.fakediscord.server import FakeDiscord
+    from bot.fakediscord.core import FakeCore
 
 # Discord's own limits on option values, which no client can pass
 STRING_OPTION_MAX = 6000
@@ -33,7 +33,7 @@ INTEGER_OPTION_MAX = 2**53 - 1
 
 
 def synced_command(
-    fake: FakeDiscord, channel: Channel, name: str, locale: str = DEFAULT_LOCALE
+    fake: FakeCore, channel: Channel, name: str, locale: str = DEFAULT_LOCALE
 ) -> dict[str, Any]:
     """The synced chat-input command ``name`` as a user in ``channel`` would see it; a user
     whose client is set to ``locale`` may also type the command's name in that language."""
@@ -59,7 +59,7 @@ def synced_command(
 
 
 def command_data(
-    fake: FakeDiscord,
+    fake: FakeCore,
     user: User,
     channel: Channel,
     command_line: str,
@@ -99,7 +99,7 @@ def command_data(
 
 
 def _check_command_permission(
-    fake: FakeDiscord, user: User, channel: Channel, command: dict[str, Any]
+    fake: FakeCore, user: User, channel: Channel, command: dict[str, Any]
 ) -> None:
     contexts = command.get("contexts")
     if contexts is not None and 0 not in contexts:
@@ -118,7 +118,7 @@ def _check_command_permission(
 
 
 def _build_options(
-    fake: FakeDiscord,
+    fake: FakeCore,
     command_line: str,
     definitions: list[dict[str, Any]],
     given: dict[str, Any],
@@ -166,7 +166,7 @@ def _build_options(
 
 
 def _option_value(
-    fake: FakeDiscord,
+    fake: FakeCore,
     command_line: str,
     definition: dict[str, Any],
     value: Any,
