@@ -62,7 +62,8 @@ def test_the_fake_needs_only_the_standard_library_and_aiohttp(path: Path) -> Non
 # never the server that serves it; the driver sits on top.
 FAKE_LAYERS: list[set[str]] = [
     {"attachments", "changes", "emojis", "errors", "faults", "forgery", "formdata", "intents",
-     "jsonvalue", "locales", "model", "ratelimit", "records", "snowflake", "validation"},
+     "jsonvalue", "locales", "model", "ratelimit", "records", "sessions", "snowflake",
+     "validation"},
     {"world"},
     {"messages", "commands"},
     {"interactions", "webhooks", "gateway"},
