@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.fakediscord.componentdata import (
+    find_component,
+    iter_all,
+    select_resolved,
+    select_values,
+)
 from bot.fakediscord.forgery import (
     InteractionRejected,
     check_component,
     check_form,
     resolved_for,
 )
-from bot.fakediscord.locales import DEFAULT_LOCALE, localized
+from bot.fakediscord.locales import DEFAULT_LOCALE
 from bot.fakediscord.model import (
-    ADMINISTRATOR,
     MANAGE_WEBHOOKS,
     Channel,
     Guild,
@@ -40,7 +44,20 @@ from bot.fakediscord.records import (
     LogEntry,
     Ping,
 )
+from bot.fakediscord.results import (
+    GUARD_TIMEOUT,
+    DriverError,
+    InteractionFailed,
+    InteractionResult,
+    MessageRef,
+)
 from bot.fakediscord.server import FakeDiscord
+from bot.fakediscord.slashdata import (
+    INTEGER_OPTION_MAX,
+    STRING_OPTION_MAX,
+    command_data,
+    synced_command,
+)
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     COMPONENT_CHANNEL_SELECT,
@@ -48,106 +65,20 @@ from bot.fakediscord.validation import (
     COMPONENT_ROLE_SELECT,
     COMPONENT_STRING_SELECT,
     COMPONENT_USER_SELECT,
-    OPTION_ATTACHMENT,
-    OPTION_BOOLEAN,
-    OPTION_CHANNEL,
-    OPTION_INTEGER,
-    OPTION_MENTIONABLE,
-    OPTION_NUMBER,
-    OPTION_ROLE,
-    OPTION_STRING,
-    OPTION_SUB_COMMAND,
-    OPTION_SUB_COMMAND_GROUP,
-    OPTION_USER,
 )
 
+__all__ = [  # what the driver raises and returns lives in results.py; imported from here too
+    "GUARD_TIMEOUT",
+    "INTEGER_OPTION_MAX",
+    "STRING_OPTION_MAX",
+    "Driver",
+    "DriverError",
+    "InteractionFailed",
+    "InteractionResult",
+    "MessageRef",
+]
+
 T = TypeVar("T")
-
-GUARD_TIMEOUT = 10.0
-# Discord's own limits on option values, which no client can pass
-STRING_OPTION_MAX = 6000
-INTEGER_OPTION_MAX = 2**53 - 1
-MessageRef = StoredMessage | int
-
-
-class DriverError(AssertionError):
-    """The test asked for something a Discord user could not do (unknown command, no such
-    button, a message the user cannot see, ...)."""
-
-
-class InteractionFailed(AssertionError):
-    """Discord would show "This interaction failed": the bot did not answer in time."""
-
-
-@dataclass
-class InteractionResult:
-    """The bot's answer to one interaction; properties read the fake's live state."""
-
-    record: InteractionRecord
-    fake: FakeDiscord
-
-    @property
-    def id(self) -> int:
-        return self.record.id
-
-    @property
-    def type(self) -> int | None:
-        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 8, 9)."""
-        return self.record.callback_type
-
-    @property
-    def failed(self) -> bool:
-        return self.record.failed
-
-    @property
-    def message(self) -> StoredMessage | None:
-        """The response message: the new one (4/5) or the updated component message (6/7)."""
-        if self.record.original_id is None:
-            return None
-        return self.fake.messages[self.record.original_id]
-
-    @property
-    def content(self) -> str:
-        message = self.message
-        return message.content if message is not None else ""
-
-    @property
-    def ephemeral(self) -> bool:
-        message = self.message
-        return message is not None and message.ephemeral
-
-    @property
-    def followups(self) -> list[StoredMessage]:
-        return [self.fake.messages[i] for i in self.record.followup_ids]
-
-    @property
-    def choices(self) -> list[dict[str, Any]]:
-        return list(self.record.choices or [])
-
-    @property
-    def modal(self) -> dict[str, Any] | None:
-        return self.record.modal
-
-    async def wait_followups(
-        self, count: int = 1, within: float = GUARD_TIMEOUT
-    ) -> list[StoredMessage]:
-        await self.fake.wait_for(
-            lambda: len(self.record.followup_ids) >= count,
-            within,
-            f"{count} follow-up(s) to {self.record.describe()}",
-        )
-        return self.followups
-
-    async def wait_edited(self, within: float = GUARD_TIMEOUT) -> StoredMessage:
-        """Wait until the response message changes from the version seen now."""
-        message = self.message
-        if message is None:
-            raise DriverError(f"{self.record.describe()} has no response message")
-        version = message.version
-        await self.fake.wait_for(
-            lambda: message.version > version, within, f"an edit of message {message.id}"
-        )
-        return message
 
 
 class Driver:
@@ -261,199 +192,8 @@ class Driver:
     ) -> dict[str, Any]:
         """The synced chat-input command ``name`` as a user in ``channel`` would see it; a user
         whose client is set to ``locale`` may also type the command's name in that language."""
-        command = self.fake.synced_command(channel.guild_id, name)
-        if command is None:
-            scopes = [self.fake.guild_commands.get(channel.guild_id, {}), self.fake.global_commands]
-            command = next(
-                (
-                    c
-                    for scope in scopes
-                    for (kind, _), c in scope.items()
-                    if kind == 1 and localized(c, "name", locale) == name
-                ),
-                None,
-            )
-        if command is None:
-            known = sorted(
-                {n for (_, n) in self.fake.global_commands}
-                | {n for (_, n) in self.fake.guild_commands.get(channel.guild_id, {})}
-            )
-            raise DriverError(f"/{name} was not synced by the bot; synced: {known}")
-        return command
+        return synced_command(self.fake, channel, name, locale)
 
-    def _command_data(
-        self,
-        user: User,
-        channel: Channel,
-        command_line: str,
-        options: Mapping[str, Any],
-        focused: str | None,
-        validate: bool = True,
-    ) -> tuple[dict[str, Any], int | None]:
-        parts = command_line.strip().lstrip("/").split()
-        if not parts:
-            raise DriverError("empty command")
-        command = self.command(channel, parts[0], user.locale)
-        self._check_command_permission(user, channel, command)
-        resolved: dict[str, dict[str, Any]] = {}
-        leaf_options, nesting = _walk_subcommands(command, parts, user.locale)
-        # options may be named as the user's client shows them; the payload uses the defaults
-        given = {_default_name(leaf_options, k, user.locale): v for k, v in options.items()}
-        if focused is not None:
-            focused = _default_name(leaf_options, focused, user.locale)
-        built, focused_type = self._build_options(
-            command_line, leaf_options, given, focused, resolved, channel, validate
-        )
-        top: list[dict[str, Any]] = built
-        for option in reversed(nesting):
-            top = [{"name": option["name"], "type": option["type"], "options": top}]
-        data: dict[str, Any] = {
-            "id": command["id"],
-            "name": command["name"],
-            "type": 1,
-        }
-        if top:
-            data["options"] = top
-        if "guild_id" in command:
-            data["guild_id"] = command["guild_id"]
-        if resolved:
-            data["resolved"] = resolved
-        return data, focused_type
-
-    def _check_command_permission(
-        self, user: User, channel: Channel, command: dict[str, Any]
-    ) -> None:
-        contexts = command.get("contexts")
-        if contexts is not None and 0 not in contexts:
-            raise DriverError(f"/{command['name']} is not offered in servers (contexts {contexts})")
-        needed = command.get("default_member_permissions")
-        if needed is None:
-            return
-        have = self.fake.guilds[channel.guild_id].permissions_of(user.id)
-        # "0" hides the command from everyone but administrators (Discord docs)
-        allowed = bool(have & ADMINISTRATOR) or (int(needed) != 0 and not int(needed) & ~have)
-        if not allowed:
-            raise DriverError(
-                f"Discord does not offer /{command['name']} to {user.username}: "
-                f"it needs permissions {needed}"
-            )
-
-    def _build_options(
-        self,
-        command_line: str,
-        definitions: list[dict[str, Any]],
-        given: dict[str, Any],
-        focused: str | None,
-        resolved: dict[str, dict[str, Any]],
-        channel: Channel,
-        validate: bool,
-    ) -> tuple[list[dict[str, Any]], int | None]:
-        by_name = {d["name"]: d for d in definitions}
-        unknown = [name for name in given if name not in by_name]
-        if unknown:
-            raise DriverError(f"/{command_line} has no option {unknown}; it has {list(by_name)}")
-        if focused is not None and focused not in by_name:
-            raise DriverError(f"/{command_line} has no option {focused!r} to focus")
-        built: list[dict[str, Any]] = []
-        focused_type: int | None = None
-        for definition in definitions:
-            name = definition["name"]
-            kind = definition["type"]
-            if name == focused:
-                focused_type = kind
-                if not definition.get("autocomplete"):
-                    raise DriverError(f"option {name!r} of /{command_line} has no autocomplete")
-                typed = str(given.get(name, ""))
-                if len(typed) > STRING_OPTION_MAX:
-                    raise DriverError(f"Discord takes at most {STRING_OPTION_MAX} characters")
-                built.append({"name": name, "type": kind, "value": typed, "focused": True})
-                continue
-            if name not in given:
-                if definition.get("required") and focused is None:
-                    raise DriverError(f"/{command_line} needs option {name!r}")
-                continue
-            value = self._option_value(
-                command_line,
-                definition,
-                given[name],
-                resolved,
-                channel,
-                check_choices=focused is None,
-                validate=validate,
-            )
-            built.append({"name": name, "type": kind, "value": value})
-        return built, focused_type
-
-    def _option_value(
-        self,
-        command_line: str,
-        definition: dict[str, Any],
-        value: Any,
-        resolved: dict[str, dict[str, Any]],
-        channel: Channel,
-        *,
-        check_choices: bool,
-        validate: bool = True,
-    ) -> Any:
-        """The option's value as Discord sends it. Discord's own type checks always apply;
-        ``validate`` False skips what only Discord's client enforces (choices, min/max value
-        and length), as a modified client or an outdated declaration could send."""
-        kind = definition["type"]
-        name = definition["name"]
-        where = f"option {name!r} of /{command_line}"
-        guild = self.fake.guilds[channel.guild_id]
-        if kind == OPTION_STRING:
-            if not isinstance(value, str):
-                raise DriverError(f"{where} takes text, not {value!r}")
-            low, high = 0, STRING_OPTION_MAX
-            if validate:
-                low = definition.get("min_length", low)
-                high = definition.get("max_length", high)
-            if not low <= len(value) <= high:
-                raise DriverError(f"{where} must be {low}..{high} characters")
-        elif kind == OPTION_INTEGER:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise DriverError(f"{where} takes a whole number, not {value!r}")
-            if abs(value) > INTEGER_OPTION_MAX:
-                raise DriverError(f"{where}: Discord takes integers within ±(2**53 - 1)")
-            if validate:
-                _check_range(where, definition, value)
-        elif kind == OPTION_NUMBER:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise DriverError(f"{where} takes a number, not {value!r}")
-            if validate:
-                _check_range(where, definition, value)
-        elif kind == OPTION_BOOLEAN:
-            if not isinstance(value, bool):
-                raise DriverError(f"{where} takes True/False, not {value!r}")
-        elif kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, User):
-            member = guild.members.get(value.id)
-            resolved.setdefault("users", {})[str(value.id)] = value.payload()
-            if member is not None:
-                resolved.setdefault("members", {})[str(value.id)] = {
-                    **member.payload(with_user=False),
-                    "permissions": str(guild.permissions_of(value.id)),
-                }
-            return str(value.id)
-        elif kind in (OPTION_ROLE, OPTION_MENTIONABLE) and isinstance(value, Role):
-            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
-            return str(value.id)
-        elif kind == OPTION_CHANNEL and isinstance(value, Channel):
-            resolved.setdefault("channels", {})[str(value.id)] = {
-                **value.payload(),
-                "permissions": str(guild.permissions_of(self.fake.bot_user.id)),
-            }
-            return str(value.id)
-        elif kind == OPTION_ATTACHMENT:
-            raise DriverError(f"{where}: attachment options are not supported by the driver")
-        else:
-            raise DriverError(f"{where} (type {kind}) cannot take {value!r}")
-        choices = definition.get("choices")
-        if validate and check_choices and choices and value not in [c["value"] for c in choices]:
-            raise DriverError(
-                f"{where} must be one of {[c['value'] for c in choices]}, not {value!r}"
-            )
-        return value
 
     async def slash(
         self,
@@ -469,7 +209,7 @@ class Driver:
         """Run ``/command`` ("game start") with ``options`` as ``user`` in ``channel``.
         ``validate=False`` sends values outside the declared choices, min/max value and length,
         as a modified client could (Discord still checks types and its own limits)."""
-        data, _ = self._command_data(user, channel, command, options or {}, None, validate)
+        data, _ = command_data(self.fake, user, channel, command, options or {}, None, validate)
         record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 
@@ -484,8 +224,8 @@ class Driver:
         validate: bool = True,
         within: float = GUARD_TIMEOUT,
     ) -> InteractionResult:
-        data, focused_type = self._command_data(
-            user, channel, command, options or {}, focused, validate
+        data, focused_type = command_data(
+            self.fake, user, channel, command, options or {}, focused, validate
         )
         record = self._interact(
             INTERACTION_AUTOCOMPLETE, user, channel, data, focused_type=focused_type
@@ -527,38 +267,6 @@ class Driver:
             raise DriverError(f"{user.username} cannot see message {message.id} (ephemeral)")
         return message
 
-    def _find_component(
-        self,
-        message: StoredMessage,
-        label_or_custom_id: str,
-        *,
-        allow_stale: bool,
-        types: Sequence[int],
-    ) -> dict[str, Any]:
-        def match(component: dict[str, Any]) -> bool:
-            return component.get("type") in types and label_or_custom_id in (
-                component.get("label"),
-                component.get("custom_id"),
-                component.get("placeholder"),
-            )
-
-        for component in message.interactive_components():
-            if match(component):
-                return component
-        if allow_stale:
-            # a client that has not yet received the latest edit still shows older versions
-            for entry in reversed([e for e in self.fake.log if e.message_id == message.id]):
-                for component in _iter_components(entry.components):
-                    if match(component):
-                        return component
-        available = [
-            c.get("label") or c.get("placeholder") or c.get("custom_id")
-            for c in message.interactive_components()
-        ]
-        raise DriverError(
-            f"no component {label_or_custom_id!r} on message {message.id}; it has {available}"
-        )
-
     async def click(
         self,
         user: User,
@@ -577,8 +285,9 @@ class Driver:
         self, user: User, ref: MessageRef, label_or_custom_id: str, *, allow_stale: bool
     ) -> InteractionRecord:
         message = self._visible_message(user, ref)
-        button = self._find_component(
-            message, label_or_custom_id, allow_stale=allow_stale, types=(COMPONENT_BUTTON,)
+        button = find_component(
+            self.fake, message, label_or_custom_id, allow_stale=allow_stale,
+            types=(COMPONENT_BUTTON,),
         )
         if button.get("disabled"):
             raise DriverError(f"button {label_or_custom_id!r} is disabled")
@@ -680,7 +389,9 @@ class Driver:
                 )
             select = selects[0]
         else:
-            select = self._find_component(stored, custom_id, allow_stale=allow_stale, types=types)
+            select = find_component(
+                self.fake, stored, custom_id, allow_stale=allow_stale, types=types
+            )
         if select.get("disabled"):
             raise DriverError(f"select {select.get('custom_id')!r} is disabled")
         low, high = select.get("min_values", 1), select.get("max_values", 1)
@@ -689,57 +400,16 @@ class Driver:
         data: dict[str, Any] = {
             "custom_id": select["custom_id"],
             "component_type": select["type"],
-            "values": self._select_values(select, values, stored),
+            "values": select_values(select, values, stored),
         }
         if "id" in select:
             data["id"] = select["id"]
-        resolved = self._select_resolved(select, values, stored)
+        resolved = select_resolved(self.fake, select, values, stored)
         if resolved:
             data["resolved"] = resolved
         channel = self.fake.channels[stored.channel_id]
         record = self._interact(INTERACTION_MESSAGE_COMPONENT, user, channel, data, message=stored)
         return await self._finish(record, wait=wait, within=within)
-
-    def _select_values(
-        self, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
-    ) -> list[str]:
-        if select["type"] == COMPONENT_STRING_SELECT:
-            offered = [o["value"] for o in select.get("options") or []]
-            by_label = {o["label"]: o["value"] for o in select.get("options") or []}
-            chosen = []
-            for value in values:
-                if value in offered:
-                    chosen.append(value)
-                elif value in by_label:
-                    chosen.append(by_label[value])
-                else:
-                    raise DriverError(
-                        f"select {select['custom_id']!r} on message {message.id} offers "
-                        f"{offered}, not {value!r}"
-                    )
-            return chosen
-        return [str(v.id) if hasattr(v, "id") else str(v) for v in values]
-
-    def _select_resolved(
-        self, select: dict[str, Any], values: Sequence[Any], message: StoredMessage
-    ) -> dict[str, Any]:
-        if select["type"] == COMPONENT_STRING_SELECT:
-            return {}
-        guild = self.fake.guilds[message.guild_id] if message.guild_id else None
-        resolved: dict[str, dict[str, Any]] = {}
-        for value in values:
-            if isinstance(value, User):
-                resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                if guild is not None and value.id in guild.members:
-                    resolved.setdefault("members", {})[str(value.id)] = {
-                        **guild.members[value.id].payload(with_user=False),
-                        "permissions": str(guild.permissions_of(value.id)),
-                    }
-            elif isinstance(value, Role):
-                resolved.setdefault("roles", {})[str(value.id)] = value.payload()
-            elif isinstance(value, Channel):
-                resolved.setdefault("channels", {})[str(value.id)] = value.payload()
-        return resolved
 
     async def submit_modal(
         self,
@@ -754,7 +424,7 @@ class Driver:
         if modal is None:
             raise DriverError(f"{result.record.describe()} did not open a modal")
         rows = []
-        inputs = [c for c in _iter_all(modal.get("components") or []) if c.get("type") == 4]
+        inputs = [c for c in iter_all(modal.get("components") or []) if c.get("type") == 4]
         for text_input in inputs:
             value = values.get(text_input["custom_id"], text_input.get("value", ""))
             if text_input.get("required", True) and not value:
@@ -968,65 +638,3 @@ class Driver:
             )
         return found
 
-
-def _default_name(definitions: list[dict[str, Any]], name: str, locale: str) -> str:
-    """The default name of the option called ``name`` by default or in ``locale``."""
-    for definition in definitions:
-        if name == definition["name"]:
-            return name
-    for definition in definitions:
-        if localized(definition, "name", locale) == name:
-            return str(definition["name"])
-    return name
-
-
-def _walk_subcommands(
-    command: dict[str, Any], parts: list[str], locale: str = DEFAULT_LOCALE
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Follow "game start" into the definition: the leaf's option list and the path there.
-    Subcommands may be named in ``locale``."""
-    options: list[dict[str, Any]] = command.get("options") or []
-    nesting: list[dict[str, Any]] = []
-    for part in parts[1:]:
-        subs = [o for o in options if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)]
-        wanted = _default_name(subs, part, locale)
-        sub = next((o for o in subs if o["name"] == wanted), None)
-        if sub is None:
-            names = [
-                o["name"]
-                for o in options
-                if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
-            ]
-            where = " ".join([command["name"], *[n["name"] for n in nesting]])
-            raise DriverError(f"/{where} has no subcommand {part!r}; it has {names}")
-        nesting.append(sub)
-        options = sub.get("options") or []
-    pending = [
-        o["name"] for o in options if o["type"] in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP)
-    ]
-    if pending:
-        where = " ".join(parts)
-        raise DriverError(f"/{where} needs a subcommand: {pending}")
-    return options, nesting
-
-
-def _check_range(where: str, definition: dict[str, Any], value: float) -> None:
-    low = definition.get("min_value")
-    high = definition.get("max_value")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise DriverError(f"{where} must be within {low}..{high}, not {value}")
-
-
-def _iter_all(components: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
-    for component in components:
-        yield component
-        yield from _iter_all(component.get("components") or [])
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                yield from _iter_all([component[key]])
-
-
-def _iter_components(components: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
-    for component in _iter_all(components):
-        if component.get("type") != 1:
-            yield component

@@ -10,30 +10,45 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
-import zlib
-from collections import Counter, deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from bot.fakediscord.jsonvalue import dumps, loads
+from bot.fakediscord.changes import Changes
+from bot.fakediscord.intents import (
+    ALL_INTENTS,
+    INTENT_GUILD_MEMBERS,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILD_PRESENCES,
+    INTENT_GUILD_WEBHOOKS,
+    INTENT_GUILDS,
+    INTENT_MESSAGE_CONTENT,
+    PRIVILEGED_INTENTS,
+)
+from bot.fakediscord.jsonvalue import loads
+from bot.fakediscord.sessions import Connection, Session
 from bot.fakediscord.snowflake import shard_of
+from bot.fakediscord.world import World
 
 if TYPE_CHECKING:
     from bot.fakediscord.model import Guild, StoredMessage
-    from bot.fakediscord.server import FakeDiscord
 
-INTENT_GUILDS = 1 << 0
-INTENT_GUILD_MEMBERS = 1 << 1
-INTENT_GUILD_WEBHOOKS = 1 << 5
-INTENT_GUILD_PRESENCES = 1 << 8
-INTENT_GUILD_MESSAGES = 1 << 9
-INTENT_MESSAGE_CONTENT = 1 << 15
-PRIVILEGED_INTENTS = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
-ALL_INTENTS = (1 << 26) - 1
+__all__ = [  # the intents are read from here too (they live in intents.py)
+    "ALL_INTENTS",
+    "INTENT_GUILDS",
+    "INTENT_GUILD_MEMBERS",
+    "INTENT_GUILD_MESSAGES",
+    "INTENT_GUILD_PRESENCES",
+    "INTENT_GUILD_WEBHOOKS",
+    "INTENT_MESSAGE_CONTENT",
+    "PRIVILEGED_INTENTS",
+    "Connection",
+    "Gateway",
+    "Session",
+]
 
-OP_DISPATCH = 0
+# OP_DISPATCH (0) goes out through Session.dispatch (sessions.py)
 OP_HEARTBEAT = 1
 OP_IDENTIFY = 2
 OP_PRESENCE_UPDATE = 3
@@ -53,111 +68,10 @@ completed on the loop; an ACK answered at once on 127.0.0.1 can be read before t
 discord.py measures its latency from the previous heartbeat and warns "Can't keep up ... 41.3s
 behind" (one interval)."""
 SUPPORTED_VERSIONS = ("9", "10")
-BUFFER_SIZE = 5000
-
-
-class _Compressor:
-    def __init__(self, kind: str | None) -> None:
-        self.kind = kind
-        self._zlib = zlib.compressobj() if kind == "zlib-stream" else None
-        self._zstd: Any = None
-        if kind == "zstd-stream":
-            import zstandard  # type: ignore[import-not-found]
-
-            self._zstd = zstandard.ZstdCompressor().compressobj()
-            self._zstd_flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
-
-    def pack(self, raw: bytes) -> bytes | str:
-        if self._zlib is not None:
-            return self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-        if self._zstd is not None:
-            return self._zstd.compress(raw) + self._zstd.flush(self._zstd_flush)
-        return raw.decode()  # uncompressed: a text frame
-
-
-class Connection:
-    """One websocket. Payloads are queued and written in order by a single writer task."""
-
-    def __init__(self, ws: web.WebSocketResponse, compression: str | None) -> None:
-        self.ws = ws
-        self.compression = compression
-        self._compressor = _Compressor(compression)
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write())
-        self.session: Session | None = None
-        self.closing = False
-
-    def send(self, payload: dict[str, Any]) -> None:
-        if not self.closing:
-            self._queue.put_nowait(dumps(payload))
-
-    async def _write(self) -> None:
-        while True:
-            raw = await self._queue.get()
-            if raw is None:
-                return
-            packed = self._compressor.pack(raw)
-            try:
-                if isinstance(packed, bytes):
-                    await self.ws.send_bytes(packed)
-                else:
-                    await self.ws.send_str(packed)
-            except (ConnectionError, RuntimeError):
-                return
-
-    async def close(self, code: int, message: str = "") -> None:
-        """Flush what is queued, then close with ``code``."""
-        if self.closing:
-            return
-        self.closing = True
-        self._queue.put_nowait(None)
-        # wait for the writer to end without taking on its outcome: it may have been cancelled
-        # because the client went away at the same moment
-        await asyncio.wait([self._writer])
-        await self.ws.close(code=code, message=message.encode())
-
-    async def shutdown(self) -> None:
-        self.closing = True
-        self._writer.cancel()
-        with contextlib.suppress(BaseException):
-            await self._writer
-
-
-class Session:
-    def __init__(self, intents: int, shard: tuple[int, int] | None) -> None:
-        self.id = secrets.token_hex(16)
-        self.intents = intents
-        self.shard = shard
-        self.seq = 0
-        self.buffer: deque[dict[str, Any]] = deque(maxlen=BUFFER_SIZE)
-        self.connection: Connection | None = None
-        self.compression: str | None = None
-        self.ready = False
-        self.invalidated = False
-        self.guild_events: Counter[tuple[str, int]] = Counter()
-        """Guild events dispatched to this session, by (event, guild id): which process got
-        which server's events, for tests of shards in several processes."""
-
-    def wants(self, intent: int | None) -> bool:
-        return intent is None or bool(self.intents & intent)
-
-    def owns(self, guild_id: int | None) -> bool:
-        """Whether this session's shard gets the events of ``guild_id``; events without a
-        guild (DMs) go to shard 0 only (Discord docs, "Sharding")."""
-        if self.shard is None:
-            return True
-        shard_id, num_shards = self.shard
-        if guild_id is None:
-            return shard_id == 0
-        return shard_of(guild_id, num_shards) == shard_id
-
-    def dispatch(self, event: str, data: Any, *, buffered: bool = True) -> None:
-        self.seq += 1
-        payload = {"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data}
-        if buffered:
-            self.buffer.append(payload)
-        if self.connection is not None:
-            self.connection.send(payload)
+IDENTIFY_LIMIT = 1000
+# "Each shard can only support a maximum of 2500 guilds" (Discord docs, "Sharding"): more on one
+# connection closes it with 4011 Sharding required.
+GUILDS_PER_SHARD = 2500
 
 
 def _parse_shard(value: Any) -> tuple[int, int] | None:
@@ -182,8 +96,27 @@ def _envelope(op: int, data: Any) -> dict[str, Any]:
 
 
 class Gateway:
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
+    """The sessions and connections over the ``world``. ``token_ok`` says whether a bot token
+    is accepted, ``clock`` (Unix seconds) dates the first IDENTIFY, ``resume_url`` is the
+    address READY gives for resuming; ``guilds_per_shard`` is the most guilds one connection
+    may hold (4011 beyond it)."""
+
+    def __init__(
+        self,
+        world: World,
+        changes: Changes,
+        *,
+        token_ok: Callable[[str | None], bool],
+        clock: Callable[[], float],
+        resume_url: Callable[[], str],
+        guilds_per_shard: int = GUILDS_PER_SHARD,
+    ) -> None:
+        self.world = world
+        self.changes = changes
+        self.token_ok = token_ok
+        self.clock = clock
+        self.resume_url = resume_url
+        self.guilds_per_shard = guilds_per_shard
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.identify_count = 0
@@ -205,6 +138,21 @@ class Gateway:
             and not s.invalidated
             and (guild_id is None or s.owns(guild_id))
         ]
+
+    def session_start_limit(self, max_concurrency: int) -> dict[str, int]:
+        """IDENTIFYs left of the 1000 a day, counted from the first one (RESUMEs are free)."""
+        day_ms = 24 * 3600 * 1000
+        if self.first_identify_at is None:
+            reset_after = day_ms
+        else:
+            elapsed = int((self.clock() - self.first_identify_at) * 1000)
+            reset_after = max(0, day_ms - elapsed)
+        return {
+            "total": IDENTIFY_LIMIT,
+            "remaining": max(0, IDENTIFY_LIMIT - self.identify_count),
+            "reset_after": reset_after,
+            "max_concurrency": max_concurrency,
+        }
 
     # -- dispatching --------------------------------------------------------------------------
 
@@ -236,7 +184,7 @@ class Gateway:
             data["guild_id"] = str(message.guild_id)
             if message.author_member is not None:
                 data["member"] = message.author_member.payload(with_user=False)
-        bot_id = self.fake.bot_user.id
+        bot_id = self.world.bot_user.id
         mentions_bot = any(u.id == bot_id for u in message.mentions)
         if (
             message.author.id != bot_id
@@ -248,13 +196,13 @@ class Gateway:
         return data
 
     def guild_create_payload(self, guild: Guild, session: Session) -> dict[str, Any]:
-        bot_member = guild.members[self.fake.bot_user.id]
+        bot_member = guild.members[self.world.bot_user.id]
         if session.intents & INTENT_GUILD_PRESENCES:
             members = list(guild.members.values())
         else:
             # Without GUILD_PRESENCES Discord sends only the bot (and voice members).
             members = [bot_member]
-        data = guild.base_payload(self.fake.application.id)
+        data = guild.base_payload(self.world.application.id)
         data.update(
             {
                 "joined_at": bot_member.joined_at,
@@ -355,7 +303,7 @@ class Gateway:
                 if not connection.closing and ws.close_code in (1000, 1001):
                     session.invalidated = True
             await connection.shutdown()
-            self.fake.changed()
+            self.changes.changed()
         return ws
 
     async def _on_payload(self, connection: Connection, raw: str | bytes) -> None:
@@ -388,7 +336,7 @@ class Gateway:
         if connection.session is not None:
             await connection.close(4005, "Already authenticated")
             return
-        if not isinstance(data, dict) or not self.fake.token_ok(data.get("token")):
+        if not isinstance(data, dict) or not self.token_ok(data.get("token")):
             await connection.close(4004, "Authentication failed")
             return
         intents = data.get("intents")
@@ -396,7 +344,7 @@ class Gateway:
             await connection.close(4013, "Invalid intent(s)")
             return
         requested = intents & PRIVILEGED_INTENTS
-        if requested & ~self.fake.application.privileged_intents:
+        if requested & ~self.world.application.privileged_intents:
             await connection.close(4014, "Disallowed intent(s)")
             return
         try:
@@ -406,11 +354,11 @@ class Gateway:
             return
         guilds = [
             g
-            for g in self.fake.guilds.values()
-            if self.fake.bot_user.id in g.members
+            for g in self.world.guilds.values()
+            if self.world.bot_user.id in g.members
             and (shard is None or shard_of(g.id, shard[1]) == shard[0])
         ]
-        if len(guilds) > self.fake.guilds_per_shard:
+        if len(guilds) > self.guilds_per_shard:
             await connection.close(4011, "Sharding required")
             return
         session = Session(intents, shard)
@@ -420,18 +368,18 @@ class Gateway:
         connection.session = session
         self.identify_count += 1
         if self.first_identify_at is None:
-            self.first_identify_at = self.fake.clock()
-        user = self.fake.bot_user.payload()
+            self.first_identify_at = self.clock()
+        user = self.world.bot_user.payload()
         user.update({"verified": True, "mfa_enabled": False, "email": None})
         ready: dict[str, Any] = {
             "v": 10,
             "user": user,
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
-            "resume_gateway_url": f"ws://{self.fake.host}:{self.fake.port}",
+            "resume_gateway_url": self.resume_url(),
             "application": {
-                "id": str(self.fake.application.id),
-                "flags": self.fake.application.flags,
+                "id": str(self.world.application.id),
+                "flags": self.world.application.flags,
             },
         }
         if shard is not None:
@@ -441,10 +389,10 @@ class Gateway:
             for guild in guilds:
                 session.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session))
         session.ready = True
-        self.fake.changed()
+        self.changes.changed()
 
     async def _resume(self, connection: Connection, data: Any) -> None:
-        if not isinstance(data, dict) or not self.fake.token_ok(data.get("token")):
+        if not isinstance(data, dict) or not self.token_ok(data.get("token")):
             await connection.close(4004, "Authentication failed")
             return
         session = self.sessions.get(str(data.get("session_id")))
@@ -468,10 +416,10 @@ class Gateway:
         session.dispatch("RESUMED", {}, buffered=False)
         session.ready = True
         self.resume_count += 1
-        self.fake.changed()
+        self.changes.changed()
 
     def _member_chunk(self, session: Session, data: Any) -> None:
-        guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
+        guild = self.world.guilds.get(int(data.get("guild_id", 0)))
         if guild is None or not session.owns(guild.id):
             return
         user_ids = [int(u) for u in data.get("user_ids") or []]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.fakediscord import Driver
-from bot.fakediscord import server as fake_server
+from bot.fakediscord import interactions as fake_interactions
 from bot.storage import chain
 from bot.table.exports import LEDGER_COLUMNS
 from tests.e2e.conftest import BotRunner, World
@@ -112,7 +112,7 @@ async def test_a_tonk_session_exports_its_history_and_ledger_and_verifies_from_t
 
     # a server whose attachment limit is small (the limit each interaction reports): the ledger
     # comes in parts, each with the header; a record that fits no file is refused, privately
-    monkeypatch.setattr(fake_server, "ATTACHMENT_SIZE_LIMIT", SMALL_LIMIT)
+    monkeypatch.setattr(fake_interactions, "ATTACHMENT_SIZE_LIMIT", SMALL_LIMIT)
     parted = await driver.slash(owner, world.channel, "tonk ledger", {"export": "season"})
     parts = files_of(parted)
     assert len(parts) > 1 and all(len(p) <= SMALL_LIMIT for p in parts.values())

@@ -54,3 +54,50 @@ def test_the_fake_needs_only_the_standard_library_and_aiohttp(path: Path) -> Non
             continue
         outside.append(module)
     assert outside == []
+
+
+# The fake's layers, lowest first: a module may import (at run time or only for type checkers)
+# modules of its own layer or below, never above. The state and the gateway know nothing of the
+# REST routes or the assembly; the REST routes know the assembly's core (what they are handed),
+# never the server that serves it; the driver sits on top.
+FAKE_LAYERS: list[set[str]] = [
+    {"attachments", "changes", "emojis", "errors", "faults", "forgery", "formdata", "intents",
+     "jsonvalue", "locales", "model", "ratelimit", "records", "sessions", "snowflake",
+     "validation"},
+    {"world"},
+    {"messages", "commands"},
+    {"interactions", "webhooks", "gateway"},
+    {"core"},
+    {"restkit", "routes_commands", "routes_guilds", "routes_messages", "routes_webhooks",
+     "rest"},
+    {"server"},
+    {"results", "slashdata", "componentdata"},
+    {"driver"},
+    {"__init__", "__main__"},
+]
+
+
+def fake_imports(path: Path) -> set[str]:
+    """The fake's modules ``path`` imports, type checkers' imports included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "bot.fakediscord":
+                found.update(alias.name for alias in node.names)
+            elif node.module.startswith("bot.fakediscord."):
+                found.add(node.module.removeprefix("bot.fakediscord."))
+    return found
+
+
+def test_every_module_of_the_fake_has_a_layer() -> None:
+    layered = set().union(*FAKE_LAYERS)
+    assert {p.stem for p in FAKE.glob("*.py")} == layered
+
+
+@pytest.mark.parametrize(
+    "path", sorted(FAKE.glob("*.py")), ids=lambda p: str(p.relative_to(REPO_ROOT))
+)
+def test_the_fake_imports_only_its_own_layer_and_below(path: Path) -> None:
+    level = {name: n for n, layer in enumerate(FAKE_LAYERS) for name in layer}
+    above = sorted(m for m in fake_imports(path) if level.get(m, 0) > level[path.stem])
+    assert above == [], f"{path.stem} imports {above} from a higher layer"
