@@ -73,7 +73,8 @@ SELECT_ROWS = 4  # the fifth row holds the panel's buttons
 HAND_OVER_COLOUR = discord.Colour.gold()
 LINE_LIMIT = 250
 """The longest one line of "Latest" may be (a cut for deal with many ties and long names)."""
-RULES_FILES = {"sv": "docs/rules/tonk.sv.md", "da": "docs/rules/tonk.da.md"}
+RULES_FILES = {"sv": "docs/rules/tonk.sv.md", "da": "docs/rules/tonk.da.md",
+               "nb": "docs/rules/tonk.nb.md"}
 RULES_FILE = "docs/rules/tonk.md"
 
 
