@@ -139,3 +139,38 @@ def test_a_command_the_bot_no_longer_has_gets_a_short_answer() -> None:
         "Nothing was changed.")
     assert "/tonk drop" in (user_message_for(error, "sv") or "")
     assert "/tonk drop" in (user_message_for(error, "da") or "")
+
+
+def test_nb_speaks_norwegian_card_table_words() -> None:
+    """Issue 47: Norwegian Bokmål with the words Norwegian players use (docs/glossary.md)."""
+    assert trn("nb", "{n} chip", "{n} chips", 1) == "1 sjetong"
+    assert trn("nb", "{n} chip", "{n} chips", 2) == "2 sjetonger"
+    assert tr("nb", "Draw pile") == tr("nb", "Stock") == "Trekkbunken"
+    assert tr("nb", "Discard pile") == "Kastebunken"
+    assert tr("nb", "**Your turn.** Choose a play, or draw or pass.") == (
+        "**Din tur.** Velg et utspill, eller trekk eller pass.")
+    assert tr("nb", "{name} to move.") == "{name} står for tur."
+    assert "snus bunken: den stokkes inn i trekkbunken" in tr("nb", D6_SUMMARY)
+    assert tr("nb", "Drop ({total})") == "Bank ({total})"
+
+
+def test_nb_players_are_dubbed_not_the_streak() -> None:
+    nxt = "Next play: **{rank}** or higher. Another {rank} dubs the streak."
+    assert tr("nb", nxt).endswith("dubber alle i serien.")
+    assert not [s for s in _strings("nb") if "dubber serien" in s]
+
+
+def test_nb_is_not_danish_with_norwegian_spelling() -> None:
+    danish = re.compile(r"\b(af|efter|blev|bliver|mig|dig|sig|nogen|noget|ud|op|hvad|nu|"
+                        r"jetoner?|kulør|spil|tabe|taber)\b", re.IGNORECASE)
+    found = sorted({m.group(0) for s in _strings("nb") for m in danish.finditer(s)})
+    assert not found
+
+
+def test_nb_names_the_old_command_in_its_answer() -> None:
+    from discord import app_commands
+
+    from bot.discord.errors import user_message_for
+
+    error = app_commands.CommandNotFound("drop", ["tonk"])
+    assert "/tonk drop" in (user_message_for(error, "nb") or "")
