@@ -53,6 +53,7 @@ def test_the_rules_summary_shuffles_the_play_pile_into_the_draw_pile_d6() -> Non
 @pytest.mark.parametrize(("doc", "mover", "drew"), [
     ("dubb.sv.md", "den som gjorde draget", "den som drog"),
     ("dubb.da.md", "den, der foretog trækket", "den, der trak"),
+    ("dubb.nb.md", "den som gjorde trekket", "den som trakk"),
 ])
 def test_d11_names_the_player_who_moved_not_the_one_who_drew(doc: str, mover: str,
                                                               drew: str) -> None:
@@ -72,7 +73,8 @@ def _command_names() -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md"])
+@pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md",
+                                 "dubb.nb.md", "tonk.nb.md"])
 def test_rules_documents_name_commands_as_their_readers_see_them(doc: str) -> None:
     lang = doc.split(".")[1]
     english = _command_names()
@@ -158,6 +160,7 @@ def test_nb_players_are_dubbed_not_the_streak() -> None:
     nxt = "Next play: **{rank}** or higher. Another {rank} dubs the streak."
     assert tr("nb", nxt).endswith("dubber alle i serien.")
     assert not [s for s in _strings("nb") if "dubber serien" in s]
+    assert "dubber serien" not in (RULES / "dubb.nb.md").read_text(encoding="utf-8")
 
 
 def test_nb_is_not_danish_with_norwegian_spelling() -> None:
