@@ -31,15 +31,17 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-LANGUAGES: Mapping[str, str] = {"en": "English", "sv": "Svenska", "da": "Dansk", "fi": "Suomi"}
+LANGUAGES: Mapping[str, str] = {"en": "English", "sv": "Svenska", "da": "Dansk", "fi": "Suomi",
+                                 "nb": "Norsk bokmål"}
 """The languages the bot speaks, by code, with their own names."""
 DEFAULT = "en"
 PSEUDO = "qps"
 """A test-only language: English text wrapped in ``⟦…⟧``."""
 
-DISCORD_LOCALES: Mapping[str, str] = {"sv-SE": "sv", "da": "da", "fi": "fi"}
+DISCORD_LOCALES: Mapping[str, str] = {"sv-SE": "sv", "da": "da", "fi": "fi", "no": "nb"}
 """Discord's locale codes of the languages besides English (Discord names English en-US and
-en-GB; every locale without a catalog falls back to English)."""
+en-GB, and Norwegian ``no``, which is Bokmål; every locale without a catalog falls back to
+English)."""
 
 _CATALOGS = Path(__file__).parent / "locales"
 
@@ -153,10 +155,10 @@ def join(lang: str, items: Iterable[str]) -> str:
 
 
 def ordinal(lang: str, n: int) -> str:
-    """A place: 1st 2nd 3rd 4th · 1:a 2:a 3:e 4:e · 1. 2. 3. (Danish and Finnish)."""
+    """A place: 1st 2nd 3rd 4th · 1:a 2:a 3:e 4:e · 1. 2. 3. (Danish, Finnish and Norwegian)."""
     if lang == "sv":
         return f"{n}:{'a' if n % 10 in (1, 2) and n % 100 not in (11, 12) else 'e'}"
-    if lang in ("da", "fi"):
+    if lang in ("da", "fi", "nb"):
         return f"{n}."
     if lang == PSEUDO:
         return f"⟦{n}⟧"

@@ -1,6 +1,7 @@
 """Issue 14 end to end: Swedish players on a Danish server. Private answers follow each user's
 Discord language, the public table the server's, commands are synced with Swedish and Danish
-names, and no English message reaches anyone."""
+names, and no English message reaches anyone. Issue 47 adds Norwegian Bokmål, which Discord
+calls "no"."""
 
 from __future__ import annotations
 
@@ -68,23 +69,9 @@ def _table(driver: Driver, channel: Channel) -> StoredMessage:
                 if m.embeds and str(m.embeds[0].get("title", "")).startswith("Dubb"))
 
 
-async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
-                                                  driver: Driver) -> None:
-    guild = driver.add_guild("Kortklubben", preferred_locale="da")
-    channel = driver.add_channel(guild, "kort")
-    anna = driver.add_user("Anna", locale="sv-SE")
-    bo = driver.add_user("Bo", locale="sv-SE")
-    await bot_runner.start()
-
-    # commands in both languages, as Discord shows them to each user
-    commands = {c["name"]: c for c in driver.fake.commands()}
-    dubb = commands["dubb"]
-    play = next(o for o in dubb["options"] if o["name"] == "play")
-    assert play["name_localizations"]["sv-SE"] == "spela"
-    assert play["name_localizations"]["da"] == "spil"
-    assert play["name_localizations"]["fi"] == "lyö"
-    assert {"sv-SE", "da", "fi"} <= set(play["description_localizations"])
-
+async def _play_dubb(driver: Driver, channel: Channel, anna: User, bo: User) -> list[str]:
+    """Anna opens a Dubb table, Bo joins, and both play it to the end, each always making the
+    first move offered; what each was told in private."""
     opened = await driver.slash(anna, channel, "dubb start")
     assert opened.ephemeral
     lobby = await driver.wait_for_message(channel, lambda m: bool(m.embeds))
@@ -118,6 +105,28 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
         assert result.message is not None
         private.append(result.message.text)
         await _moved_on(driver, channel, _counter(table))
+    return private
+
+
+async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
+                                                  driver: Driver) -> None:
+    guild = driver.add_guild("Kortklubben", preferred_locale="da")
+    channel = driver.add_channel(guild, "kort")
+    anna = driver.add_user("Anna", locale="sv-SE")
+    bo = driver.add_user("Bo", locale="sv-SE")
+    await bot_runner.start()
+
+    # commands in both languages, as Discord shows them to each user
+    commands = {c["name"]: c for c in driver.fake.commands()}
+    dubb = commands["dubb"]
+    play = next(o for o in dubb["options"] if o["name"] == "play")
+    assert play["name_localizations"]["sv-SE"] == "spela"
+    assert play["name_localizations"]["da"] == "spil"
+    assert play["name_localizations"]["fi"] == "lyö"
+    assert play["name_localizations"]["no"] == "spill"
+    assert {"sv-SE", "da", "fi", "no"} <= set(play["description_localizations"])
+
+    private = await _play_dubb(driver, channel, anna, bo)
     rules = await driver.slash(bo, channel, "dubb rules")
     private.append(rules.content)
     assert "docs/rules/dubb.sv.md" in rules.content
@@ -128,6 +137,28 @@ async def test_swedish_players_on_a_danish_server(bot_runner: BotRunner,
     assert "Dubb — spillet er slut" in final, final[:200]
     assert any("Din hand" in t for t in private)
     assert any("Spillere (i turrækkefølge)" in t for t in public)
+    fragments = english_fragments()
+    assert not _english(public, fragments)
+    assert not _english(private, fragments)
+
+
+async def test_norwegian_players_on_a_norwegian_server(bot_runner: BotRunner,
+                                                       driver: Driver) -> None:
+    """Issue 47: Discord's locale "no" is Norwegian Bokmål, in private and on the table."""
+    guild = driver.add_guild("Kortklubben", preferred_locale="no")
+    channel = driver.add_channel(guild, "kort")
+    anna = driver.add_user("Anna", locale="no")
+    bo = driver.add_user("Bo", locale="no")
+    await bot_runner.start()
+    private = await _play_dubb(driver, channel, anna, bo)
+    rules = await driver.slash(bo, channel, "dubb rules")
+    private.append(rules.content)
+    assert "docs/rules/dubb.nb.md" in rules.content
+
+    public = _texts(driver.channel_messages(channel))
+    assert "Dubb — partiet er over" in public[-1], public[-1][:200]
+    assert any("Hånden din" in t for t in private)
+    assert any("Spillere (i turrekkefølge)" in t for t in public)
     fragments = english_fragments()
     assert not _english(public, fragments)
     assert not _english(private, fragments)
@@ -231,3 +262,5 @@ async def test_tonk_knocks_by_that_name_in_every_language(bot_runner: BotRunner,
     assert "bank" in knock["description_localizations"]["da"].lower()
     assert knock["name_localizations"]["fi"] == "koputa"
     assert "koputa" in knock["description_localizations"]["fi"].lower()
+    assert knock["name_localizations"]["no"] == "bank"
+    assert "bank" in knock["description_localizations"]["no"].lower()

@@ -329,7 +329,7 @@ def test_payment_amounts_are_written_as_the_language_writes_numbers() -> None:
     """Issue 36: "Anna betalar Bo 15000 (10000 …)" beside "5 000 marker"."""
     table = make_table({1: "2s 4h", 2: "As 3h"}, to_move=1, options=TonkOptions(stake=5000))
     table.apply(1, Drop())
-    expected = {"en": "15,000", "sv": "15\xa0000", "da": "15.000"}
+    expected = {"en": "15,000", "sv": "15\xa0000", "da": "15.000", "nb": "15\xa0000"}
     for lang, amount in expected.items():
         fields = {f["name"]: f["value"] for f in table_render(
             table.public_view(), [], table_id=1, counter=4, names=NAMES,

@@ -50,6 +50,8 @@ def test_command_names_are_names_discord_accepts(messages: Catalog, lang: str) -
 def test_a_discord_locale_picks_the_language() -> None:
     assert lang_of("sv-SE") == "sv" and lang_of("da") == "da" and lang_of("fi") == "fi"
     assert lang_of("en-US") == "en" and lang_of("nb-NO") == "en" and lang_of(None) == "en"
+    # Discord names Norwegian "no" (it is Bokmål); the bot's catalog and stored code are "nb"
+    assert lang_of("no") == "nb" and lang_of("nb") == "nb"
 
 
 def test_lists_numbers_and_places_follow_each_language() -> None:
@@ -58,18 +60,22 @@ def test_lists_numbers_and_places_follow_each_language() -> None:
     assert join("sv", names) == "Anna, Bo och Cem"
     assert join("da", names) == "Anna, Bo og Cem"
     assert join("fi", names) == "Anna, Bo ja Cem"
+    assert join("nb", names) == "Anna, Bo og Cem"
     assert number("en", 1000) == "1,000" and number("da", 1000) == "1.000"
     assert number("sv", 1000).replace("\xa0", " ") == "1 000"
     assert [ordinal("sv", n) for n in (1, 2, 3, 11, 21)] == ["1:a", "2:a", "3:e", "11:e", "21:a"]
     assert [ordinal("da", n) for n in (1, 2)] == ["1.", "2."]
     assert [ordinal("fi", n) for n in (1, 2)] == ["1.", "2."]
     assert number("fi", 1000).replace("\xa0", " ") == "1 000"
+    assert [ordinal("nb", n) for n in (1, 2)] == ["1.", "2."]
+    assert number("nb", 1000).replace("\xa0", " ") == "1 000"
     assert [ordinal("en", n) for n in (1, 2, 3, 4, 11, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "22nd"]
     assert signed("en", 8) == "+8" and signed("en", -4) == "-4" and signed("en", 0) == "0"
 
 
-CARDS = {"sv": ("1 kort", "2 kort"), "da": ("1 kort", "2 kort"), "fi": ("1 kortti", "2 korttia")}
+CARDS = {"sv": ("1 kort", "2 kort"), "da": ("1 kort", "2 kort"), "fi": ("1 kortti", "2 korttia"),
+         "nb": ("1 kort", "2 kort")}
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -53,6 +53,7 @@ def test_the_rules_summary_shuffles_the_play_pile_into_the_draw_pile_d6() -> Non
 @pytest.mark.parametrize(("doc", "mover", "drew"), [
     ("dubb.sv.md", "den som gjorde draget", "den som drog"),
     ("dubb.da.md", "den, der foretog trækket", "den, der trak"),
+    ("dubb.nb.md", "den som gjorde trekket", "den som trakk"),
 ])
 def test_d11_names_the_player_who_moved_not_the_one_who_drew(doc: str, mover: str,
                                                               drew: str) -> None:
@@ -73,7 +74,7 @@ def _command_names() -> set[str]:
 
 
 @pytest.mark.parametrize("doc", ["dubb.sv.md", "dubb.da.md", "tonk.sv.md", "tonk.da.md",
-                                 "dubb.fi.md", "tonk.fi.md"])
+                                 "dubb.fi.md", "tonk.fi.md", "dubb.nb.md", "tonk.nb.md"])
 def test_rules_documents_name_commands_as_their_readers_see_them(doc: str) -> None:
     lang = doc.split(".")[1]
     english = _command_names()
@@ -157,3 +158,37 @@ def test_fi_names_stand_in_the_nominative_and_the_words_are_the_tables() -> None
     person = r"\{(?:name|names|payer|payee|other|dealer|loser|winners?|catchers|who)\}"
     glued = [s for s in _strings("fi") if re.search(person + r"(?::|-)?[a-zäö]", s)]
     assert not glued, glued
+def test_nb_speaks_norwegian_card_table_words() -> None:
+    """Issue 47: Norwegian Bokmål with the words Norwegian players use (docs/glossary.md)."""
+    assert trn("nb", "{n} chip", "{n} chips", 1) == "1 sjetong"
+    assert trn("nb", "{n} chip", "{n} chips", 2) == "2 sjetonger"
+    assert tr("nb", "Draw pile") == tr("nb", "Stock") == "Trekkbunken"
+    assert tr("nb", "Discard pile") == "Kastebunken"
+    assert tr("nb", "**Your turn.** Choose a play, or draw or pass.") == (
+        "**Din tur.** Velg et utspill, eller trekk eller pass.")
+    assert tr("nb", "{name} to move.") == "{name} står for tur."
+    assert "snus bunken: den stokkes inn i trekkbunken" in tr("nb", D6_SUMMARY)
+    assert tr("nb", "Drop ({total})") == "Bank ({total})"
+
+
+def test_nb_players_are_dubbed_not_the_streak() -> None:
+    nxt = "Next play: **{rank}** or higher. Another {rank} dubs the streak."
+    assert tr("nb", nxt).endswith("dubber alle i serien.")
+    assert not [s for s in _strings("nb") if "dubber serien" in s]
+    assert "dubber serien" not in (RULES / "dubb.nb.md").read_text(encoding="utf-8")
+
+
+def test_nb_is_not_danish_with_norwegian_spelling() -> None:
+    danish = re.compile(r"\b(af|efter|blev|bliver|mig|dig|sig|nogen|noget|ud|op|hvad|nu|"
+                        r"jetoner?|kulør|spil|tabe|taber)\b", re.IGNORECASE)
+    found = sorted({m.group(0) for s in _strings("nb") for m in danish.finditer(s)})
+    assert not found
+
+
+def test_nb_names_the_old_command_in_its_answer() -> None:
+    from discord import app_commands
+
+    from bot.discord.errors import user_message_for
+
+    error = app_commands.CommandNotFound("drop", ["tonk"])
+    assert "/tonk drop" in (user_message_for(error, "nb") or "")

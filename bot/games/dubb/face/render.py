@@ -512,7 +512,7 @@ def rules_text(options: DubbOptions | None, lang: str) -> str:
             lines.append(tr(lang, "• The last player holding cards may turn up the top draw "
                                   "card and play it if it fits, or take it."))
         lines.append(tr(lang, "This table: {options}.", options=options_line(options, lang)))
-    suffix = "" if lang not in ("sv", "da", "fi") else f".{lang}"
+    suffix = "" if lang not in ("sv", "da", "fi", "nb") else f".{lang}"
     lines.append(tr(lang, "The full rules, with every case: `{path}` in kortbord's source.",
                     path=RULES_PATH.format(suffix=suffix)))
     return "\n".join(lines)

@@ -73,7 +73,7 @@ SELECT_ROWS = 4  # the fifth row holds the panel's buttons
 HAND_OVER_COLOUR = discord.Colour.gold()
 LINE_LIMIT = 250
 """The longest one line of "Latest" may be (a cut for deal with many ties and long names)."""
-RULES_FILES = {lang: f"docs/rules/tonk.{lang}.md" for lang in ("sv", "da", "fi")}
+RULES_FILES = {lang: f"docs/rules/tonk.{lang}.md" for lang in ("sv", "da", "fi", "nb")}
 RULES_FILE = "docs/rules/tonk.md"
 
 
