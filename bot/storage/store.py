@@ -873,12 +873,26 @@ class Store:
         )
         guild_id, kind, season = rows[0]
         players = sorted(p for group in job.places for p in group)
+        # Lock the players' rating rows before reading them, in player order like every lock
+        # kortbord takes: a newcomer's row is made (fresh, no games yet), a held one is updated
+        # to itself. In PostgreSQL a process rating one of them at the same time holds that
+        # row until it commits, and this waits for it, so the read below sees its result;
+        # without the lock both would rate from the same old row and the later write would
+        # lose the earlier table's change. (In SQLite, ``BEGIN IMMEDIATE`` already keeps every
+        # other writer out of the whole transaction.)
+        await db.executemany(
+            "INSERT INTO ratings (guild_id, kind, season, player_id, mu, sigma, ordinal, games, "
+            "firsts, lasts) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0) "
+            "ON CONFLICT (guild_id, kind, season, player_id) DO UPDATE SET games = ratings.games",
+            [(guild_id, kind, season, p, job.fresh.mu, job.fresh.sigma, job.fresh.ordinal)
+             for p in players],
+        )
         marks = ", ".join("?" for _ in players)
-        held = {int(r[0]): Skill(mu=r[1], sigma=r[2], ordinal=r[3]) for r in await db.fetch(
+        before = {int(r[0]): Skill(mu=r[1], sigma=r[2], ordinal=r[3]) for r in await db.fetch(
             f"SELECT player_id, mu, sigma, ordinal FROM ratings WHERE guild_id = ? AND kind = ? "
             f"AND season = ? AND player_id IN ({marks})", [guild_id, kind, season, *players],
         )}
-        new = job.rate(job.places, held)
+        new = job.rate(job.places, before)
         # a place counts the players ahead of it (so tied players share a place, as in sport)
         place: dict[int, int] = {}
         ahead = 0
@@ -891,7 +905,6 @@ class Store:
             "INSERT INTO rated_tables (table_id, guild_id, kind, season, ended_at, players) "
             "VALUES (?, ?, ?, ?, ?, ?)", (table_id, guild_id, kind, season, ended_at, len(players)),
         )
-        before = {p: held.get(p, job.fresh) for p in players}
         await db.executemany(
             "INSERT INTO rating_changes (table_id, player_id, guild_id, kind, season, place, "
             "mu_before, sigma_before, mu, sigma, ended_at) "
@@ -900,13 +913,11 @@ class Store:
               new[p].mu, new[p].sigma, ended_at) for p in players],
         )
         await db.executemany(
-            "INSERT INTO ratings (guild_id, kind, season, player_id, mu, sigma, ordinal, games, "
-            "firsts, lasts) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?) "
-            "ON CONFLICT (guild_id, kind, season, player_id) DO UPDATE SET mu = excluded.mu, "
-            "sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1, "
-            "firsts = ratings.firsts + excluded.firsts, lasts = ratings.lasts + excluded.lasts",
-            [(guild_id, kind, season, p, new[p].mu, new[p].sigma, new[p].ordinal,
-              int(place[p] == 1), int(place[p] == last)) for p in players],
+            "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, games = games + 1, "
+            "firsts = firsts + ?, lasts = lasts + ? "
+            "WHERE guild_id = ? AND kind = ? AND season = ? AND player_id = ?",
+            [(new[p].mu, new[p].sigma, new[p].ordinal, int(place[p] == 1), int(place[p] == last),
+              guild_id, kind, season, p) for p in players],
         )
 
     async def rerate(self, results: Sequence[tuple[int, float, RatingJob]]) -> int:
