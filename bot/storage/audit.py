@@ -1,4 +1,5 @@
-"""``python -m bot.storage audit``: check the whole ledger of a database.
+"""The ledger checks of ``python -m bot.ops audit`` (``bot.ops.audit``): the whole ledger of a
+database.
 
 For every server: its rows form an unbroken hash chain (``bot.storage.chain``) ending at its
 stored head; for every hand, its rows sum to zero; every balance the bot shows (per server, game
