@@ -2,11 +2,12 @@
 both backends (``sqlite.py``, ``postgres.py``; ``database.py`` says what a backend provides).
 
 What every write relies on, on either backend: a move is one transaction with its move-log row,
-ledger rows, stats, seating and deadline; the move counter is compared and set in the same
-``UPDATE`` (``TableChangedError``); the ledger's unique key (table, hand, payer, payee, reason)
-refuses a payment twice (``LedgerConflictError``); unique keys also keep one live table per
-channel (``ChannelTakenError``) and one seat per player per server (``SeatTakenError``). All of
-them are decided by the database, so they hold between processes as well as within one.
+ledger rows, stats, seating and deadline (and, when it ends a rated table, the ratings, their
+rows locked first); the move counter is compared and set in the same ``UPDATE``
+(``TableChangedError``); the ledger's unique key (table, hand, payer, payee, reason) refuses a
+payment twice (``LedgerConflictError``); unique keys also keep one live table per channel
+(``ChannelTakenError``) and one seat per player per server (``SeatTakenError``). All of them are
+decided by the database, so they hold between processes as well as within one.
 
 The queries are written in parts, one concern each, which ``Store`` puts together: tables and
 moves (``tables.py`` writes, ``tablereads.py`` reads), the ledger and stats (``ledger.py``),
