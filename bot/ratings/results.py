@@ -1,5 +1,5 @@
 """Which tables are rated, and their places: one function for the live table and for
-``rerate``, so both always agree."""
+``rerate`` (``bot.ops.rerate``), so both always agree."""
 
 from __future__ import annotations
 

@@ -1,23 +1,10 @@
-"""``python -m bot.sim <game> [options]``: run a game's simulator (``--help`` on each for its
-options). Games that bring no simulator of their own get the generic runner
-(``bot.sim.generic``)."""
+"""``python -m bot.sim <game> [options]``: the documented name of ``python -m bot.ops sim``
+(``bot.ops.sim``), kept as an alias. Forwarded by module name, never imported: this package's
+helpers sit below the games, and the runner, which knows every game, above them."""
 
+import runpy
 import sys
 
-from bot.games.registry import GAMES
-from bot.sim.generic import main as generic_main
-
-
-def main(argv: list[str]) -> int:
-    usage = (f"usage: python -m bot.sim {{{'|'.join(GAMES)}}} [options]   "
-             "(add --help for a game's options)")
-    if not argv or argv[0] not in GAMES:
-        print(usage, file=sys.stderr)
-        return 2
-    spec = GAMES[argv[0]]
-    if spec.simulator is not None:
-        return spec.simulator(argv[1:])
-    return generic_main(spec, argv[1:])
-
-
-raise SystemExit(main(sys.argv[1:]))
+if __name__ == "__main__":
+    sys.argv[1:1] = ["sim"]
+    runpy.run_module("bot.ops", run_name="__main__", alter_sys=True)

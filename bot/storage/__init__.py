@@ -2,7 +2,7 @@
 
 Everything above it (the table service, cogs) works with the pydantic models in
 ``bot.storage.models`` and the ``Store`` methods, whichever backend ``Store.open(url)`` chose;
-no other package writes SQL. ``python -m bot.storage copy FROM TO`` moves a database to another
+no other package writes SQL. ``python -m bot.ops copy FROM TO`` moves a database to another
 backend.
 """
 

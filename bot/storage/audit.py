@@ -1,4 +1,5 @@
-"""``python -m bot.storage audit``: check the whole ledger of a database.
+"""The ledger checks of ``python -m bot.ops audit`` (``bot.ops.audit``): the whole ledger of a
+database.
 
 For every server: its rows form an unbroken hash chain (``bot.storage.chain``) ending at its
 stored head; for every hand, its rows sum to zero; every balance the bot shows (per server, game
@@ -55,15 +56,16 @@ async def audit(store: Store) -> Iterator[tuple[bool, str]]:
         out.append((not broken, f"server {guild}: hash chain of {seq} rows"
                     + (f": {broken}" if broken else "")))
     # a hand's nets: what each player received minus paid; each row must move a positive
-    # amount between two players, so a hand whose nets do not add up to 0 was edited
+    # amount between two players, so a hand whose nets do not add up to 0 was edited; every
+    # hand is counted, so the line says how many were checked, not only how many failed
     hands: dict[tuple[int, int], int] = defaultdict(int)
     for row in rows:
         table, hand, payer, payee, amount = (int(x) for x in row[6:11])  # type: ignore[call-overload]
-        if payer == payee or amount <= 0:
-            hands[(table, hand)] += 1
+        hands[(table, hand)] += payer == payee or amount <= 0
     bad = sorted(k for k, v in hands.items() if v)
-    out.append((not bad, f"{len(hands)} hands sum to zero"
-                + (f": not tables/hands {bad[:5]}" if bad else "")))
+    out.append((True, f"{len(hands)} hands checked, every one sums to zero") if not bad else
+               (False, f"{len(bad)} of {len(hands)} hands do not sum to zero: tables/hands "
+                f"{bad[:5]}"))
     out.extend(await _balances(store, rows))
     return iter(out)
 

@@ -7,7 +7,7 @@ the first row's previous digest is ``GENESIS``), and ``ledger_heads`` keeps each
 chain from there on (docs/fair-deals.md).
 
 Rows written before the chain existed are chained, in id order, when their server's next
-payment is written (or by ``python -m bot.storage audit``).
+payment is written (or by ``python -m bot.ops audit``).
 """
 
 from __future__ import annotations

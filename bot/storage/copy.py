@@ -1,5 +1,5 @@
 """Copy a whole kortbord database into an empty one, on the same or the other backend:
-``python -m bot.storage copy sqlite:///data/kortbord.sqlite3 postgresql://…`` moves a server
+``python -m bot.ops copy sqlite:///data/kortbord.sqlite3 postgresql://…`` moves a server
 that grew from SQLite to PostgreSQL (and back) with every table, move, stat, ledger row, seat
 claim, player name, setting and season.
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from bot.storage.database import Database, Row, Tx
 from bot.storage.jsontext import dumps
 from bot.storage.models import EventEntrant, EventRecord, EventTable, Shards
+from bot.storage.part import shard_filter
 
 T = TypeVar("T")
 Transaction = Callable[[Callable[[Tx], Awaitable[T]]], Awaitable[T]]
@@ -39,13 +40,6 @@ def _table(row: Row) -> EventTable:
         event_id=row[0], round=row[1], table_no=row[2], players=tuple(json.loads(row[3])),
         thread_id=row[4], table_id=row[5], result=None if row[6] is None else json.loads(row[6]),
     )
-
-
-def _owned(shards: Shards | None) -> tuple[str, list[int]]:
-    if shards is None or shards.owns_all:
-        return "", []
-    marks = ", ".join("?" for _ in shards.ids)
-    return f" AND ((guild_id >> 22) % ?) IN ({marks})", [shards.count, *shards.ids]
 
 
 class EventStore:
@@ -236,7 +230,7 @@ class EventStore:
 
     async def running(self, *, shards: Shards | None = None) -> list[EventRecord]:
         """Running events of the servers ``shards`` owns (start-up resumes them)."""
-        owned, params = _owned(shards)
+        owned, params = shard_filter(shards)
         rows = await self._db.fetch(
             f"SELECT {_EVENT_COLUMNS} FROM events WHERE status = 'running'{owned} ORDER BY id",
             params,

@@ -412,7 +412,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         sqlite=(
             # the host's choice when the lobby opened; tables from before count as rated
             "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 1",
-            # derived data, rebuilt from the move log by `python -m bot.storage rerate`
+            # derived data, rebuilt from the move log by `python -m bot.ops rerate`
             """
             CREATE TABLE rated_tables (
                 table_id INTEGER PRIMARY KEY REFERENCES tables (id),

@@ -1,4 +1,4 @@
-"""``python -m bot.storage backup`` while ``python -m bot`` plays (issue 37): a backup taken in
+"""``python -m bot.ops backup`` while ``python -m bot`` plays (issue 37): a backup taken in
 the middle of a Dubb and a Tonk game, moves going on while it runs, holds every move and ledger
 row committed before it began, byte for byte; ``restore`` puts it back into a new database the
 bot opens. A PostgreSQL database says to use pg_dump, and a pg_dump taken mid-play restores
@@ -39,7 +39,7 @@ def _rows(path: Path) -> dict[str, set[tuple[object, ...]]]:
 
 async def _storage(*args: str, database: str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.storage", *args, "--database", database,
+        sys.executable, "-m", "bot.ops", *args, "--database", database,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     out, _ = await process.communicate()

@@ -14,8 +14,8 @@ from openskill.models import PlackettLuce
 
 from bot.games import tonk
 from bot.games.registry import GAMES
+from bot.ops.rerate import rerate
 from bot.ratings import model
-from bot.ratings.rerate import rerate
 from bot.ratings.strengths import UNRATED, seating_strengths
 from bot.storage import Store
 from bot.table import TableService

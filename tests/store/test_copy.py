@@ -1,4 +1,4 @@
-"""Moving up: ``python -m bot.storage copy`` takes a SQLite database that grew (a thousand finished
+"""Moving up: ``python -m bot.ops copy`` takes a SQLite database that grew (a thousand finished
 games, a hundred in play, their ledger, stats, seats, names, settings and seasons) to PostgreSQL
 with nothing lost, and the games in play go on there; real Dubb and Tonk games too; and back
 down. A copy refuses a target that holds anything, and one that does not add up writes nothing.
@@ -241,7 +241,7 @@ async def test_a_copy_that_does_not_add_up_writes_nothing(
 
 
 def run_copy(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.storage", "copy", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "bot.ops", "copy", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
 
 

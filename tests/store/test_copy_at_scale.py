@@ -1,7 +1,7 @@
 """Moving up at scale with the real games: a SQLite database with a thousand finished Dubb and
 Tonk games and a hundred in play (played through the table service by the games' own computer
 strategies, so every move, stat and ledger row is what the bot would write), copied to
-PostgreSQL by the command ``python -m bot.storage copy``; the counts and the chips add up, the
+PostgreSQL by the command ``python -m bot.ops copy``; the counts and the chips add up, the
 store shows the same on both sides, and the games in play go on to their end on PostgreSQL.
 """
 

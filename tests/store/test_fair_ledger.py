@@ -1,7 +1,7 @@
 """Committed deals and the ledger's hash chain through the table service, on both backends: a
 finished table's public record verifies from itself alone; tampering with a move, a payment or a
-ledger row is caught by ``verify`` and ``python -m bot.storage audit``; the chain survives
-``python -m bot.storage copy``."""
+ledger row is caught by ``verify`` and ``python -m bot.ops audit``; the chain survives
+``python -m bot.ops copy``."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from bot.games.registry import GAMES
+from bot.ops.__main__ import main as ops_main
+from bot.ops.verify import main as verify_main
 from bot.storage import Store
-from bot.storage.__main__ import main as storage_main
 from bot.table import TableService
 from bot.table.record import public_record, verify
-from bot.verify import main as verify_main
 from tests.store.conftest import FakeClock
 from tests.store.helpers import GUILD
 
@@ -114,10 +114,10 @@ async def test_audit_passes_catches_an_edited_row_and_passes_after_copy(
     finally:
         await store.close()
     assert verify_main([str(export)]) == 0
-    assert await asyncio.to_thread(storage_main, ["audit", db_url]) == 0
+    assert await asyncio.to_thread(ops_main, ["audit", db_url]) == 0
     copied = f"sqlite:///{tmp_path / 'copy.sqlite3'}"
-    assert await asyncio.to_thread(storage_main, ["copy", db_url, copied]) == 0
-    assert await asyncio.to_thread(storage_main, ["audit", copied]) == 0
+    assert await asyncio.to_thread(ops_main, ["copy", db_url, copied]) == 0
+    assert await asyncio.to_thread(ops_main, ["audit", copied]) == 0
     capsys.readouterr()
 
     store = await Store.open(copied)
@@ -131,7 +131,7 @@ async def test_audit_passes_catches_an_edited_row_and_passes_after_copy(
         await store.db.transaction(edit)
     finally:
         await store.close()
-    assert await asyncio.to_thread(storage_main, ["audit", copied]) == 1
+    assert await asyncio.to_thread(ops_main, ["audit", copied]) == 1
     out = capsys.readouterr().out
     assert "FAIL server" in out and "does not match its chain" in out
     assert "FAIL table" in out
