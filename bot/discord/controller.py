@@ -35,6 +35,8 @@ from discord.webhook.async_ import (
 
 from bot.cardart import CardImage
 from bot.cardart.chart import HEIGHT, WIDTH, line_chart
+from bot.coach.hints import advise
+from bot.coach.review import Position, Weighed, positions, review_job, run_review
 from bot.discord import checks
 from bot.discord.common import (
     FINISHED_COLOUR,
@@ -64,7 +66,6 @@ from bot.table import TableService
 from bot.table.computers import (
     DEFAULT_LEVEL,
     SearchPool,
-    advise,
     computer_label,
     free_computer,
     game_levels,
@@ -73,7 +74,6 @@ from bot.table.computers import (
 from bot.table.errors import NoTableError, StaleMoveError
 from bot.table.fairdeal import deals_from, deals_of, engine_from_start, links
 from bot.table.priority import PeopleFirst
-from bot.table.review import Position, Weighed, positions, review_job, run_review
 from bot.table.service import (
     ABANDONED,
     EMPTY,
