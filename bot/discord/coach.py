@@ -152,6 +152,8 @@ def review_text(controller: TableController, found: Sequence[Position],
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
+    """The panel's Hint and a finished table's Review."""
+
     async def hint_(i: discord.Interaction, route: Route, _: list[str]) -> None:
         await hint(controller, i, route)
 

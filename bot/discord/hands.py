@@ -44,6 +44,8 @@ async def _show_hand(controller: TableController, interaction: discord.Interacti
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
+    """``Your hand`` on the table (a new panel) or on a panel (in place)."""
+
     async def hand(i: discord.Interaction, route: Route, _: list[str]) -> None:
         await show_hand(controller, i, route, edit=on_ephemeral(i))
 

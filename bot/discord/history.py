@@ -126,6 +126,8 @@ def _replayed(controller: TableController, record: TableRecord,
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
+    """A replay's ◀ ▶ (and Replay on a finished table), the history's menu and its pages."""
+
     async def replay_(i: discord.Interaction, route: Route, _: list[str]) -> None:
         await replay(controller, i, route.table_id, route.counter or 0, edit=on_ephemeral(i))
 

@@ -53,6 +53,7 @@ async def profile(controller: TableController, interaction: discord.Interaction,
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
+    """None: the leaderboards are answers to commands only."""
     return {}
 
 

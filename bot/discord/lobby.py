@@ -222,6 +222,8 @@ async def _after_change(controller: TableController, interaction: discord.Intera
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
+    """The lobby's buttons and menu, and Play again on a finished table."""
+
     async def join_(i: discord.Interaction, route: Route, _: list[str]) -> None:
         await join(controller, i, route)
 
