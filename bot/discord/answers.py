@@ -53,7 +53,7 @@ def pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any]
 
 
 async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
-                       **fields: Any) -> None:
+                      **fields: Any) -> None:
     """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
     through discord.py's webhook adapter: the message Discord sends back is not needed, and
     ``Webhook.edit_message`` would build a ``WebhookMessage`` of it and store the view, which
@@ -68,7 +68,7 @@ async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
 
 
 async def update_panel(interaction: discord.Interaction, *, view: discord.ui.View | None,
-                        **fields: Any) -> None:
+                       **fields: Any) -> None:
     """Answer a click on a private panel by editing that panel (``UPDATE_MESSAGE``) without
     asking Discord for the message back. ``InteractionResponse.edit_message`` always asks
     (``with_response``) and builds a ``Message`` of the answer, which nothing here reads: about
@@ -93,16 +93,16 @@ async def update_panel(interaction: discord.Interaction, *, view: discord.ui.Vie
 
 
 async def answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
-                        shown: CardImage | None = None) -> int | None:
+                       shown: CardImage | None = None) -> int | None:
     """Show a hand panel: in place when the interaction came from the user's own private panel
     (which shows the picture ``shown``, when known), else as a new private message — never on a
     public message, whatever the component. Its picture rides on the same answer. Returns the
     panel's message id when it was edited in place."""
     async with answering(interaction):
-        return await send_panel(interaction, panel, edit=edit, shown=shown)
+        return await _send_panel(interaction, panel, edit=edit, shown=shown)
 
 
-async def send_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
+async def _send_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
                       shown: CardImage | None) -> int | None:
     content = cut(panel.content, 2000)
     if edit and on_ephemeral(interaction):
@@ -110,10 +110,10 @@ async def send_panel(interaction: discord.Interaction, panel: Panel, *, edit: bo
         if interaction.response.is_done():
             # acknowledged late (``bot.discord.deadline``): edited through the webhook
             await edit_answer(interaction.followup, content=content, embed=None,
-                               view=panel.view, **pictured(panel.image, shown))
+                              view=panel.view, **pictured(panel.image, shown))
         else:
             await update_panel(interaction, content=content, embed=None, view=panel.view,
-                                **pictured(panel.image, shown))
+                               **pictured(panel.image, shown))
         return interaction.message.id
     if interaction.response.is_done():
         # "thinking…" (``bot.discord.deadline``): the panel replaces it
