@@ -15,11 +15,12 @@ from discord.gateway import DiscordWebSocket
 
 from bot import collector
 from bot.config import Settings
-from bot.discord import telemetry
-from bot.discord.controller import TableController, load_face
+from bot.discord import features, telemetry
+from bot.discord.controller import TableController
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
 from bot.discord.events import EventController
+from bot.discord.face import load_face
 from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
@@ -165,7 +166,7 @@ class KortbordBot(commands.Bot):
                                          self.preferences, on_change=self.table_changed,
                                          clock=self.clock.now, people=self.people,
                                          pool=self.search_pool)
-            controller.register_routes(self.router)
+            features.register_routes(self.router, controller)
             self.controllers[spec.kind] = controller
         # players are seated by strength: equal for all until ratings are wired in here
         self.events = EventController(

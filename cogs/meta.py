@@ -11,9 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import KortbordBot
+from bot.discord.answers import user_lang
 from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import level_text, turn_time_text
-from bot.discord.controller import user_lang
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, verify_answer
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash

@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.discord.routing import Route, RoutedButton, RoutedSelect
 from bot.i18n import N_, tr, trn
+
+if TYPE_CHECKING:
+    from bot.table.service import TableSnapshot
 
 LOBBY_COLOUR = discord.Colour.blurple()
 PLAYING_COLOUR = discord.Colour.green()
@@ -62,6 +66,14 @@ def label(player_id: int, name: str) -> str:
 
 def labelled(names: Iterable[tuple[int, str]]) -> dict[int, str]:
     return {player_id: label(player_id, name) for player_id, name in names}
+
+
+def seated_names(snapshot: TableSnapshot) -> dict[int, str]:
+    """Everyone who sat at a table as it names them, computer players as "🤖 Astrid"; players
+    who left a game are still named (the engine keeps them)."""
+    if snapshot.engine is None:
+        return labelled((s.player_id, s.name) for s in snapshot.seats)
+    return labelled(snapshot.engine.names.items())
 
 
 def name_of(names: Mapping[int, str], player_id: int | None, lang: str) -> str:

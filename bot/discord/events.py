@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.answers import display_name, user_lang
 from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import (
     CONTENT_LIMIT,
@@ -33,7 +34,7 @@ from bot.discord.common import (
     label,
     turn_time_text,
 )
-from bot.discord.controller import TableController, display_name, user_lang
+from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Route, Router
 from bot.discord.translator import cmd

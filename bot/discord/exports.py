@@ -12,8 +12,9 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
+from bot.discord.answers import user_lang
 from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
-from bot.discord.controller import TableController, user_lang
+from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import data_file
 from bot.gamekit.contract import GameSpec

@@ -138,8 +138,9 @@ class Shows(Protocol):
     async def show_automatic(self, result: ApplyResult) -> None: ...
 
 
-class _Computer:
-    """One computer seat: its strategy and how far through the move log it has remembered."""
+class Computer:
+    """One computer seat: its strategy and how far through the move log it has remembered (the
+    coach asks an expert one what it would play in a person's seat: ``bot.coach.hints``)."""
 
     def __init__(self, game: GameSpec, player_id: int, pool: SearchPool | None,
                  strategy: str | None = None) -> None:
@@ -203,22 +204,6 @@ class _Computer:
         return snapshot.counter, move, None
 
 
-async def advise(service: TableService, pool: SearchPool, channel_id: int,
-                 player_id: int) -> Decision | None:
-    """What an expert computer in ``player_id``'s seat would play now, and why (a hint): the
-    same information set, seed and budget as that computer's, so the same move. ``None`` when
-    it is not their turn, the game has no expert, or the table moved while it thought."""
-    snapshot = await service.get(channel_id)
-    if snapshot is None:
-        return None
-    game = service.game(snapshot.kind)
-    if LEVELS["expert"] not in game.strategies:
-        return None
-    thought = await _Computer(game, player_id, pool, LEVELS["expert"]).think(service,
-                                                                            channel_id)
-    return None if thought is None else thought[2]
-
-
 def _to_move(snapshot: TableSnapshot | None, player_id: int) -> bool:
     return (snapshot is not None and snapshot.is_playing and snapshot.engine is not None
             and snapshot.engine.to_move == player_id)
@@ -246,7 +231,7 @@ class ComputerPlayers:
         self._pause = pause
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
-        self._players: dict[tuple[int, int], _Computer] = {}
+        self._players: dict[tuple[int, int], Computer] = {}
         self._overdue: dict[int, int] = {}
 
     def kick(self, snapshot: TableSnapshot) -> None:
@@ -288,11 +273,11 @@ class ComputerPlayers:
             del self._players[key]
         self._overdue.pop(table_id, None)
 
-    def _player(self, snapshot: TableSnapshot, player_id: int) -> _Computer:
+    def _player(self, snapshot: TableSnapshot, player_id: int) -> Computer:
         key = (snapshot.table_id, player_id)
         player = self._players.get(key)
         if player is None:
-            player = self._players[key] = _Computer(self._service.game(snapshot.kind), player_id,
+            player = self._players[key] = Computer(self._service.game(snapshot.kind), player_id,
                                                     self._pool)
         return player
 

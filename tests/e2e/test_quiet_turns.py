@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord import controller as controller_module
+from bot.discord import panels
 from bot.discord.publisher import PING_AFTER
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
@@ -72,7 +72,7 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     # a turn passes: the next player's panel says so, the table shows it, and nobody is pinged.
     # A busy bot's panel edit is slow here: it waits (1 s at most) for the table to be written
     # first, as it would be if the table were written before the panel is told
-    edit_answer = controller_module._edit_answer
+    edit_answer = panels.edit_answer
     slow = {"turn": True}
 
     async def slow_panel(*args: Any, **kwargs: Any) -> None:
@@ -85,7 +85,7 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
                     "a table write before the panel's")
         await edit_answer(*args, **kwargs)
 
-    monkeypatch.setattr(controller_module, "_edit_answer", slow_panel)
+    monkeypatch.setattr(panels, "edit_answer", slow_panel)
     pinged = len(driver.fake.pings)
     player = await hand_on(0)
     counter, _ = await turn()

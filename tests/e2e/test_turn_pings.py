@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord import controller
+from bot.discord import panels
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
@@ -59,7 +59,7 @@ async def test_a_turn_that_comes_back_in_a_folded_write_pings_its_person_anew(
 ) -> None:
     # nobody counts as playing, so every turn is a ping (a player's panel announcing the turn
     # instead is test_quiet_turns.py's)
-    monkeypatch.setattr(controller, "PLAYING_SECONDS", -1.0)
+    monkeypatch.setattr(panels, "PLAYING_SECONDS", -1.0)
     bot = await bot_runner.start()
     anna, bo = world.anna, world.bo
     people = {anna.id: anna, bo.id: bo}

@@ -230,11 +230,11 @@ def test_tonk_information_holds_no_hidden_card() -> None:
 
 
 def test_a_tonk_review_weighs_only_what_the_player_saw_and_is_reproducible() -> None:
+    from bot.coach.review import positions, review_job, run_review
     from bot.games.registry import GAMES
     from bot.games.tonk import DealNextHand
     from bot.games.tonk.terms import HAND_OVER
     from bot.storage import MoveRecord
-    from bot.table.review import positions, review_job, run_review
 
     spec = GAMES["tonk"]
     seats = [Seat(i + 1, f"P{i + 1}") for i in range(3)]

@@ -12,10 +12,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import cards
+from bot.discord import lobby, moves
 from bot.discord.common import button, name_of
-from bot.discord.controller import Panel, TableController
+from bot.discord.controller import TableController
+from bot.discord.face import Panel
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
+from bot.discord.shared import SharedWords
 from bot.table.service import TableSnapshot
 from tests.highcard.engine import HighCardGame, HighCardOptions, Show, Shown
 from tests.highcard.spec import PLAYED, WINS
@@ -27,6 +30,10 @@ def _engine(snapshot: TableSnapshot) -> HighCardGame:
 
 
 class HighCardFace:
+    # the host's join and hand, in the test game's words (it speaks English only)
+    shared = SharedWords(order=("start", "join", "hand", "show", "stats"),
+                         descriptions={"join": "Sit down", "hand": "Your card"})
+
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return "one card each"
 
@@ -93,7 +100,7 @@ class HighCardFace:
         return "A draw" if winner is None else f"{name_of(names, winner, lang)} won"
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
-        return {"show": controller.move_button(Show())}
+        return {"show": moves.button(controller, Show())}
 
     def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
         return HighCard(controller)
@@ -108,19 +115,11 @@ class HighCard(commands.Cog):
 
     @highcard.command(name="start", description="Open a high card lobby")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self.controller.open_lobby(interaction, HighCardOptions(), turn_seconds=0)
-
-    @highcard.command(name="join", description="Sit down")
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self.controller.join(interaction)
-
-    @highcard.command(name="hand", description="Your card")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await self.controller.show_hand(interaction)
+        await lobby.open_lobby(self.controller, interaction, HighCardOptions(), turn_seconds=0)
 
     @highcard.command(name="show", description="Show your card")
     async def show(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, Show())
+        await moves.move(self.controller, interaction, Show())
 
     @highcard.command(name="stats", description="Who wins most")
     async def stats(self, interaction: discord.Interaction) -> None:

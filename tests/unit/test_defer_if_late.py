@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.controller import LATE_SECONDS, defer_if_late
+from bot.discord.answers import LATE_SECONDS, defer_if_late
 
 
 @dataclass

@@ -11,8 +11,8 @@ import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from bot.discord.answers import edit_answer, update_panel
 from bot.discord.common import button
-from bot.discord.controller import _edit_answer, _update_panel
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def panel_view() -> discord.ui.View:
 async def test_the_panel_is_updated_without_asking_for_the_message_back(
         sent: list[dict[str, Any]]) -> None:
     interaction, view = clicked(), panel_view()
-    await _update_panel(interaction, content="Your hand", embed=None, view=view)
+    await update_panel(interaction, content="Your hand", embed=None, view=view)
     [request] = sent
     assert request["method"] == "POST"
     assert request["url"].endswith("/interactions/111/tok/callback")
@@ -62,9 +62,9 @@ async def test_the_panel_is_updated_without_asking_for_the_message_back(
 
 async def test_an_answered_click_is_not_answered_again(sent: list[dict[str, Any]]) -> None:
     interaction = clicked()
-    await _update_panel(interaction, content="Your hand", view=None)
+    await update_panel(interaction, content="Your hand", view=None)
     with pytest.raises(discord.InteractionResponded):
-        await _update_panel(interaction, content="again", view=None)
+        await update_panel(interaction, content="again", view=None)
     with pytest.raises(discord.InteractionResponded):
         await interaction.response.send_message("again", ephemeral=True)
     assert len(sent) == 1
@@ -81,7 +81,7 @@ async def test_a_refreshed_panel_is_sent_with_its_view_and_the_view_is_emptied(
     webhook: Any = SimpleNamespace(id=5, token="tok", session=object(), proxy=None,
                                    proxy_auth=None)
     view = panel_view()
-    await _edit_answer(webhook, content="🔔 Your turn.", view=view)
+    await edit_answer(webhook, content="🔔 Your turn.", view=view)
     [sent] = edits
     [row] = sent["payload"]["components"]
     assert [b["custom_id"] for b in row["components"]] == ["kb:dubb:1:draw"]

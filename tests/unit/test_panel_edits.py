@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot.discord.controller import _PanelEdits
+from bot.discord.panels import PanelEdits
 
 KEY = (1, 7)
 
 
 def test_an_edit_alone_is_trusted() -> None:
-    edits = _PanelEdits()
+    edits = PanelEdits()
     token = edits.begin(KEY)
     assert token[1] and edits.end(KEY, token)
     again = edits.begin(KEY)
@@ -16,7 +16,7 @@ def test_an_edit_alone_is_trusted() -> None:
 
 
 def test_overlapping_edits_are_not_trusted_whichever_ends_first() -> None:
-    edits = _PanelEdits()
+    edits = PanelEdits()
     first = edits.begin(KEY)
     second = edits.begin(KEY)
     assert not second[1]
@@ -27,7 +27,7 @@ def test_overlapping_edits_are_not_trusted_whichever_ends_first() -> None:
 
 
 def test_other_panels_do_not_overlap() -> None:
-    edits = _PanelEdits()
+    edits = PanelEdits()
     mine = edits.begin(KEY)
     theirs = edits.begin((1, 8))
     assert edits.end((1, 8), theirs) and edits.end(KEY, mine)

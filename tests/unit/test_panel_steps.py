@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.discord import controller as controller_module
-from bot.discord.controller import TableController, _OpenPanel, _PanelEdits
+from bot.discord import panels as panels_module
+from bot.discord.panels import HandPanels, OpenPanel, PanelEdits
 from bot.table.priority import PeopleFirst
 
 
@@ -36,7 +36,7 @@ def table(counter: int) -> Any:
 
 
 def refreshing(log: list[str], counters: list[int]) -> Any:
-    """A controller with one open panel (table 1, player 7), whose table is at the counters
+    """Hand panels with one open panel (table 1, player 7), whose table is at the counters
     given, one per look."""
     steps = Steps()
 
@@ -49,12 +49,12 @@ def refreshing(log: list[str], counters: list[int]) -> Any:
         log.append(f"draw at {snapshot.counter}")
         return SimpleNamespace(content="Your turn", view=None, image=None)
 
-    controller: Any = SimpleNamespace(
-        people=steps, service=Service(), panel=panel, _clock=lambda: 0.0,
-        _panel_edits=_PanelEdits(),
-        _panels={(1, 7): _OpenPanel(SimpleNamespace(), None, "en", 0.0, None, 1)})
-    controller._still = lambda snapshot: TableController._still(controller, snapshot)
-    return controller
+    panels: Any = SimpleNamespace(
+        people=steps, service=Service(), draw=panel, _clock=lambda: 0.0,
+        _edits=PanelEdits(),
+        _open={(1, 7): OpenPanel(SimpleNamespace(), None, "en", 0.0, None, 1)})
+    panels._still = lambda snapshot: HandPanels._still(panels, snapshot)
+    return panels
 
 
 @pytest.fixture
@@ -64,18 +64,18 @@ def edits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     async def edit_answer(webhook: Any, *, content: str, **_: Any) -> None:
         sent.append(content)
 
-    monkeypatch.setattr(controller_module, "_edit_answer", edit_answer)
+    monkeypatch.setattr(panels_module, "edit_answer", edit_answer)
     return sent
 
 
 async def test_a_refreshed_panel_is_drawn_and_sent_in_steps_of_their_own(
         edits: list[str]) -> None:
     log: list[str] = []
-    controller = refreshing(log, [3, 3])
-    refresh = asyncio.create_task(TableController._refresh_panel(controller, table(3), 7))
-    await controller.people.let_one_go()
+    panels = refreshing(log, [3, 3])
+    refresh = asyncio.create_task(HandPanels.refresh(panels, table(3), 7))
+    await panels.people.let_one_go()
     # drawn after the first step, and waiting for the second to send it
-    second = await asyncio.wait_for(controller.people.waiting.get(), 10)
+    second = await asyncio.wait_for(panels.people.waiting.get(), 10)
     assert log == ["look", "draw at 3"] and edits == []
     second.set_result(None)
     await asyncio.wait_for(refresh, 10)
@@ -88,11 +88,11 @@ async def test_a_refresh_made_stale_by_a_move_is_dropped(edits: list[str], moved
     counters = [3, 3]
     counters[moved_at] = 4
     log: list[str] = []
-    controller = refreshing(log, counters)
-    refresh = asyncio.create_task(TableController._refresh_panel(controller, table(3), 7))
-    await controller.people.let_one_go()
+    panels = refreshing(log, counters)
+    refresh = asyncio.create_task(HandPanels.refresh(panels, table(3), 7))
+    await panels.people.let_one_go()
     if moved_at == 1:
-        await controller.people.let_one_go()
+        await panels.people.let_one_go()
     await asyncio.wait_for(refresh, 10)
     assert edits == []
     assert log == (["look"] if moved_at == 0 else ["look", "draw at 3", "look"])
@@ -105,13 +105,13 @@ async def test_a_panel_answer_is_sent_in_a_step_of_its_own(monkeypatch: pytest.M
     async def answer_panel(interaction: Any, panel: Any, **_: Any) -> None:
         sent.append(panel.content)
 
-    monkeypatch.setattr(controller_module, "_answer_panel", answer_panel)
+    monkeypatch.setattr(panels_module, "answer_panel", answer_panel)
     steps = Steps()
-    controller: Any = SimpleNamespace(people=steps, _panels={}, _panel_edits=_PanelEdits())
+    panels: Any = SimpleNamespace(people=steps, _open={}, _edits=PanelEdits())
     interaction: Any = SimpleNamespace(user=SimpleNamespace(id=7), message=None)
     panel: Any = SimpleNamespace(content="Your hand", image=None)
     answer = asyncio.create_task(
-        TableController._answer_with_panel(controller, interaction, 1, panel, edit=True))
+        HandPanels.answer(panels, interaction, 1, panel, edit=True))
     turn = await asyncio.wait_for(steps.waiting.get(), 10)
     assert sent == []
     turn.set_result(None)

@@ -9,12 +9,13 @@ from typing import Any
 from discord.ext import commands
 
 from bot.cardart import CardImage
-from bot.discord.controller import Panel, TableController
+from bot.discord.controller import TableController
+from bot.discord.face import Panel
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.face import pictures, reasons, render
-from bot.games.dubb.face.commands import Dubb, routes
+from bot.games.dubb.face.commands import SHARED, Dubb, routes
 from bot.games.dubb.views import DubbPublicView
 from bot.table.service import TableSnapshot
 
@@ -26,6 +27,8 @@ def _engine(snapshot: TableSnapshot) -> DubbEngine:
 
 
 class DubbFace:
+    shared = SHARED
+
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return render.options_line(options, lang, players)
 

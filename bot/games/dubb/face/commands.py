@@ -12,13 +12,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import checks
+from bot.discord import checks, lobby, moves
+from bot.discord.answers import user_lang
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.common import label
-from bot.discord.controller import TableController, user_lang
+from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
-from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
+from bot.discord.hands import show_hand
 from bot.discord.routing import Handler, Route
+from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd
 from bot.games.dubb import DubbOptions, Play, play_of
 from bot.games.dubb.face.render import parse_play_value, play_label, play_text, rules_text
@@ -44,19 +46,35 @@ def routes(controller: TableController) -> dict[str, Handler]:
             rank, naturals, jokers = parse_play_value(values[0])
         except (ValueError, IndexError):
             raise UserFacingError("That choice is not a play. Nothing was changed.") from None
-        await controller.move(i, play_of(rank, naturals, jokers), route=route, from_panel=True)
+        await moves.move(controller, i, play_of(rank, naturals, jokers), route=route,
+                         from_panel=True)
 
     async def rank(i: discord.Interaction, route: Route, values: list[str]) -> None:
-        await controller.show_hand(i, route, arg=values[0] if values else None, edit=True)
+        await show_hand(controller, i, route, arg=values[0] if values else None, edit=True)
 
     return {
         "rules": rules,
-        "draw": controller.move_button(DRAW),
-        "pass": controller.move_button(PASS),
-        "draw_play": controller.move_button(DRAW_PLAY),
+        "draw": moves.button(controller, DRAW),
+        "pass": moves.button(controller, PASS),
+        "draw_play": moves.button(controller, DRAW_PLAY),
         "play": play,
         "rank": rank,
     }
+
+
+SHARED = SharedWords(
+    order=("start", "join", "hint", "leave", "hand", "play", "draw", "pass", "table", "rules",
+           "stop", "history", "top", "profile", "stats"),
+    descriptions={
+        "join": cmd("Sit down at this channel's Dubb lobby"),
+        "leave": cmd("Leave the lobby, or leave the game (counts as a loss)"),
+        "stop": cmd("Stop this channel's Dubb game (host or moderators)"),
+        "history": cmd("This server's recent Dubb games, with replays (only you see it)"),
+        "top": cmd("This server's Dubb leaderboard by skill rating"),
+        "profile": cmd("A player's Dubb rating, record and rating history"),
+    },
+)
+"""The subcommands every game shares, worded for Dubb, among Dubb's own."""
 
 
 class Dubb(commands.Cog):
@@ -124,27 +142,8 @@ class Dubb(commands.Cog):
                 "{count} cards each can't be dealt: 20 to 25 cards are dealt in all, so 2 "
                 "players get 10 to 12, 3 get 7 or 8, 4 get 5 or 6, 5 get 4 or 5, and 6 get 4.",
                 count=cards_each)
-        await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers, rated=rated, level=level)
-
-    @dubb.command(name=cmd("join"), description=cmd("Sit down at this channel's Dubb lobby"))
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self.controller.join(interaction)
-
-    @dubb.command(name=cmd("hint"),
-                  description=cmd("The expert's move for your position, privately"))
-    async def hint(self, interaction: discord.Interaction) -> None:
-        await self.controller.hint(interaction)
-
-    @dubb.command(name=cmd("leave"),
-                  description=cmd("Leave the lobby, or leave the game (counts as a loss)"))
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self.controller.leave(interaction)
-
-    @dubb.command(name=cmd("hand"),
-                  description=cmd("Show your hand and your moves (only you see it)"))
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await self.controller.show_hand(interaction)
+        await lobby.open_lobby(self.controller, interaction, options, turn_seconds=turn_time,
+                               computers=computers, rated=rated, level=level)
 
     @dubb.command(name=cmd("play"),
                   description=cmd("Play cards of one rank, e.g. 7h 7s, 7 7 or joker"))
@@ -159,7 +158,7 @@ class Dubb(commands.Cog):
         if snapshot.seat_of(interaction.user.id) is None:
             raise UserFacingError("You're not playing at this table.")
         move = snapshot.engine.play_from_text(interaction.user.id, cards)
-        await self.controller.move(interaction, move)
+        await moves.move(self.controller, interaction, move)
 
     @play.autocomplete("cards")
     async def play_cards(
@@ -190,11 +189,11 @@ class Dubb(commands.Cog):
 
     @dubb.command(name=cmd("draw"), description=cmd("Draw a card from the draw pile"))
     async def draw(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, DRAW)
+        await moves.move(self.controller, interaction, DRAW)
 
     @dubb.command(name=cmd("pass"), description=cmd("Pass your turn (only when you can't draw)"))
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, PASS)
+        await moves.move(self.controller, interaction, PASS)
 
     @dubb.command(name=cmd("table"),
                   description=cmd("Post the table again at the bottom of the channel"))
@@ -211,46 +210,6 @@ class Dubb(commands.Cog):
                 options = snapshot.options
         await interaction.response.send_message(rules_text(options, user_lang(interaction)),
                                                 ephemeral=True)
-
-    @dubb.command(name=cmd("stop"),
-                  description=cmd("Stop this channel's Dubb game (host or moderators)"))
-    async def stop(self, interaction: discord.Interaction) -> None:
-        await self.controller.cancel(interaction)
-
-    @dubb.command(name=cmd("history"),
-                  description=cmd("This server's recent Dubb games, with replays (only you "
-                                  "see it)"))
-    @app_commands.describe(
-        export=cmd("Attach the finished tables' public record as JSON, to check with "
-                   "python -m bot.verify"),
-        table=cmd("Export only this table (its number, as #12 shows it)"),
-        count=cmd("Export this server's latest tables, this many (default 10)"),
-    )
-    @app_commands.rename(export=cmd("export"), table=cmd("table"), count=cmd("count"))
-    async def history(self, interaction: discord.Interaction, export: bool = False,
-                      table: app_commands.Range[int, 1, MAX_TABLE_ID] | None = None,
-                      count: app_commands.Range[int, 1, MAX_TABLES] | None = None) -> None:
-        # table: and count: only say what to export, so either asks for an export
-        if export or table is not None or count is not None:
-            await history_export(self.controller, interaction, table_id=table, count=count)
-            return
-        await self.controller.history(interaction)
-
-    @dubb.command(name=cmd("top"), description=cmd("This server's Dubb leaderboard by skill "
-                                                    "rating"))
-    @app_commands.rename(private=cmd("private"))
-    @app_commands.describe(private=cmd("Show the answer only to you"))
-    async def top(self, interaction: discord.Interaction, private: bool = False) -> None:
-        await self.controller.top(interaction, private=private)
-
-    @dubb.command(name=cmd("profile"), description=cmd("A player's Dubb rating, record and "
-                                                        "rating history"))
-    @app_commands.rename(player=cmd("player"), private=cmd("private"))
-    @app_commands.describe(player=cmd("Whose profile (default: yours)"),
-                           private=cmd("Show the answer only to you"))
-    async def profile(self, interaction: discord.Interaction,
-                      player: discord.User | None = None, private: bool = False) -> None:
-        await self.controller.profile(interaction, player, private=private)
 
     @dubb.command(name=cmd("stats"), description=cmd("This server's Dubb statistics"))
     @app_commands.rename(player=cmd("player"), private=cmd("private"))

@@ -10,13 +10,14 @@ from typing import Any
 from discord.ext import commands
 
 from bot.cardart import CardImage
-from bot.discord.controller import Panel, TableController
+from bot.discord.controller import TableController
+from bot.discord.face import Panel
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import Left
 from bot.games.tonk.face import pictures, reasons, render
-from bot.games.tonk.face.commands import Tonk, routes
+from bot.games.tonk.face.commands import SHARED, Tonk, routes
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.views import TonkPublicView
 from bot.i18n import tr
@@ -30,6 +31,8 @@ def _engine(snapshot: TableSnapshot) -> TonkEngine:
 
 
 class TonkFace:
+    shared = SHARED
+
     def options_line(self, options: Any, players: int, lang: str) -> str:
         return render.options_line(options, lang)
 

@@ -18,12 +18,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import cards
-from bot.discord import checks
+from bot.discord import checks, lobby, moves
+from bot.discord.answers import user_lang
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
-from bot.discord.controller import TableController, user_lang
+from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
-from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export, ledger_export
+from bot.discord.exports import ledger_export
 from bot.discord.routing import Handler, Route
+from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.games.tonk import (
     DealNextHand,
@@ -81,21 +83,21 @@ def routes(controller: TableController) -> dict[str, Handler]:
             move: Move = Spread(parse_cards_value(values[0]))
         except (ValueError, IndexError):
             raise UserFacingError("That choice is not a spread. Nothing was changed.") from None
-        await controller.move(i, move, route=route, from_panel=True)
+        await moves.move(controller, i, move, route=route, from_panel=True)
 
     async def hit(i: discord.Interaction, route: Route, values: list[str]) -> None:
         try:
             spread_id, chosen = parse_hit_value(values[0])
         except (ValueError, IndexError):
             raise UserFacingError("That choice is not a hit. Nothing was changed.") from None
-        await controller.move(i, Hit(spread_id, chosen), route=route, from_panel=True)
+        await moves.move(controller, i, Hit(spread_id, chosen), route=route, from_panel=True)
 
     async def discard(i: discord.Interaction, route: Route, values: list[str]) -> None:
         try:
             move: Move = Discard(int(values[0]))
         except (ValueError, IndexError):
             raise UserFacingError("That choice is not a card. Nothing was changed.") from None
-        await controller.move(i, move, route=route, from_panel=True)
+        await moves.move(controller, i, move, route=route, from_panel=True)
 
     async def ledger(i: discord.Interaction, route: Route, _: list[str]) -> None:
         guild_id = _guild(i)
@@ -116,11 +118,11 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
     return {
         "rules": rules,
-        "drop": controller.move_button(Drop()),
-        "draw_stock": controller.move_button(DrawStock()),
-        "draw_discard": controller.move_button(DrawDiscard()),
-        "end_hand": controller.move_button(EndHand()),
-        "deal": controller.move_button(DealNextHand()),
+        "drop": moves.button(controller, Drop()),
+        "draw_stock": moves.button(controller, DrawStock()),
+        "draw_discard": moves.button(controller, DrawDiscard()),
+        "end_hand": moves.button(controller, EndHand()),
+        "deal": moves.button(controller, DealNextHand()),
         "spread": spread,
         "hit": hit,
         "discard": discard,
@@ -161,6 +163,23 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
     embed = entries_embed(entries, query.player_id, player_name, page=page, scope=scope,
                           lang=lang)
     return embed, ledger_view(query, page=page, count=len(entries), lang=lang)
+
+
+SHARED = SharedWords(
+    order=("season", "start", "join", "hint", "leave", "hand", "draw", "knock", "end", "spread",
+           "hit", "discard", "deal", "table", "rules", "stop", "history", "top", "profile",
+           "ledger", "defaults"),
+    descriptions={
+        "join": cmd("Sit down at this channel's Tonk table (lobby or between hands)"),
+        "leave": cmd("Leave the table; during a hand you forfeit it and pay the stake to each "
+                     "player"),
+        "stop": cmd("Stop this channel's Tonk table (host or moderators)"),
+        "history": cmd("This server's recent Tonk tables, with replays (only you see it)"),
+        "top": cmd("This server's Tonk leaderboard by skill rating"),
+        "profile": cmd("A player's Tonk rating, record and rating history"),
+    },
+)
+"""The subcommands every game shares, worded for Tonk, among Tonk's own."""
 
 
 class Tonk(commands.Cog):
@@ -241,8 +260,8 @@ class Tonk(commands.Cog):
         checks.in_range(stake, 1, MAX_STAKE, L("The stake"))
         options = TonkOptions(stake=stake, upcard=not no_upcard, must_spread=must_spread,
                               double_needs_spread=double_needs_spread, hit_lock=hit_lock)
-        await self.controller.open_lobby(interaction, options, turn_seconds=turn_time,
-                                         computers=computers, rated=rated, level=level)
+        await lobby.open_lobby(self.controller, interaction, options, turn_seconds=turn_time,
+                               computers=computers, rated=rated, level=level)
 
     async def _default_stake(self, interaction: discord.Interaction) -> int:
         """The server's default stake for new Tonk tables, else the game's."""
@@ -251,27 +270,6 @@ class Tonk(commands.Cog):
         if isinstance(stake, int) and not isinstance(stake, bool) and 1 <= stake <= MAX_STAKE:
             return stake
         return DEFAULT_STAKE
-
-    @tonk.command(name=cmd("join"), description=cmd("Sit down at this channel's Tonk table "
-                                                    "(lobby or between hands)"))
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self.controller.join(interaction)
-
-    @tonk.command(name=cmd("hint"),
-                  description=cmd("The expert's move for your position, privately"))
-    async def hint(self, interaction: discord.Interaction) -> None:
-        await self.controller.hint(interaction)
-
-    @tonk.command(name=cmd("leave"), description=cmd("Leave the table; during a hand you "
-                                                     "forfeit it and pay the stake to each "
-                                                     "player"))
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self.controller.leave(interaction)
-
-    @tonk.command(name=cmd("hand"), description=cmd("Show your hand and your moves (only you "
-                                                    "see it)"))
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await self.controller.show_hand(interaction)
 
     @tonk.command(name=cmd("draw"), description=cmd("Draw from the stock or take the top "
                                                     "discard"))
@@ -284,18 +282,18 @@ class Tonk(commands.Cog):
     async def draw(self, interaction: discord.Interaction,
                    source: app_commands.Choice[str]) -> None:
         move: Move = DrawStock() if source.value == "stock" else DrawDiscard()
-        await self.controller.move(interaction, move)
+        await moves.move(self.controller, interaction, move)
 
     # the design's moves are "draw, play, knock and pass", and the Swedish and Danish names
     # were knock already (knacka, bank): /tonk knock since issue 36, where it was /tonk drop
     @tonk.command(name=cmd("knock"), description=cmd("Drop, also called knocking: show your "
                                                      "hand, claiming the lowest total"))
     async def knock(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, Drop())
+        await moves.move(self.controller, interaction, Drop())
 
     @tonk.command(name=cmd("end"), description=cmd("End the hand when the stock is empty"))
     async def end(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, EndHand())
+        await moves.move(self.controller, interaction, EndHand())
 
     @tonk.command(name=cmd("spread"), description=cmd("Lay a spread: a book or a run, e.g. "
                                                       "5c 6c 7c"))
@@ -307,7 +305,7 @@ class Tonk(commands.Cog):
         checks.text(cards)
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
-        await self.controller.move(interaction, Spread(tuple(chosen)))
+        await moves.move(self.controller, interaction, Spread(tuple(chosen)))
 
     @spread.autocomplete("cards")
     async def spread_cards(self, interaction: discord.Interaction, current: str
@@ -336,7 +334,7 @@ class Tonk(commands.Cog):
         checks.text(spread)
         _, engine = await self._my_game(interaction)
         chosen = _pick(cards, engine.hand(interaction.user.id))
-        await self.controller.move(interaction, Hit(_spread_id(spread), tuple(chosen)))
+        await moves.move(self.controller, interaction, Hit(_spread_id(spread), tuple(chosen)))
 
     @hit.autocomplete("spread")
     async def hit_spread(self, interaction: discord.Interaction, current: str
@@ -385,7 +383,7 @@ class Tonk(commands.Cog):
             raise UserFacingError("That is more than one card: discard exactly one, e.g. "
                                   "`Kh`.")
         chosen = cards.pick_from_hand(patterns, engine.hand(interaction.user.id))
-        await self.controller.move(interaction, Discard(chosen[0]))
+        await moves.move(self.controller, interaction, Discard(chosen[0]))
 
     @discard.autocomplete("card")
     async def discard_card(self, interaction: discord.Interaction, current: str
@@ -403,7 +401,7 @@ class Tonk(commands.Cog):
 
     @tonk.command(name=cmd("deal"), description=cmd("Deal the next hand (anyone at the table)"))
     async def deal(self, interaction: discord.Interaction) -> None:
-        await self.controller.move(interaction, DealNextHand())
+        await moves.move(self.controller, interaction, DealNextHand())
 
     @tonk.command(name=cmd("table"), description=cmd("Post the table again at the bottom of the "
                                                      "channel"))
@@ -420,45 +418,6 @@ class Tonk(commands.Cog):
                 options = _options(snapshot)
         await interaction.response.send_message(rules_text(options, user_lang(interaction)),
                                                 ephemeral=True)
-
-    @tonk.command(name=cmd("stop"), description=cmd("Stop this channel's Tonk table (host or "
-                                                    "moderators)"))
-    async def stop(self, interaction: discord.Interaction) -> None:
-        await self.controller.cancel(interaction)
-
-    @tonk.command(name=cmd("history"), description=cmd("This server's recent Tonk tables, with "
-                                                       "replays (only you see it)"))
-    @app_commands.describe(
-        export=cmd("Attach the finished tables' public record as JSON, to check with "
-                   "python -m bot.verify"),
-        table=cmd("Export only this table (its number, as #12 shows it)"),
-        count=cmd("Export this server's latest tables, this many (default 10)"),
-    )
-    @app_commands.rename(export=cmd("export"), table=cmd("table"), count=cmd("count"))
-    async def history(self, interaction: discord.Interaction, export: bool = False,
-                      table: app_commands.Range[int, 1, MAX_TABLE_ID] | None = None,
-                      count: app_commands.Range[int, 1, MAX_TABLES] | None = None) -> None:
-        # table: and count: only say what to export, so either asks for an export
-        if export or table is not None or count is not None:
-            await history_export(self.controller, interaction, table_id=table, count=count)
-            return
-        await self.controller.history(interaction)
-
-    @tonk.command(name=cmd("top"), description=cmd("This server's Tonk leaderboard by skill "
-                                                    "rating"))
-    @app_commands.rename(private=cmd("private"))
-    @app_commands.describe(private=cmd("Show the answer only to you"))
-    async def top(self, interaction: discord.Interaction, private: bool = False) -> None:
-        await self.controller.top(interaction, private=private)
-
-    @tonk.command(name=cmd("profile"), description=cmd("A player's Tonk rating, record and "
-                                                        "rating history"))
-    @app_commands.rename(player=cmd("player"), private=cmd("private"))
-    @app_commands.describe(player=cmd("Whose profile (default: yours)"),
-                           private=cmd("Show the answer only to you"))
-    async def profile(self, interaction: discord.Interaction,
-                      player: discord.User | None = None, private: bool = False) -> None:
-        await self.controller.profile(interaction, player, private=private)
 
     @tonk.command(name=cmd("ledger"), description=cmd("This server's Tonk standings and "
                                                       "payments"))

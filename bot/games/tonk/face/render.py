@@ -27,7 +27,7 @@ from bot.discord.common import (
     label,
     name_of,
 )
-from bot.discord.controller import Panel
+from bot.discord.face import Panel
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
 from bot.discord.translator import slash

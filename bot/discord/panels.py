@@ -1,0 +1,245 @@
+"""Each player's hand panel: drawing it, answering with it, and keeping the one they have open
+so that their turn shows there at once (issue 32) and an older one says it is out of date
+(issue 36).
+
+A panel is an interaction's private answer, which Discord lets the bot edit for 15 minutes
+through that interaction's webhook. Only what one player may see is ever drawn on their panel.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, replace
+
+import discord
+
+from bot.cardart import CardImage
+from bot.coach import hints
+from bot.discord.answers import answer_panel, edit_answer, pictured, user_lang
+from bot.discord.common import button, cut, seated_names
+from bot.discord.face import GameFace, Panel
+from bot.gamekit.contract import GameSpec
+from bot.i18n import N_, tr
+from bot.table import TableService
+from bot.table.computers import SearchPool
+from bot.table.priority import PeopleFirst
+from bot.table.service import TableSnapshot
+from bot.table.settings import SettingsService
+
+_log = logging.getLogger(__name__)
+
+PLAYING_SECONDS = 60.0
+"""A person answered at a table this recently is playing: when the turn comes back to them,
+their open hand panel announcing it tells them, and the table pings them only if they do not
+act within ``bot.discord.publisher.PING_AFTER`` (issue 32)."""
+PANEL_FRESH_SECONDS = 14 * 60
+"""A panel is refreshed when the turn comes back to its player while Discord still lets the
+bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""
+
+RETIRED_PANEL = N_("This panel is out of date: your newer one is further down. (**Your hand** "
+                   "on the table opens it again.)")
+"""What a panel says once a newer one has opened: it offers no moves any more, so only one of a
+player's panels at a table ever looks ready for their move (issue 36)."""
+
+
+@dataclass
+class OpenPanel:
+    """The answer that last showed a player their panel (Discord lets the bot edit it for 15
+    minutes) and the language it was shown in.
+
+    The interaction itself is not kept, only its follow-up webhook (the application's id and
+    the interaction's token): an interaction holds its whole payload in reference cycles that
+    only a full garbage collection frees, and one kept per player for minutes made those
+    collections stall the loop for 100 ms under load (issue 16)."""
+
+    webhook: discord.Webhook
+    mentions: discord.AllowedMentions | None
+    """The client's allowed mentions, which discord.py sends with every edit."""
+    lang: str
+    shown_at: float
+    image: CardImage | None
+    """The picture the interaction's answer shows now (``None``: none, or not known)."""
+    message_id: int | None
+    """That answer's message, when it is known (a panel edited in place)."""
+    counter: int = -1
+    """The table's move counter the panel was drawn at: a panel drawn at the table's latest
+    move already shows it ready for the player's move, with its own notice (the answer to that
+    move), which a refresh for the same move must not overwrite (issue 36)."""
+
+
+class PanelEdits:
+    """Edits of each player's panels in flight. What a panel shows is known only after an edit
+    that overlapped no other: two edits in flight may land in either order."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[int, int], list[int]] = {}
+        """Per table and player: edits in flight, edits begun."""
+
+    def begin(self, key: tuple[int, int]) -> tuple[int, bool]:
+        """Start an edit: its token, and whether it is alone."""
+        entry = self._open.setdefault(key, [0, 0])
+        alone = entry[0] == 0
+        entry[0] += 1
+        entry[1] += 1
+        return entry[1], alone
+
+    def end(self, key: tuple[int, int], token: tuple[int, bool]) -> bool:
+        """Whether the edit that began with ``token`` was alone from start to end."""
+        entry = self._open[key]
+        entry[0] -= 1
+        clean = token[1] and entry[1] == token[0]
+        if entry[0] == 0:
+            del self._open[key]
+        return clean
+
+
+class HandPanels:
+    """The hand panels of one game's tables: ``game`` is its spec, ``face`` draws them;
+    ``pool`` is where hints search (``None``: no Hint button)."""
+
+    def __init__(self, service: TableService, settings: SettingsService, game: GameSpec,
+                 face: GameFace, people: PeopleFirst, clock: Callable[[], float],
+                 pool: SearchPool | None) -> None:
+        self.service = service
+        self.settings = settings
+        self.game = game
+        self.face = face
+        self.people = people
+        """Whose heavy step goes next (``PeopleFirst.step``): drawing and sending a panel."""
+        self.pool = pool
+        self._clock = clock
+        self._open: dict[tuple[int, int], OpenPanel] = {}
+        """Per table and player: the panel they have open."""
+        self._edits = PanelEdits()
+
+    async def draw(self, snapshot: TableSnapshot, player: int, lang: str, *,
+                   notice: str | None, arg: str | None) -> Panel:
+        """``player``'s hand panel, with a picture of the hand unless they chose text, and a
+        Hint button on their turn where hints are allowed."""
+        pictures = (await self.settings.person(player)).cards != "text"
+        hinted = await hints.refusal(self.game, self.pool, self.settings, snapshot) is None
+        # the engine is shared: from here on, read it without awaiting
+        panel = self.face.hand_panel(snapshot, player, seated_names(snapshot), lang,
+                                     notice=notice, arg=arg)
+        if hinted and snapshot.engine is not None and snapshot.engine.to_move == player:
+            # issue 34: the expert's move for this position, privately; a full panel has no
+            # room for the button, and the hint command still answers
+            with suppress(ValueError):
+                panel.view.add_item(button(self.game.kind, snapshot.table_id, "hint",
+                                           tr(lang, "Hint"), counter=snapshot.counter))
+        if not pictures or snapshot.engine is None or snapshot.seat_of(player) is None:
+            return panel
+        return replace(panel, image=self.face.hand_picture(snapshot, player, lang))
+
+    def playing(self, table_id: int, player: int) -> bool:
+        """Whether ``player`` was answered at the table within ``PLAYING_SECONDS`` and has a
+        panel open there that the turn's refresh can edit."""
+        panel = self._open.get((table_id, player))
+        return panel is not None and self._clock() - panel.shown_at <= min(
+            PLAYING_SECONDS, PANEL_FRESH_SECONDS)
+
+    async def refresh(self, snapshot: TableSnapshot, player: int) -> bool:
+        """The turn came to ``player``: their open hand panel shows it at once, ready for their
+        move (one click instead of two). Whether the panel shows it now (or the table moved
+        on meanwhile, and a later version's refresh takes over)."""
+        key = (snapshot.table_id, player)
+        panel = self._open.get(key)
+        if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
+            self._open.pop(key, None)
+            return False
+        if panel.counter == snapshot.counter:
+            # it answered this very move and shows it ready for the next (a move that gives
+            # its player another turn): "🔔 Your turn." would overwrite what the move said
+            return True
+        # drawn and sent in steps of their own, not in the move's (issue 16); a move made
+        # meanwhile refreshes the panel itself when it is published
+        snapshot = await self._still(snapshot)
+        if snapshot is None:
+            return True
+        fresh = await self.draw(snapshot, player, panel.lang,
+                                notice=tr(panel.lang, "🔔 Your turn."), arg=None)
+        if await self._still(snapshot) is None:
+            return True
+        token = self._edits.begin(key)
+        try:
+            await edit_answer(panel.webhook, content=cut(fresh.content, 2000),
+                              view=fresh.view, previous_allowed_mentions=panel.mentions,
+                              **pictured(fresh.image, panel.image if token[1] else None))
+        except discord.HTTPException as exc:
+            # the panel was dismissed, or Discord no longer lets the bot edit it
+            _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
+            self._open.pop(key, None)
+            return False
+        finally:
+            clean = self._edits.end(key, token)
+        if self._open.get(key) is panel:
+            panel.image = fresh.image if clean else None
+            panel.counter = snapshot.counter
+        return True
+
+    async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
+        """After a step of the loop (``PeopleFirst.step``), the table as it is now if no move
+        was made since ``snapshot``, else ``None``."""
+        await self.people.step()
+        now = await self.service.get(snapshot.channel_id)
+        if now is None or now.table_id != snapshot.table_id or now.counter != snapshot.counter:
+            return None
+        return now
+
+    async def answer(self, interaction: discord.Interaction, table_id: int, panel: Panel, *,
+                     edit: bool) -> tuple[int | None, CardImage | None]:
+        """``answer_panel``, leaving a picture that did not change on its panel when nothing
+        else edits that panel meanwhile. Returns the panel's message id when it was edited in
+        place, and the picture it is known to show."""
+        # the panel is drawn: sending it is a stretch of its own (issue 16)
+        await self.people.step()
+        key = (table_id, interaction.user.id)
+        kept = self._open.get(key)
+        message = interaction.message
+        token = self._edits.begin(key)
+        shown = None
+        if (token[1] and kept is not None and message is not None
+                and kept.message_id == message.id):
+            shown = kept.image
+        try:
+            edited = await answer_panel(interaction, panel, edit=edit, shown=shown)
+        finally:
+            clean = self._edits.end(key, token)
+        return edited, panel.image if clean else None
+
+    def keep(self, interaction: discord.Interaction, snapshot: TableSnapshot,
+             answered: tuple[int | None, CardImage | None]) -> OpenPanel | None:
+        """Remember the panel just answered as the player's open one; returns the one it
+        replaces when that is another message (a panel sent anew: ``Your hand`` on the table,
+        a slash command), to retire."""
+        message_id, image = answered
+        key = (snapshot.table_id, interaction.user.id)
+        before = self._open.get(key)
+        self._open[key] = OpenPanel(
+            interaction.followup, interaction.client.allowed_mentions, user_lang(interaction),
+            self._clock(), image, message_id, snapshot.counter)
+        # edited in place, it is the panel kept before: every other one was retired when it
+        # was replaced (one whose message is known to differ excepted)
+        if before is None or (message_id is not None and before.message_id in (None,
+                                                                              message_id)):
+            return None
+        return before
+
+    async def retire(self, panel: OpenPanel | None) -> None:
+        """A newer panel replaced ``panel``: it says so and offers no moves. Edited through
+        its own interaction's webhook, as the turn's refresh is (no global request budget)."""
+        if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
+            return
+        try:
+            await edit_answer(panel.webhook, content=tr(panel.lang, RETIRED_PANEL), view=None,
+                              previous_allowed_mentions=panel.mentions, attachments=[])
+        except discord.HTTPException as exc:
+            # dismissed by the player, or Discord no longer lets the bot edit it
+            _log.info("could not retire a hand panel: %s", exc)
+
+    def drop_table(self, table_id: int) -> None:
+        """Forget the panels of a table that has closed."""
+        for key in [k for k in self._open if k[0] == table_id]:
+            del self._open[key]
