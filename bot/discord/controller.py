@@ -58,7 +58,7 @@ from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.gamekit.contract import Engine, GameSpec, Seat
 from bot.gamekit.search import Budget, Decision
-from bot.i18n import DEFAULT, N_, join, lang_of, tr
+from bot.i18n import DEFAULT, N_, join, lang_of, number, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import (
@@ -1240,7 +1240,7 @@ class TableController:
                 better_outlook=tr(lang, better_template, **better_values)))
         values = [rules.measure(w.score) for w in weighed]
         title = tr(lang, rules.measure_label)
-        alt = cut(f"{title}: " + ", ".join(f"{v:.0f}" for v in values), ALT_TEXT_LIMIT)
+        alt = cut(f"{title}: " + ", ".join(number(lang, round(v)) for v in values), ALT_TEXT_LIMIT)
         chart = line_chart(values, title, marked=costly)
         return "\n".join(lines), CardImage(chart, alt, WIDTH, HEIGHT, "review.png")
 

@@ -139,3 +139,24 @@ def test_a_command_the_bot_no_longer_has_gets_a_short_answer() -> None:
         "Nothing was changed.")
     assert "/tonk drop" in (user_message_for(error, "sv") or "")
     assert "/tonk drop" in (user_message_for(error, "da") or "")
+
+
+# -- issue 47: a second native reading of Swedish and Danish ------------------------------------
+
+
+def test_hints_and_reviews_write_numbers_as_the_reader_does() -> None:
+    """Item 1: +1.5 chips and 12% were English in every language."""
+    from bot.games.dubb.search import SEARCH as DUBB
+    from bot.games.tonk.search import SEARCH as TONK
+
+    def outlook(search: object, lang: str, score: float) -> str:
+        template, values = search.outlook(score)  # type: ignore[attr-defined]
+        return tr(lang, template, **values)
+
+    assert outlook(DUBB, "en", -0.12) == "about a 12% chance of losing"
+    assert outlook(DUBB, "sv", -0.12) == "ungefär 12\xa0% risk att förlora"
+    assert outlook(DUBB, "da", -0.12) == "omkring 12\xa0% risiko for at tabe"
+    assert outlook(TONK, "en", 1.5) == "about +1.5 chips this hand"
+    assert outlook(TONK, "sv", 1.5) == "ungefär +1,5 spelmarker den här given"
+    assert outlook(TONK, "da", -1.5) == "omkring −1,5 jetoner i denne runde"
+

@@ -30,7 +30,7 @@ from bot.games.dubb.engine import DubbEngine, DubbObservation, PilePlay, _deck
 from bot.games.dubb.moves import Move, Play
 from bot.games.dubb.options import DubbOptions
 from bot.games.dubb.smart import smart_strategy
-from bot.i18n import N_
+from bot.i18n import N_, Later, percent
 
 
 @dataclass
@@ -258,7 +258,7 @@ class DubbSearch:
         return rollout(info, world, move, rng)
 
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
-        return N_("about a {chance} chance of losing"), {"chance": f"{round(-100 * score)}%"}
+        return N_("about a {chance} chance of losing"), {"chance": Later(percent, -score)}
 
     measure_label = N_("Your chance of losing (%) after each of your decisions")
 
