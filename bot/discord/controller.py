@@ -58,7 +58,7 @@ from bot.discord.ratings import profile, result_text, top_embed
 from bot.discord.routing import Handler, Route, RoutedSelect, Router
 from bot.gamekit.contract import Engine, GameSpec, Seat
 from bot.gamekit.search import Budget, Decision
-from bot.i18n import DEFAULT, N_, join, lang_of, number, tr
+from bot.i18n import DEFAULT, N_, join, lang_of, number, tr, trn
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table import TableService
 from bot.table.computers import (
@@ -1223,9 +1223,11 @@ class TableController:
         assert rules is not None
         costly = sorted((i for i, w in enumerate(weighed) if w.cost > COSTLY), reverse=True,
                         key=lambda i: weighed[i].cost)[:3]
-        lines = [tr(lang, "**Your review**: {n} decisions weighed, {rollouts} playouts each, "
-                          "from what you could see at the time.", n=len(weighed),
-                    rollouts=self.pool.budget.iterations if self.pool else 0)]
+        lines = [trn(lang, "**Your review**: {n} decision weighed, {rollouts} playouts, from "
+                           "what you could see at the time.", "**Your review**: {n} decisions "
+                           "weighed, {rollouts} playouts each, from what you could see at the "
+                           "time.", len(weighed),
+                     rollouts=number(lang, self.pool.budget.iterations if self.pool else 0))]
         if not costly:
             lines.append(tr(lang, "The search found nothing better than any of your moves."))
         for i in costly:

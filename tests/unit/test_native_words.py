@@ -160,3 +160,35 @@ def test_hints_and_reviews_write_numbers_as_the_reader_does() -> None:
     assert outlook(TONK, "sv", 1.5) == "ungefär +1,5 spelmarker den här given"
     assert outlook(TONK, "da", -1.5) == "omkring −1,5 jetoner i denne runde"
 
+
+REVIEW = ("**Your review**: {n} decision weighed, {rollouts} playouts, from what you could see "
+          "at the time.", "**Your review**: {n} decisions weighed, {rollouts} playouts each, "
+          "from what you could see at the time.")
+
+
+def test_the_review_header_has_a_singular() -> None:
+    """Item 2: one decision read "1 beslutninger"."""
+    assert trn("da", *REVIEW, 1, rollouts="200").startswith(
+        "**Din gennemgang**: 1 beslutning er vejet med 200 gennemspilninger ud fra")
+    assert trn("da", *REVIEW, 3, rollouts="200").startswith(
+        "**Din gennemgang**: 3 beslutninger er vejet med 200 gennemspilninger hver ud fra")
+    assert trn("sv", *REVIEW, 1, rollouts="200").startswith(
+        "**Din genomgång**: 1 beslut har vägts med 200 utspelningar, utifrån")
+    assert trn("en", *REVIEW, 1, rollouts="200").startswith("**Your review**: 1 decision weighed")
+
+
+def test_a_review_says_its_header_and_its_chart_in_the_readers_language() -> None:
+    """Items 1 and 2, where the review is written: the plural, and the chart's figures."""
+    from typing import Any, cast
+
+    from bot.discord.controller import TableController, load_face
+    from bot.games.registry import GAMES
+    from bot.table.review import Weighed
+
+    game = GAMES["tonk"]
+    controller = TableController(cast(Any, None), cast(Any, None), game, load_face(game),
+                                 cast(Any, None))
+    text, image = controller.review_text([], [Weighed(-2.0, None, -2.0)], 1, "da")
+    assert text.startswith("**Din gennemgang**: 1 beslutning er vejet med 0 gennemspilninger")
+    assert image.alt.endswith(": −2")
+
