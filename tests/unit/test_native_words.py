@@ -192,3 +192,34 @@ def test_a_review_says_its_header_and_its_chart_in_the_readers_language() -> Non
     assert text.startswith("**Din gennemgang**: 1 beslutning er vejet med 0 gennemspilninger")
     assert image.alt.endswith(": −2")
 
+
+
+@pytest.mark.parametrize(("lang", "note"), [("en", "not rated"), ("sv", "utan rating"),
+                                            ("da", "uden rating")])
+def test_a_lobby_with_a_computer_says_it_is_not_rated(lang: str, note: str) -> None:
+    """Item 21: a computer at the table means no rating, and the lobby says so as it does for
+    rated:False."""
+    from dataclasses import replace
+    from typing import Any, cast
+
+    from bot.discord.controller import TableController, load_face
+    from bot.games.registry import GAMES
+    from bot.storage import SeatInfo
+    from bot.table.service import TableSnapshot
+
+    game = GAMES["dubb"]
+    controller = TableController(cast(Any, None), cast(Any, None), game, load_face(game),
+                                 cast(Any, None))
+    people = (SeatInfo(player_id=1, name="Anna"), SeatInfo(player_id=2, name="Bo"))
+    lobby = TableSnapshot(table_id=1, guild_id=1, channel_id=1, kind="dubb", status="lobby",
+                          host_id=1, options=game.options(), seats=people,
+                          message_id=None, counter=0, engine=None, turn_seconds=90,
+                          turn_deadline=None, lobby_expires_at=None, locale=lang)
+
+    def says_not_rated(snapshot: TableSnapshot) -> bool:
+        return note in str(controller.lobby_render(snapshot).embed.to_dict())
+
+    assert not says_not_rated(lobby)
+    assert says_not_rated(replace(lobby, rated=False))
+    computer = SeatInfo(player_id=-1, name="Astrid", is_computer=True)
+    assert says_not_rated(replace(lobby, seats=(*people, computer)))
