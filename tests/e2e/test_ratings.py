@@ -71,7 +71,7 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
     assert chart.filename == "rating-history.png" and chart.data.startswith(b"\x89PNG")
     assert embed["image"]["url"] == chart.url
     assert chart.description is not None
-    assert chart.description.startswith("Diagram över Bos rating i Dubb"), chart.description
+    assert chart.description.startswith("Diagram över rating i Dubb för Bo:"), chart.description
     assert "under 1 ratingparti" in chart.description
 
 
