@@ -21,7 +21,7 @@ from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
 from bot.gamekit.search import Budget, Decision
-from bot.i18n import tr
+from bot.i18n import number, tr, trn
 from bot.table.fairdeal import deals_of, engine_from_start
 from bot.table.service import TableSnapshot
 
@@ -129,9 +129,12 @@ def review_text(controller: TableController, found: Sequence[Position],
     assert rules is not None
     costly = sorted((i for i, w in enumerate(weighed) if w.cost > COSTLY), reverse=True,
                     key=lambda i: weighed[i].cost)[:3]
-    lines = [tr(lang, "**Your review**: {n} decisions weighed, {rollouts} playouts each, "
-                      "from what you could see at the time.", n=len(weighed),
-                rollouts=controller.pool.budget.iterations if controller.pool else 0)]
+    playouts = controller.pool.budget.iterations if controller.pool else 0
+    lines = [trn(lang, "**Your review**: {n} decision weighed, {rollouts} playouts, from "
+                       "what you could see at the time.", "**Your review**: {n} decisions "
+                       "weighed, {rollouts} playouts each, from what you could see at the "
+                       "time.", len(weighed),
+                 rollouts=number(lang, playouts))]
     if not costly:
         lines.append(tr(lang, "The search found nothing better than any of your moves."))
     for i in costly:
@@ -146,7 +149,7 @@ def review_text(controller: TableController, found: Sequence[Position],
             better_outlook=tr(lang, better_template, **better_values)))
     values = [rules.measure(w.score) for w in weighed]
     title = tr(lang, rules.measure_label)
-    alt = cut(f"{title}: " + ", ".join(f"{v:.0f}" for v in values), ALT_TEXT_LIMIT)
+    alt = cut(f"{title}: " + ", ".join(number(lang, round(v)) for v in values), ALT_TEXT_LIMIT)
     chart = line_chart(values, title, marked=costly)
     return "\n".join(lines), CardImage(chart, alt, WIDTH, HEIGHT, "review.png")
 

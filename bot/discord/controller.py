@@ -59,7 +59,7 @@ from bot.table.service import (
     ApplyResult,
     TableSnapshot,
 )
-from bot.table.settings import GameDefaults, SettingsService
+from bot.table.settings import GameDefaults, SettingsService, rated
 
 RECENT_LINES = 6
 
@@ -186,7 +186,7 @@ class TableController:
         embed = lobby_embed(
             title=self.game.name,
             options_line=self.face.options_line(snapshot.options, len(snapshot.seats), lang)
-            + ("" if snapshot.rated else " · " + tr(lang, "not rated")),
+            + ("" if rated(snapshot) else " · " + tr(lang, "not rated")),
             seats=[LobbySeat(s.player_id, s.name, s.is_computer) for s in snapshot.seats],
             host_id=snapshot.host_id,
             min_players=self.game.min_players,

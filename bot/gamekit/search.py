@@ -108,7 +108,8 @@ class SearchRules(Protocol):
 
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
         """What a mean score means to a player, as a gettext message (``N_``) and its values,
-        for hints and reviews: "about a 20% chance of losing"."""
+        for hints and reviews: "about a 20% chance of losing". Numbers are ``Later`` values
+        (``bot.i18n``), written as the reader's language writes them: "20 %", "+1,5"."""
         ...
 
     measure_label: str

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -29,7 +29,7 @@ from babel import Locale
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 LANGUAGES: Mapping[str, str] = {"en": "English", "sv": "Svenska", "da": "Dansk", "fi": "Suomi",
                                  "nb": "Norsk bokmål"}
@@ -83,22 +83,29 @@ def _lookup(lang: str, message: str, plural: str | None = None, n: int = 1,
     return found.npgettext(context, message, plural, n)
 
 
+def _fill(lang: str, text: str, values: Mapping[str, Any]) -> str:
+    """``text`` with its placeholders filled; a value made before its reader was known (``L``,
+    ``Later``) is said in ``lang``."""
+    if not values:
+        return text
+    return text.format(**{k: v.render(lang) if isinstance(v, L | Later) else v
+                          for k, v in values.items()})
+
+
 def tr(lang: str, message: str, /, **values: Any) -> str:
     """``message`` in ``lang``, with ``{placeholders}`` filled from ``values``."""
-    text = _lookup(lang, message)
-    return text.format(**values) if values else text
+    return _fill(lang, _lookup(lang, message), values)
 
 
 def trn(lang: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
     """The singular or plural form for ``n`` (``{n}`` is filled in, as a number of ``lang``)."""
-    return _lookup(lang, singular, plural, n).format(n=number(lang, n), **values)
+    return _fill(lang, _lookup(lang, singular, plural, n), {"n": number(lang, n), **values})
 
 
 def trc(lang: str, context: str, message: str, /, **values: Any) -> str:
     """``message`` in a ``context`` (gettext's msgctxt): the same English word may need two
     translations, a command's name and a button's label, say."""
-    text = _lookup(lang, message, context=context)
-    return text.format(**values) if values else text
+    return _fill(lang, _lookup(lang, message, context=context), values)
 
 
 @dataclass(frozen=True)
@@ -114,8 +121,24 @@ class L:
         object.__setattr__(self, "values", values)
 
     def render(self, lang: str) -> str:
-        values = {k: v.render(lang) if isinstance(v, L) else v for k, v in self.values.items()}
-        return tr(lang, self.message, **values)
+        return tr(lang, self.message, **self.values)
+
+
+@dataclass(frozen=True)
+class Later:
+    """A value of a message made before its reader is known, written in the reader's language
+    when the message is: ``Later(percent, 0.2)`` is "20%" in English and "20 %" in Swedish
+    (a game's hint outlook, ``bot.gamekit.search``, has no reader yet)."""
+
+    write: Callable[..., str]
+    args: tuple[Any, ...]
+
+    def __init__(self, write: Callable[..., str], /, *args: Any) -> None:
+        object.__setattr__(self, "write", write)
+        object.__setattr__(self, "args", args)
+
+    def render(self, lang: str) -> str:
+        return self.write(lang, *self.args)
 
 
 def N_(message: str) -> str:
@@ -130,20 +153,37 @@ def NC_(context: str, message: str) -> str:
     return message
 
 
+MINUS = "\u2212"
+"""The minus sign of signed results and negative numbers in every language (docs/glossary.md),
+not the hyphen."""
+
+
 @lru_cache(maxsize=4096)
 def number(lang: str, n: int) -> str:
-    """A whole number as the language writes it (1,000 · 1 000 · 1.000). Kept: Babel takes
+    """A whole number as the language writes it (1,000 · 1 000 · 1.000; −4). Kept: Babel takes
     about 35 µs a number, and every table names dozens of small ones (issue 16)."""
+    if n < 0:
+        return MINUS + number(lang, -n)
     return format_decimal(n, locale=_babel(lang))
 
 
-def signed(lang: str, n: int) -> str:
-    """A result with its sign: +8, -4, 0."""
-    if n > 0:
-        return "+" + number(lang, n)
-    if n < 0:
-        return "-" + number(lang, -n)
-    return number(lang, 0)
+def signed(lang: str, n: float, digits: int = 0) -> str:
+    """A result with its sign: +8, −4, 0; with ``digits`` decimals as the language writes them,
+    +1.5 · +1,5 (a result that rounds to nothing has no sign: 0, 0.0)."""
+    if digits == 0:
+        whole = round(n)
+        text = number(lang, abs(whole))
+        return text if whole == 0 else ("+" if whole > 0 else MINUS) + text
+    text = format_decimal(abs(n), format="#,##0." + "0" * digits, locale=_babel(lang))
+    if not text.strip("0.,"):
+        return text
+    return ("+" if n > 0 else MINUS) + text
+
+
+def percent(lang: str, share: float) -> str:
+    """A share as a whole percentage, as the language writes it: 0.12 is 12% · 12 % · 12 %
+    (a no-break space before the sign in Swedish and Danish)."""
+    return format_percent(share, locale=_babel(lang))
 
 
 def join(lang: str, items: Iterable[str]) -> str:

@@ -15,7 +15,7 @@ from tests.browser.pages import PlaygroundPage, version_of, wait_changed
 pytestmark = pytest.mark.browser
 
 _HAND_LINE = re.compile(r"^Your hand \(\d+\):.*$", re.MULTILINE)
-_STANDING = re.compile(r"^\d+\. (.+?) ([+-]\d+) · 1 hand played", re.MULTILINE)
+_STANDING = re.compile(r"^\d+\. (.+?) ([+−]\d+) · 1 hand played", re.MULTILINE)
 
 
 def _hand_line(panel: Locator) -> str:
@@ -179,7 +179,7 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
     expect(standings).to_contain_text("1 hand played")
     rows = dict(_STANDING.findall(standings.locator(".embed-description").inner_text()))
     assert set(rows) == {"Anna", "🤖 Astrid"}, rows
-    assert sum(int(v) for v in rows.values()) == 0 and rows["Anna"] != "+0", rows
+    assert sum(int(v.replace("−", "-")) for v in rows.values()) == 0 and rows["Anna"] != "+0", rows
 
     # Bo, on his phone in #general, sees that something happened in #card-table
     expect(bo.page.locator("#sidebar")).not_to_be_in_viewport()

@@ -16,7 +16,7 @@ from tests.e2e.dubb_table import DubbTable, open_table
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
 MAX_TURNS = 400
-CHANGE = re.compile(r"^\*\*(Anna|Bo)\*\* (\d[\d,]*) \(([+-]\d+|0)\)$")
+CHANGE = re.compile(r"^\*\*(Anna|Bo)\*\* (\d[\d,]*) \(([+−]\d+|0)\)$")
 
 
 def field(message: StoredMessage, name: str) -> str | None:
@@ -42,6 +42,7 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
     lines = [CHANGE.match(line) for line in ratings.splitlines()]
     assert all(lines) and len(lines) == 2, ratings
     (first, rating, up), (second, low, down) = (m.groups() for m in lines if m)
+    down = down.replace("−", "-")  # the minus sign, as every language writes it
     assert {first, second} == {"Anna", "Bo"}
     # a first game on the 1000 + 20 x ordinal scale: the winner gains, the loser drops
     assert int(up) > 0 > int(down) and int(rating) == 1000 + int(up)
@@ -70,7 +71,7 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
     assert chart.filename == "rating-history.png" and chart.data.startswith(b"\x89PNG")
     assert embed["image"]["url"] == chart.url
     assert chart.description is not None
-    assert chart.description.startswith("Diagram över Bos rating i Dubb"), chart.description
+    assert chart.description.startswith("Diagram över rating i Dubb för Bo:"), chart.description
     assert "under 1 ratingparti" in chart.description
 
 

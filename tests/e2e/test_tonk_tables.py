@@ -161,7 +161,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     how = field_value(closed, "How it went")
     assert how.startswith("3 hands played. Net at this table: ")
     for user in (world.anna, world.bo, world.cem, world.mod):
-        assert f"{user.global_name} {net[user.id]:+d}".replace("+0", "0") in how
+        assert f"{user.global_name} {net[user.id]:+d}".replace("+0", "0").replace("-", "−") in how
     again = await driver.click(world.anna, closed, "Play again")
     assert again.ephemeral
     lobby = await driver.wait_for_message(

@@ -58,7 +58,7 @@ _RANK_OF = {cards.RANK_NAMES[r]: r for r in cards.RANKS}
 _PAYMENT = re.compile(r"^(.+?) pays (.+?) (\d+) \((.+)\)$")
 _PART = re.compile(r"^(\d+) (.+)$")
 _STANDING = re.compile(
-    r"^\d+\. \*\*(.+?)\*\* ([+-]?\d+)(?: · (\d+) hands? played · (\d+) won)?")
+    r"^\d+\. \*\*(.+?)\*\* ([+−]?\d+)(?: · (\d+) hands? played · (\d+) won)?")
 RULE_CODE = re.compile(r"\bT\d{1,2}\b")
 """A ruling's number (T5): for logs and the full rules, never in what players read."""
 
@@ -149,7 +149,8 @@ def standings_shown(message: StoredMessage) -> dict[str, tuple[int, int | None, 
         m = _STANDING.match(line)
         if m:
             played, won = m.group(3), m.group(4)
-            out[m.group(1)] = (int(m.group(2)), None if played is None else int(played),
+            net = int(m.group(2).replace("−", "-"))  # the minus sign, not a hyphen
+            out[m.group(1)] = (net, None if played is None else int(played),
                                None if won is None else int(won))
     return out
 

@@ -20,8 +20,8 @@ def test_the_chart_is_a_png_a_phone_can_show() -> None:
 
 @pytest.mark.parametrize(("lang", "start"), [
     ("en", "Chart of Bo's Dubb rating: from 1000 to 1069 over 1 rated game."),
-    ("sv", "Diagram över Bos rating i Dubb: från 1000 till 1069 under 1 ratingparti."),
-    ("da", "Diagram over Bos rating i Dubb: fra 1000 til 1069 over 1 ratingspil."),
+    ("sv", "Diagram över rating i Dubb för Bo: från 1000 till 1069 under 1 ratingparti."),
+    ("da", "Diagram over rating i Dubb for Bo: fra 1000 til 1069 over 1 ratingspil."),
 ])
 def test_the_alt_text_is_in_the_readers_language(lang: str, start: str) -> None:
     from bot.i18n import trn

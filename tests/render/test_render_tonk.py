@@ -280,8 +280,8 @@ def test_between_hands_the_table_reveals_hands_and_lists_payments() -> None:
     embed = render.embed.to_dict()
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Hands revealed"].splitlines() == [
-        "#1 Anna — **6**: 2♠ 4♥ · -3", "#2 🏆 Bo — **4**: A♠ 3♥ · +4",
-        "#3 Cem — **9**: 4♠ 5♥ · -1"]
+        "#1 Anna — **6**: 2♠ 4♥ · −3", "#2 🏆 Bo — **4**: A♠ 3♥ · +4",
+        "#3 Cem — **9**: 4♠ 5♥ · −1"]
     # the same two players' payments are one line, with the breakdown
     assert fields["Payments"].splitlines() == [
         "Anna pays Bo 3 (2 caught dropping + 1 lowest after the drop)",
@@ -350,7 +350,7 @@ def test_ledger_standings_are_signed_and_paged() -> None:
     ]
     assert first["footer"]["text"] == "Page 1 of 3 · 5 players"
     last = standings_embed(rows, page=9, scope="this server", lang=EN, page_size=2).to_dict()
-    assert last["description"] == "5. **P5** -5 · 5 hands played · 1 won"
+    assert last["description"] == "5. **P5** −5 · 5 hands played · 1 won"
     view = ledger_view(LedgerQuery(None, 12), page=1, count=5, lang=EN, page_size=2)
     assert view is not None
     ids = [c.item.custom_id for c in view.children]  # type: ignore[attr-defined]
@@ -372,10 +372,10 @@ def test_a_players_entries_show_counterpart_amount_and_reason() -> None:
     ]
     embed = entries_embed(entries, 1, "Anna", page=0, scope="this server", lang=EN).to_dict()
     assert embed["description"].splitlines() == [
-        "Table 4 · hand 2 · **-4** to Bo (caught dropping)",
+        "Table 4 · hand 2 · **−4** to Bo (caught dropping)",
         "Table 4 · hand 1 · **+2** from Cem (tonk out)",
     ]
-    assert embed["fields"][0]["value"] == "-2"
+    assert embed["fields"][0]["value"] == "−2"
 
 
 def test_computer_players_are_said_never_to_deal_only_when_some_sit_at_the_table() -> None:
@@ -418,7 +418,7 @@ def test_a_finished_table_sums_up_hands_played_and_each_net() -> None:
     table = make_table({1: "2s 4h", 2: "As 3h", 3: "4s 5h"}, to_move=1)
     table.apply(1, Drop())
     text = summary(table.public_view(), NAMES, {1: -3, 2: 4, 3: -1}, EN)
-    assert text == "1 hand played. Net at this table: Bo +4, Cem -1, and Anna -3."
+    assert text == "1 hand played. Net at this table: Bo +4, Cem −1, and Anna −3."
     assert summary(table.public_view(), NAMES, None, EN) == "1 hand played."
 
 

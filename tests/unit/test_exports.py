@@ -78,4 +78,4 @@ def test_verify_lines_fit_an_embed_and_keep_every_failed_check() -> None:
     assert "❌ table 1 move 3 replays: it gives other events than recorded" in lines
     shown = sum(line.startswith("✅") for line in lines)
     assert lines[-1] == f"…and {199 - shown} more passed checks."
-    assert checks_text(checks[:3], "da").split("\n")[0].startswith("✅ bord 1 giv 1: ")
+    assert checks_text(checks[:3], "da").split("\n")[0].startswith("✅ bord 1 runde 1: ")

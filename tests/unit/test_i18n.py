@@ -71,7 +71,7 @@ def test_lists_numbers_and_places_follow_each_language() -> None:
     assert number("nb", 1000).replace("\xa0", " ") == "1 000"
     assert [ordinal("en", n) for n in (1, 2, 3, 4, 11, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "22nd"]
-    assert signed("en", 8) == "+8" and signed("en", -4) == "-4" and signed("en", 0) == "0"
+    assert signed("en", 8) == "+8" and signed("en", -4) == "−4" and signed("en", 0) == "0"
 
 
 CARDS = {"sv": ("1 kort", "2 kort"), "da": ("1 kort", "2 kort"), "fi": ("1 kortti", "2 korttia"),
@@ -83,3 +83,32 @@ def test_plurals_and_cards_in_each_language(lang: str) -> None:
     one, two = trn(lang, "{n} card", "{n} cards", 1), trn(lang, "{n} card", "{n} cards", 2)
     assert (one, two) == CARDS[lang]
     assert tr(lang, "Your hand") != "Your hand"
+
+
+def test_signed_numbers_and_percentages_follow_each_language() -> None:
+    """Issue 47: hints and reviews wrote +1.5 and 12% in every language; the minus is the
+    minus sign (U+2212) the glossary asks for, not a hyphen."""
+    from bot.i18n import MINUS, percent
+
+    assert MINUS == "\u2212"
+    assert [signed("en", x, 1) for x in (1.5, -1.25, 1234.56)] == ["+1.5", "−1.2", "+1,234.6"]
+    assert [signed("sv", x, 1) for x in (1.5, -0.5)] == ["+1,5", "−0,5"]
+    assert [signed("da", x, 1) for x in (1.5, -0.5, 1234.5)] == ["+1,5", "−0,5", "+1.234,5"]
+    assert signed("sv", 0.04, 1) == "0,0" and signed("da", -0.04, 1) == "0,0"
+    assert signed("sv", -4) == "−4" and signed("da", -0.4) == "0" and signed("da", 2.6) == "+3"
+    assert number("da", -1000) == "−1.000"
+    assert percent("en", 0.12) == "12%"
+    assert percent("sv", 0.12) == percent("da", 0.12) == "12\xa0%"
+    assert percent("da", 1) == "100\xa0%"
+
+
+def test_a_value_made_before_its_reader_is_known_is_written_in_the_readers_language() -> None:
+    from bot.i18n import L, Later, percent
+
+    chance = Later(percent, 0.2)
+    assert tr("en", "about a {chance} chance of losing", chance=chance) == (
+        "about a 20% chance of losing")
+    assert tr("sv", "about a {chance} chance of losing", chance=chance) == (
+        "ungefär 20\xa0% risk att förlora")
+    assert L("about {chips} chips this hand", chips=Later(signed, 1.5, 1)).render("da") == (
+        "omkring +1,5 jetoner i denne runde")

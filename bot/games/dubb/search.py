@@ -33,7 +33,7 @@ from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import DubbOptions
 from bot.games.dubb.pile import PilePlay
 from bot.games.dubb.smart import smart_strategy
-from bot.i18n import N_
+from bot.i18n import N_, Later, percent
 
 
 @dataclass
@@ -261,7 +261,7 @@ class DubbSearch:
         return rollout(info, world, move, rng)
 
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
-        return N_("about a {chance} chance of losing"), {"chance": f"{round(-100 * score)}%"}
+        return N_("about a {chance} chance of losing"), {"chance": Later(percent, -score)}
 
     measure_label = N_("Your chance of losing (%) after each of your decisions")
 

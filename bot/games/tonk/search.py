@@ -28,7 +28,7 @@ from bot.games.tonk.smart import SmartStrategy
 from bot.games.tonk.spreads import DECK_ORDER
 from bot.games.tonk.terms import AFTER_DRAW, START
 from bot.games.tonk.views import SeatView
-from bot.i18n import N_
+from bot.i18n import N_, Later, signed
 
 MAX_CANDIDATES = 8
 """Moves compared after a draw, smart's first: lays, then discards (rarely more than eight)."""
@@ -226,7 +226,7 @@ class TonkSearch:
         return rollout(info, world, move, rng)
 
     def outlook(self, score: float) -> tuple[str, dict[str, Any]]:
-        return N_("about {chips} chips this hand"), {"chips": f"{score:+.1f}"}
+        return N_("about {chips} chips this hand"), {"chips": Later(signed, score, 1)}
 
     measure_label = N_("Your expected chips for the hand after each of your decisions")
 
