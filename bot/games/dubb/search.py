@@ -31,8 +31,8 @@ from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.moves import Move, Play
 from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import DubbOptions
-from bot.games.dubb.pile import PilePlay
 from bot.games.dubb.smart import smart_strategy
+from bot.games.dubb.state import PilePlay
 from bot.i18n import N_
 
 
