@@ -16,11 +16,10 @@ from discord.gateway import DiscordWebSocket
 from bot import collector
 from bot.config import Settings
 from bot.discord import features, telemetry
-from bot.discord.controller import TableController
+from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
 from bot.discord.events import EventController
-from bot.discord.face import load_face
 from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
 from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched

@@ -20,7 +20,7 @@ import discord
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.discord.common import LobbySeat, fit, label, lobby_embed
-from bot.discord.face import load_face
+from bot.discord.controller import load_face
 from bot.discord.publisher import TableRender
 from bot.gamekit.contract import Seat
 from bot.games.registry import GAMES

@@ -13,6 +13,7 @@ else the server's preferred locale).
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -97,7 +98,7 @@ class TableController:
     """One game's tables on Discord: ``game`` is its spec, ``face`` how it looks."""
 
     def __init__(self, service: TableService, publisher: TablePublisher, game: GameSpec,
-                 face: GameFace, settings: SettingsService, *,
+                 face: GameFace[TableController], settings: SettingsService, *,
                  on_change: OnChange | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  people: PeopleFirst | None = None, pool: SearchPool | None = None) -> None:
@@ -416,3 +417,11 @@ class TableController:
         await self.publisher.post_new(replace(await self.showing(snapshot, draw, to_move,
                                                                  interaction), ping=None),
                                       repost=True)
+
+
+def load_face(spec: GameSpec) -> GameFace[TableController]:
+    """The face ``spec.face`` names (``"package.module:attribute"``): how a game's controller
+    draws its tables, and the components and commands that act through it."""
+    module_name, _, attribute = spec.face.partition(":")
+    face: GameFace[TableController] = getattr(importlib.import_module(module_name), attribute)
+    return face

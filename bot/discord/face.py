@@ -1,16 +1,20 @@
 """The contract between the host's Discord layer and a game's face: how one game shows itself
 (its table, hand panel and events in words) and which components and commands it adds.
 
-``GameSpec.face`` names a game's face and ``load_face`` loads it; the host's rooms only read
-what a face draws, and a face changes nothing.
+``GameSpec.face`` names a game's face and ``bot.discord.controller.load_face`` loads it; the host's
+rooms only read what a face draws (``FaceDrawing``), and a face changes nothing.
+
+A face's components and commands act through the table controller that draws with it, and hand
+it on to the rooms' functions; the controller imports this contract, so the contract leaves the
+controller's type open (``GameFace[Host]``): the controller holds a ``GameFace[TableController]``
+and a face names the controller it is given, while this module names neither.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
@@ -19,12 +23,11 @@ from bot.cardart import CardImage
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.discord.shared import SharedWords
-from bot.gamekit.contract import GameSpec
 from bot.table.service import TableSnapshot
 
-if TYPE_CHECKING:
-    # the controller draws with a face: a face only names it for its own components
-    from bot.discord.controller import TableController
+Host = TypeVar("Host", contravariant=True)
+"""What a face's components and commands act through: the host's table controller, given to
+``GameFace.routes`` and ``GameFace.cog``."""
 
 
 @dataclass(frozen=True)
@@ -37,13 +40,9 @@ class Panel:
     image: CardImage | None = None
 
 
-class GameFace(Protocol):
-    """How one game shows itself on Discord, in a given language. Faces only read views; they
-    change nothing."""
-
-    shared: SharedWords
-    """Which of the subcommands every game shares its command group takes, worded for the
-    game, and where they go among its own (``bot.discord.features``)."""
+class FaceDrawing(Protocol):
+    """How one game shows itself on Discord, in a given language: what the rooms draw with.
+    Faces only read views; they change nothing."""
 
     def options_line(self, options: Any, players: int, lang: str) -> str:
         """The table's options in a few words, for the lobby (``players`` seated so far)."""
@@ -111,18 +110,20 @@ class GameFace(Protocol):
         stakes)."""
         ...
 
-    def routes(self, controller: TableController) -> Mapping[str, Handler]:
+
+class GameFace(FaceDrawing, Protocol[Host]):
+    """A game's face: how it shows itself (``FaceDrawing``), and the components and commands
+    it adds, which act through the table controller (``Host``) that draws with it."""
+
+    shared: SharedWords
+    """Which of the subcommands every game shares its command group takes, worded for the
+    game, and where they go among its own (``bot.discord.features``)."""
+
+    def routes(self, controller: Host) -> Mapping[str, Handler]:
         """The game's own components, by action (the shared ones are the rooms')."""
         ...
 
-    def cog(self, bot: commands.Bot, controller: TableController) -> commands.Cog:
+    def cog(self, bot: commands.Bot, controller: Host) -> commands.Cog:
         """The game's command group, with the game's own subcommands (the shared ones are
         added to it)."""
         ...
-
-
-def load_face(spec: GameSpec) -> GameFace:
-    """The face ``spec.face`` names (``"package.module:attribute"``)."""
-    module_name, _, attribute = spec.face.partition(":")
-    face: GameFace = getattr(importlib.import_module(module_name), attribute)
-    return face

@@ -19,7 +19,7 @@ from bot.cardart import CardImage
 from bot.coach import hints
 from bot.discord.answers import answer_panel, edit_answer, pictured, user_lang
 from bot.discord.common import button, cut, seated_names
-from bot.discord.face import GameFace, Panel
+from bot.discord.face import FaceDrawing, Panel
 from bot.gamekit.contract import GameSpec
 from bot.i18n import N_, tr
 from bot.table import TableService
@@ -100,7 +100,7 @@ class HandPanels:
     ``pool`` is where hints search (``None``: no Hint button)."""
 
     def __init__(self, service: TableService, settings: SettingsService, game: GameSpec,
-                 face: GameFace, people: PeopleFirst, clock: Callable[[], float],
+                 face: FaceDrawing, people: PeopleFirst, clock: Callable[[], float],
                  pool: SearchPool | None) -> None:
         self.service = service
         self.settings = settings

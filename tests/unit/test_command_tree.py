@@ -18,9 +18,8 @@ import discord
 from discord.ext import commands
 
 import cogs.games
-from bot.discord.controller import TableController
+from bot.discord.controller import TableController, load_face
 from bot.discord.events import EventController
-from bot.discord.face import load_face
 from bot.games.registry import GAMES
 
 TREE = Path(__file__).with_name("command_tree.json")

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.discord.common import fit, label
-from bot.discord.face import load_face
+from bot.discord.controller import load_face
 from bot.discord.publisher import TableRender
 from bot.gamekit.contract import GameSpec, Seat
 from bot.games.registry import GAMES

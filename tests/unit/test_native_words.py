@@ -239,8 +239,7 @@ def test_a_review_says_its_header_and_its_chart_in_the_readers_language() -> Non
 
     from bot.coach.review import Weighed
     from bot.discord.coach import review_text
-    from bot.discord.controller import TableController
-    from bot.discord.face import load_face
+    from bot.discord.controller import TableController, load_face
     from bot.games.registry import GAMES
 
     game = GAMES["tonk"]
@@ -485,8 +484,7 @@ def test_a_lobby_with_a_computer_says_it_is_not_rated(lang: str, note: str) -> N
     from dataclasses import replace
     from typing import Any, cast
 
-    from bot.discord.controller import TableController
-    from bot.discord.face import load_face
+    from bot.discord.controller import TableController, load_face
     from bot.games.registry import GAMES
     from bot.storage import SeatInfo
     from bot.table.service import TableSnapshot

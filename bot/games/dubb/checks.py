@@ -3,20 +3,14 @@ of it a simulator runs after every move (``DubbEngine.check_quick``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.cards import ACE
 from bot.games.dubb.deal import packs_set
-from bot.games.dubb.legal import rank_counts
 from bot.games.dubb.options import MOVE_CAP
-from bot.games.dubb.pile import streak_length
+from bot.games.dubb.state import DubbState, rank_counts, streak_length
 from bot.games.dubb.status import ACTIVE, NO_LIMIT, OUT, PENDING, STATUS_NAMES
 
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
 
-
-def check_invariants(game: DubbEngine, full_deck: bool = True) -> list[str]:
+def check_invariants(game: DubbState, full_deck: bool = True) -> list[str]:
     """Broken invariants, as text (empty when all hold): no card twice, every card of the
     packs somewhere (``full_deck``), statuses match hands and the streak, the hand limit,
     D6/D7 settled before the player to move acts, and a consistent end."""
@@ -70,7 +64,7 @@ def check_invariants(game: DubbEngine, full_deck: bool = True) -> list[str]:
     return problems
 
 
-def check_quick(game: DubbEngine) -> list[str]:
+def check_quick(game: DubbState) -> list[str]:
     """The cheap part of ``check_invariants``, for after every move between full checks: no
     pass over the cards or the statuses. The number of cards, counted from the sizes of the
     hands and piles and the running count of cards on the pile; the hand limit; D7 and D6
@@ -96,7 +90,7 @@ def check_quick(game: DubbEngine) -> list[str]:
     return problems
 
 
-def _check_turn(game: DubbEngine, problems: list[str]) -> None:
+def _check_turn(game: DubbState, problems: list[str]) -> None:
     """D7 settled; the player to move active, D6 settled, two players in and the cap not
     reached; or, once the game is over, every player ranked once."""
     pile = game._pile

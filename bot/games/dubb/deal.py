@@ -10,12 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.cards import JOKER_RANK, new_deck
-
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
+from bot.games.dubb.state import DubbState
 
 
 @cache
@@ -50,7 +48,7 @@ def shuffle_cards(rng: random.Random, cards: list[int]) -> None:
     cards[:] = [c for _, c in keyed]
 
 
-def shuffle(game: DubbEngine, cards: list[int]) -> None:
+def shuffle(game: DubbState, cards: list[int]) -> None:
     """Shuffle ``cards`` (the draw pile) in place the way ``game`` shuffles: from its committed
     deals, or from its RNG, counting the numbers drawn for the stored form."""
     if game._deals is not None:

@@ -6,12 +6,14 @@ of its list. Every automatic step — turning the pile (D6, D7, D10), skipping p
 players, ending the game (D11) and the move cap (D13) — happens inside ``apply``, so after any
 move the game waits on ``to_move`` (or is over).
 
-``DubbEngine`` keeps the state, its creation, the move flow (``apply``: a turn, a play, a
-timeout) and the views. The game's parts work on that state as functions in modules of their
-own: the cards and their shuffles (``deal``), a seat's status (``status``), the legal moves and
-a move's checks (``legal``), the play pile, the streak and dubbing (``pile``), passing the turn,
-going out and the end (``turns``), leaving (``leaving``, not in the rules: a forfeit), the
-invariants (``checks``) and the stored form (``stored``); ``observation`` is what one seat sees.
+``DubbEngine`` extends the state (``DubbState``, in ``state``) with its creation, the move flow
+(``apply``: a turn, a play, a timeout) and the views. The game's parts work on that state as
+functions in modules of their own, which import the state and never the engine: the cards and
+their shuffles (``deal``), a seat's status (``status``), the legal moves and a move's checks
+(``legal``), the play pile, the streak and dubbing (``pile``), passing the turn, going out and
+the end (``turns``), leaving (``leaving``, not in the rules: a forfeit), the invariants
+(``checks``), the stored form (``stored``) and the views (``showing``); ``observation`` is what
+one seat sees.
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
-from bot.cards import ACE, JOKER_RANK, parse_cards, pick_from_hand, sorted_hand
+from bot.cards import ACE, JOKER_RANK, parse_cards, pick_from_hand
 from bot.gamekit.contract import DealSource, RuleError, Seat
+from bot.games.dubb import showing
 from bot.games.dubb.checks import check_invariants, check_quick
 from bot.games.dubb.deal import packs, shuffle_cards, starter
 from bot.games.dubb.events import (
     AutoAction,
     DrawPlayed,
     Drew,
-    EndReason,
     Event,
     Passed,
     Played,
@@ -42,11 +44,9 @@ from bot.games.dubb.legal import (
     check_draw_play,
     check_pass,
     check_play,
-    legal,
     listed,
     lowest,
     pick,
-    rank_counts,
 )
 from bot.games.dubb.moves import (
     DRAW,
@@ -61,131 +61,27 @@ from bot.games.dubb.moves import (
     Timeout,
 )
 from bot.games.dubb.observation import DubbObservation
-from bot.games.dubb.options import HAND_LIMIT, MOVE_CAP, DubbOptions, check_player_count
-from bot.games.dubb.pile import SHOW_ORDER, PilePlay, dub, streak_length, streak_pending, turn_pile
-from bot.games.dubb.status import ACTIVE, LEFT, NO_LIMIT, OUT, PENDING
+from bot.games.dubb.options import MOVE_CAP, DubbOptions, check_player_count
+from bot.games.dubb.pile import SHOW_ORDER, dub, streak_pending, turn_pile
+from bot.games.dubb.state import DubbState, PilePlay, streak_length
+from bot.games.dubb.status import ACTIVE, LEFT, OUT, PENDING
 from bot.games.dubb.stored import restore, stored_form
 from bot.games.dubb.turns import advance, finish, go_out
 from bot.games.dubb.views import (
     DubbPrivateView,
     DubbPublicView,
     DubbResult,
-    PlayerStatus,
-    PlayerView,
-    PlayView,
 )
 
 _STRIKES_TO_REMOVE = 3
 
 
-class DubbEngine:
-    """One game of Dubb. Create with ``new``; restore with ``from_stored``."""
+class DubbEngine(DubbState):
+    """One game of Dubb. Create with ``new``; restore with ``from_stored``. The state it holds
+    (``DubbState``) is its parts' to read and write; the engine adds the move flow and the
+    views."""
 
-    KIND = "dubb"
-    STATE_VERSION = 3
-    """Version 2 stores the shuffling RNG as the number of numbers drawn from the seed. A game
-    stored as version 1 (the RNG's whole state) loads into version 2; one whose state is not
-    its seed's keeps version 1. Version 3 is a game dealt from committed deals (``bot.deals``):
-    it keeps its deal source (``deals``) instead of a seed; a game with an ``int`` seed stores
-    as version 2 (or 1) as before. A game is one hand: its deal and every reshuffle are hand
-    1's."""
-
-    __slots__ = (
-        "_card_total",
-        "_cards_each",
-        "_counts",
-        "_deals",
-        "_draw",
-        "_draw_play",
-        "_end_reason",
-        "_first_move",
-        "_hands",
-        "_ids",
-        "_index",
-        "_left_order",
-        "_limit",
-        "_loser",
-        "_move_count",
-        "_n",
-        "_offered",
-        "_options",
-        "_out_order",
-        "_pile",
-        "_pile_cards",
-        "_public",
-        "_ranking",
-        "_rng",
-        "_rng_draws",
-        "_seats",
-        "_seed",
-        "_status",
-        "_streak",
-        "_strikes",
-        "_to_move",
-    )
-
-    def __init__(
-        self,
-        *,
-        seats: Sequence[Seat],
-        options: DubbOptions,
-        cards_each: int,
-        seed: int,
-        rng: random.Random,
-        rng_draws: int | None,
-        hands: list[list[int]],
-        draw_pile: list[int],
-        pile: list[PilePlay],
-        status: list[int],
-        out_order: list[int],
-        left_order: list[int],
-        to_move: int,
-        first_move: bool,
-        move_count: int,
-        strikes: list[int],
-        end: tuple[EndReason, list[int], int] | None,
-        deals: DealSource | None = None,
-    ) -> None:
-        """Internal: use ``new``, ``from_stored`` or ``from_position``. With ``deals``, shuffles
-        come from there and ``seed``, ``rng`` and ``rng_draws`` are unused."""
-        self._deals = deals
-        self._seats = tuple(seats)
-        self._ids = tuple(s.player_id for s in seats)
-        self._index = {pid: i for i, pid in enumerate(self._ids)}
-        self._n = len(seats)
-        self._options = options
-        self._cards_each = cards_each
-        self._limit = HAND_LIMIT if options.hand_limit else NO_LIMIT
-        self._draw_play = options.last_player_draw_play
-        self._seed = seed
-        self._rng = rng
-        self._rng_draws = rng_draws
-        self._hands = hands
-        # bookkeeping for speed, kept up to date with the state and checked by check_invariants:
-        # every seat's cards per rank (jokers at 0), the number of cards on the play pile, and
-        # the number of cards in the game
-        self._counts = [rank_counts(h) for h in hands]
-        self._draw = draw_pile
-        self._pile = pile
-        self._pile_cards = sum(len(p[2]) for p in pile)
-        self._card_total = len(draw_pile) + self._pile_cards + sum(len(h) for h in hands)
-        self._offered: tuple[int, tuple[Move, ...]] | None = None
-        self._public: DubbPublicView | None = None
-        self._streak = streak_length(pile)
-        self._status = status
-        self._out_order = out_order
-        self._left_order = left_order
-        self._to_move = to_move
-        self._first_move = first_move
-        self._move_count = move_count
-        self._strikes = strikes
-        if end is None:
-            self._end_reason: EndReason | None = None
-            self._ranking: tuple[int, ...] = ()
-            self._loser = -1
-        else:
-            self._end_reason, ranking, self._loser = end
-            self._ranking = tuple(ranking)
+    __slots__ = ()
 
     # ------------------------------------------------------------------ creation
 
@@ -357,19 +253,11 @@ class DubbEngine:
 
     @property
     def result(self) -> DubbResult | None:
-        if self._end_reason is None:
-            return None
-        ids = self._ids
-        return DubbResult(
-            ranking=tuple(ids[s] for s in self._ranking),
-            loser=ids[self._loser],
-            reason=self._end_reason,
-            leavers=tuple(ids[s] for s in self._left_order),
-        )
+        return showing.result(self)
 
     def hand(self, player_id: int) -> tuple[int, ...]:
         """``player_id``'s cards, sorted for display (private: only for that player's eyes)."""
-        return tuple(sorted_hand(self._hands[self._seat_of(player_id)]))
+        return showing.hand(self, player_id)
 
     def hand_size(self, player_id: int) -> int:
         return len(self._hands[self._seat_of(player_id)])
@@ -396,50 +284,22 @@ class DubbEngine:
         Draw or pass first (D5; draw-and-play after draw, D12), then each distinct play by rank,
         number of naturals and number of jokers (D5, D9), jokers-only plays last.
         """
-        s = self._index.get(player_id, -1)
-        if s < 0 or s != self._to_move:
-            return []
-        return legal(self, s)
+        return showing.legal_moves(self, player_id)
 
     def public_view(self) -> DubbPublicView:
         """What everyone at the table may see (D14).
 
         Kept until the next ``apply``, the one way a game changes: a move's table, panel and
-        picture all ask for it (issue 16), and the view is immutable."""
-        if self._public is None:
-            self._public = self._make_public_view()
-        return self._public
+        picture all ask for it (issue 16), and the view is immutable (``showing``)."""
+        return showing.public_view(self)
 
     def _make_public_view(self) -> DubbPublicView:
-        ids = self._ids
-        pile = self._pile
-        streak = tuple(
-            PlayView(ids[seat], rank, cards)
-            for seat, rank, cards in pile[len(pile) - self._streak:]
-        )
-        return DubbPublicView(
-            players=tuple(self._player_view(i) for i in range(self._n)),
-            to_move=self.to_move,
-            top=streak[-1] if streak else None,
-            top_rank=self.top_rank,
-            streak=streak,
-            pile_size=sum(len(p[2]) for p in pile),
-            draw_pile_size=len(self._draw),
-            move_count=self._move_count,
-            move_cap=MOVE_CAP,
-            first_move=self._first_move,
-            options=self._options,
-            cards_each=self._cards_each,
-            result=self.result,
-        )
+        """A fresh public view, not the kept one (tests check that the two agree)."""
+        return showing.make_public_view(self)
 
     def private_view(self, player_id: int) -> DubbPrivateView:
         """What only ``player_id`` may see: their sorted hand and their legal moves (D14)."""
-        return DubbPrivateView(
-            player_id=player_id,
-            hand=self.hand(player_id),
-            legal_moves=tuple(self.legal_moves(player_id)),
-        )
+        return showing.private_view(self, player_id)
 
     def observe(self, player_id: int) -> DubbObservation:
         """A read-only window on the game limited to what ``player_id`` may see (strategies)."""
@@ -515,10 +375,7 @@ class DubbEngine:
         return events
 
     def _seat_of(self, player_id: int) -> int:
-        s = self._index.get(player_id, -1)
-        if s < 0:
-            raise RuleError("D1", "you are not playing in this game")
-        return s
+        return showing.seat_of(self, player_id)
 
     def _do_turn(
         self, s: int, move: Move, auto: bool, events: list[Event], cards: list[int] | None = None
@@ -630,26 +487,6 @@ class DubbEngine:
             leave(self, s, True, events)
 
     # ------------------------------------------------------------------ views and checks
-
-    def _player_view(self, i: int) -> PlayerView:
-        st = self._status[i]
-        status: PlayerStatus
-        if st == LEFT:
-            status = "left"
-        elif st == OUT:
-            status = "out"
-        elif st == PENDING:
-            status = "pending"
-        else:
-            status = "to_move" if i == self._to_move else "waiting"
-        place: int | None = None
-        if self._ranking:
-            place = self._ranking.index(i) + 1
-        elif st == OUT:
-            place = self._out_order.index(i) + 1
-        elif st == LEFT:
-            place = self._n - self._left_order.index(i)
-        return PlayerView(self._ids[i], self._seats[i].name, len(self._hands[i]), status, place)
 
     def check_invariants(self, full_deck: bool = True) -> list[str]:
         """Broken invariants, as text (empty when all hold): no card twice, every card of the

@@ -9,20 +9,16 @@ way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.cards import ACE
 from bot.gamekit.contract import RuleError
 from bot.games.dubb.deal import shuffle
 from bot.games.dubb.events import Event, PlayerLeft
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import LEFT, OUT
 from bot.games.dubb.turns import advance, finish
 
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
 
-
-def check_can_leave(game: DubbEngine, s: int) -> None:
+def check_can_leave(game: DubbState, s: int) -> None:
     """A ``RuleError`` unless seat ``s`` is still in the game (holding cards or pending)."""
     st = game._status[s]
     if st == OUT:
@@ -31,7 +27,7 @@ def check_can_leave(game: DubbEngine, s: int) -> None:
         raise RuleError("D1", "you have already left this game")
 
 
-def leave(game: DubbEngine, s: int, auto: bool, events: list[Event]) -> None:
+def leave(game: DubbState, s: int, auto: bool, events: list[Event]) -> None:
     """Seat ``s`` leaves: a forfeit, ranked below everyone who stays.
 
     Their hand is shuffled into the draw pile. If they were to move, the turn passes on as

@@ -2,31 +2,20 @@
 and the checks a move that was not taken from that list must pass.
 
 A hand is read through its rank counts (``rank_counts``), which the engine keeps up to date, so
-that listing the moves costs one pass over the ranks. Functions of a ``DubbEngine``'s state;
+that listing the moves costs one pass over the ranks. Functions of a game's state (``DubbState``);
 ``legal`` is on every computer's playout's path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from bot.cards import ACE, JOKER_RANK, rank_name
 from bot.gamekit.contract import RuleError
 from bot.games.dubb.moves import DRAW, DRAW_PLAY, PASS, PLAY_TABLE, PLAYS_UP_TO, Move, Play
 from bot.games.dubb.options import HAND_LIMIT
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import ACTIVE
-
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
-
-
-def rank_counts(hand: Iterable[int]) -> list[int]:
-    """How many cards of each rank ``hand`` holds, indexed by rank (jokers at 0)."""
-    counts = [0] * (ACE + 1)
-    for c in hand:
-        counts[c & 15] += 1
-    return counts
 
 
 def lowest(counts: Sequence[int]) -> int:
@@ -42,12 +31,12 @@ def listed(move: Move, moves: tuple[Move, ...]) -> bool:
     return False
 
 
-def can_draw(game: DubbEngine, s: int) -> bool:
+def can_draw(game: DubbState, s: int) -> bool:
     # D5: the draw pile must hold a card, and with the hand limit the hand fewer than 7
     return bool(game._draw) and len(game._hands[s]) < game._limit
 
 
-def legal(game: DubbEngine, s: int) -> list[Move]:
+def legal(game: DubbState, s: int) -> list[Move]:
     """Seat ``s``'s moves, kept (as a tuple) in ``game._offered`` until the next ``apply`` as
     the moves that need no second validation.
 
@@ -87,7 +76,7 @@ def legal(game: DubbEngine, s: int) -> list[Move]:
     return moves
 
 
-def check_draw(game: DubbEngine, s: int) -> None:
+def check_draw(game: DubbState, s: int) -> None:
     if game._first_move:
         raise RuleError("D4", "the first move must be a play of your lowest rank")
     if not game._draw:
@@ -97,14 +86,14 @@ def check_draw(game: DubbEngine, s: int) -> None:
                         limit=HAND_LIMIT)
 
 
-def check_pass(game: DubbEngine, s: int) -> None:
+def check_pass(game: DubbState, s: int) -> None:
     if game._first_move:
         raise RuleError("D4", "the first move must be a play of your lowest rank")
     if can_draw(game, s):
         raise RuleError("D5", "you can only pass when you cannot draw")
 
 
-def check_draw_play(game: DubbEngine, s: int) -> None:
+def check_draw_play(game: DubbState, s: int) -> None:
     if not game._draw_play:
         raise RuleError("D12", "last-player draw-and-play is not on at this table")
     if game._first_move:
@@ -115,7 +104,7 @@ def check_draw_play(game: DubbEngine, s: int) -> None:
         raise RuleError("D12", "you can only draw-and-play when you could draw")
 
 
-def check_play(game: DubbEngine, s: int, move: Play) -> list[int]:
+def check_play(game: DubbState, s: int, move: Play) -> list[int]:
     """The cards ``move`` plays from seat ``s``'s hand, or a ``RuleError``."""
     rank, naturals, jokers = move.rank, move.naturals, move.jokers
     if naturals < 0 or jokers < 0 or naturals + jokers < 1:
@@ -161,7 +150,7 @@ def check_play(game: DubbEngine, s: int, move: Play) -> list[int]:
     return cards
 
 
-def pick(game: DubbEngine, s: int, move: Play) -> list[int]:
+def pick(game: DubbState, s: int, move: Play) -> list[int]:
     """The cards a play seat ``s`` can make takes: exactly ``move.cards`` if it names them,
     otherwise the lowest codes of its rank, then the lowest joker codes."""
     if move.cards is not None:

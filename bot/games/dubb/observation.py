@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.games.dubb.legal import legal
 from bot.games.dubb.moves import Move
+from bot.games.dubb.showing import private_view, public_view
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import ACTIVE, PENDING
 from bot.games.dubb.views import DubbPrivateView, DubbPublicView
-
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
 
 
 class DubbObservation:
@@ -19,7 +16,7 @@ class DubbObservation:
 
     __slots__ = ("_game", "_seat")
 
-    def __init__(self, game: DubbEngine, seat: int) -> None:
+    def __init__(self, game: DubbState, seat: int) -> None:
         self._game = game
         self._seat = seat
 
@@ -39,7 +36,8 @@ class DubbObservation:
 
     @property
     def top_rank(self) -> int:
-        return self._game.top_rank
+        pile = self._game._pile
+        return pile[-1][1] if pile else 0
 
     @property
     def first_move(self) -> bool:
@@ -72,7 +70,7 @@ class DubbObservation:
         return sum(1 for i, st in enumerate(self._game._status) if st <= PENDING and i != me)
 
     def public_view(self) -> DubbPublicView:
-        return self._game.public_view()
+        return public_view(self._game)
 
     def private_view(self) -> DubbPrivateView:
-        return self._game.private_view(self.player_id)
+        return private_view(self._game, self.player_id)

@@ -1,15 +1,12 @@
 """The play pile: its plays, the streak and dubbing (D8), and turning it (D6, D7, D10).
 
-The pile is a list of plays, bottom first, so its top is the end of the list. The functions
-taking a ``DubbEngine`` work on its state and are called from its move flow (``engine.py``);
-they keep its running counts (cards on the pile, the streak's length, the rank counts of the
-hands) up to date.
+The pile is a list of plays (``state.PilePlay``), bottom first, so its top is the end of the
+list. The functions work on a game's state (``DubbState``) and are called from the engine's move
+flow (``engine.py``); they keep its running counts (cards on the pile, the streak's length, the
+rank counts of the hands) up to date.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.cards import sort_key
 from bot.games.dubb.deal import shuffle
@@ -21,32 +18,14 @@ from bot.games.dubb.events import (
     PileTurnReason,
     PlayerRejoined,
 )
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import ACTIVE, PENDING
-
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
-
-PilePlay = tuple[int, int, tuple[int, ...]]
-"""(seat, rank, cards) of one play on the play pile."""
 
 SHOW_ORDER: tuple[tuple[int, int, int], ...] = tuple(sort_key(c) for c in range(128))
 """``bot.cards.sort_key`` of every card code of two packs, looked up instead of computed."""
 
 
-def streak_length(pile: Sequence[PilePlay]) -> int:
-    """D8: the number of plays at the top of the pile that share the top rank."""
-    if not pile:
-        return 0
-    top = pile[-1][1]
-    k = 0
-    for _, r, _ in reversed(pile):
-        if r != top:
-            break
-        k += 1
-    return k
-
-
-def dub(game: DubbEngine, s: int, rank: int, victims: set[int], k: int, events: list[Event]
+def dub(game: DubbState, s: int, rank: int, victims: set[int], k: int, events: list[Event]
         ) -> None:
     """Seat ``s`` played ``k`` cards of the top ``rank``: ``victims`` (the other seats still in
     with a play in the streak) pick up (D8), and pending ones who get cards rejoin (D10)."""
@@ -87,7 +66,7 @@ def dub(game: DubbEngine, s: int, rank: int, victims: set[int], k: int, events: 
             events.append(PlayerRejoined(ids[v], len(got[v])))
 
 
-def streak_pending(game: DubbEngine, seat: int) -> list[int]:
+def streak_pending(game: DubbState, seat: int) -> list[int]:
     """Pending seats with a play in the streak, in turn order after ``seat``: those who go out
     when the streak is broken or the pile turned (D10, D11)."""
     status = game._status
@@ -100,7 +79,7 @@ def streak_pending(game: DubbEngine, seat: int) -> list[int]:
     ]
 
 
-def turn_pile(game: DubbEngine, seat: int, reason: PileTurnReason, events: list[Event]) -> None:
+def turn_pile(game: DubbState, seat: int, reason: PileTurnReason, events: list[Event]) -> None:
     """Turn the play pile (D6, D7, D10): its cards are shuffled into the draw pile."""
     cards = [c for p in game._pile for c in p[2]]
     draw = game._draw

@@ -31,8 +31,8 @@ from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.moves import Move, Play
 from bot.games.dubb.observation import DubbObservation
 from bot.games.dubb.options import DubbOptions
-from bot.games.dubb.pile import PilePlay
 from bot.games.dubb.smart import smart_strategy
+from bot.games.dubb.state import PilePlay
 from bot.i18n import N_, Later, percent
 
 
@@ -152,11 +152,11 @@ def information(view: DubbObservation, memory: DubbMemory | None) -> DubbInforma
     memory = memory or DubbMemory()
     return DubbInformation(
         seats=game._seats, me=view._seat, hand=tuple(sorted(view.hand)),
-        options=game.options, cards_each=game.cards_each,
+        options=game._options, cards_each=game._cards_each,
         sizes=tuple(len(h) for h in game._hands), status=tuple(game._status),
         pile=tuple(game._pile), out_order=tuple(game._out_order),
         left_order=tuple(game._left_order), to_move=game._to_move,
-        first_move=game._first_move, move_count=game.move_count,
+        first_move=game._first_move, move_count=game._move_count,
         strikes=tuple(game._strikes), legal=tuple(view.legal_moves),
         parts=tuple(() if i == view._seat else memory.parts(pid, len(game._hands[i]))
                     for i, pid in enumerate(game._ids)),

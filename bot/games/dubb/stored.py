@@ -9,21 +9,20 @@ work on plain lists; ``restore`` then checks the game's own invariants.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.deals import CommittedDeals
 from bot.gamekit.contract import Seat
+from bot.games.dubb.checks import check_invariants
 from bot.games.dubb.deal import draw_numbers, draws_to
 from bot.games.dubb.events import EndReason
 from bot.games.dubb.options import DubbOptions
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import STATUS_NAMES
 
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
-
-Game = TypeVar("Game", bound="DubbEngine")
+Game = TypeVar("Game", bound=DubbState)
 
 FORMAT_VERSIONS = (1, 2, 3)
 MAX_RNG_DRAWS = 1_000_000
@@ -124,7 +123,7 @@ def load_stored(data: dict[str, Any]) -> StoredDubb:
         raise ValueError(f"not a valid stored Dubb game: {e}") from e
 
 
-def stored_form(game: DubbEngine) -> dict[str, Any]:
+def stored_form(game: DubbState) -> dict[str, Any]:
     """``game``'s whole state as JSON-safe data, RNG included, so play continues identically.
 
     The RNG is stored as how many numbers the game drew from its seed: a shuffle draws one
@@ -168,7 +167,8 @@ def stored_form(game: DubbEngine) -> dict[str, Any]:
 
 
 def restore(cls: type[Game], data: dict[str, Any]) -> Game:
-    """The game ``stored_form`` wrote, as a ``cls``; ``ValueError`` if it is not valid."""
+    """The game ``stored_form`` wrote, as a ``cls`` (``DubbEngine.from_stored`` passes its own
+    class); ``ValueError`` if it is not valid."""
     s = load_stored(data)
     draws = s.rng_draws
     deals = None if s.deals is None else CommittedDeals.from_stored(s.deals)
@@ -206,7 +206,7 @@ def restore(cls: type[Game], data: dict[str, Any]) -> Game:
         end=None if s.end is None else (s.end.reason, list(s.end.ranking), s.end.loser),
         deals=deals,
     )
-    problems = game.check_invariants(full_deck=False)
+    problems = check_invariants(game, full_deck=False)
     if problems:
         raise ValueError("inconsistent stored Dubb game: " + "; ".join(problems))
     return game

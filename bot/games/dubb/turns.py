@@ -1,23 +1,19 @@
 """Whose turn it is, who is out, and the end: passing the turn on past pending and out players
 with the pile turns their seats cause (D6, D10), going out (D10), and the end (D11, D13).
 
-Functions of a ``DubbEngine``'s state, called from its move flow (``engine.py``) and from
-leaving (``leaving.py``).
+Functions of a game's state (``DubbState``), called from the engine's move flow
+(``engine.py``) and from leaving (``leaving.py``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.games.dubb.events import EndReason, Event, GameOver, PlayerOut
 from bot.games.dubb.pile import streak_pending, turn_pile
+from bot.games.dubb.state import DubbState
 from bot.games.dubb.status import ACTIVE, OUT, PENDING
 
-if TYPE_CHECKING:
-    from bot.games.dubb.engine import DubbEngine
 
-
-def go_out(game: DubbEngine, seat: int, events: list[Event]) -> bool:
+def go_out(game: DubbState, seat: int, events: list[Event]) -> bool:
     """Seat ``seat`` is out (D10); True when that ended the game (D11)."""
     game._status[seat] = OUT
     game._out_order.append(seat)
@@ -28,7 +24,7 @@ def go_out(game: DubbEngine, seat: int, events: list[Event]) -> bool:
     return False
 
 
-def advance(game: DubbEngine, s: int, events: list[Event]) -> None:
+def advance(game: DubbState, s: int, events: list[Event]) -> None:
     """Pass the turn on from seat ``s`` to the next seat holding cards, running D6 and D10."""
     n = game._n
     status = game._status
@@ -64,7 +60,7 @@ def advance(game: DubbEngine, s: int, events: list[Event]) -> None:
     raise AssertionError("no seat can take the turn")  # excluded by the D10 invariants
 
 
-def finish(game: DubbEngine, reason: EndReason, events: list[Event]) -> None:
+def finish(game: DubbState, reason: EndReason, events: list[Event]) -> None:
     """The game ends: rank everyone (D11; D13 at the cap), leavers last, and say so."""
     n = game._n
     status = game._status

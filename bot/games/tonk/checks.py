@@ -3,10 +3,9 @@ of it a simulator runs after every move (``TonkEngine.check_quick``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.games.tonk.settlement import net
 from bot.games.tonk.spreads import FULL_DECK, is_spread
+from bot.games.tonk.state import TonkState
 from bot.games.tonk.terms import (
     AFTER_DRAW,
     HAND_OVER,
@@ -18,11 +17,8 @@ from bot.games.tonk.terms import (
     TURN_CAP,
 )
 
-if TYPE_CHECKING:
-    from bot.games.tonk.engine import TonkEngine
 
-
-def check_invariants(table: TonkEngine) -> list[str]:
+def check_invariants(table: TonkState) -> list[str]:
     """What must always hold; an empty list when all is well.
 
     The 52 cards are all in the stock, discard pile, hands and spreads, each once; every spread
@@ -57,7 +53,7 @@ def check_invariants(table: TonkEngine) -> list[str]:
     return problems
 
 
-def check_quick(table: TonkEngine) -> list[str]:
+def check_quick(table: TonkState) -> list[str]:
     """The cheap part of ``check_invariants``, for after every move between full checks: no pass
     over the cards or the seats, only what one move can change. The number of cards, counted from
     the sizes of the piles and the running count of cards in spreads; the spreads the last move
@@ -92,7 +88,7 @@ def check_quick(table: TonkEngine) -> list[str]:
     return problems
 
 
-def _check_seats(table: TonkEngine) -> list[str]:
+def _check_seats(table: TonkState) -> list[str]:
     problems: list[str] = []
     seat_ids = [s.player_id for s in table._seats]
     if len(set(seat_ids)) != len(seat_ids):
@@ -102,7 +98,7 @@ def _check_seats(table: TonkEngine) -> list[str]:
     return problems
 
 
-def _check_turn(table: TonkEngine, problems: list[str]) -> None:
+def _check_turn(table: TonkState, problems: list[str]) -> None:
     """Hand sizes, the player to move and the cap during a hand; the payments after it."""
     phase = table.phase
     players = table._players

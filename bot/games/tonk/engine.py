@@ -6,15 +6,15 @@ each shuffle by hand number (the cut for deal belongs to hand 1); or, for tables
 those, a plain ``int``: then shuffles draw from ``random.Random`` seeded by the table seed and a
 shuffle counter, so the counter is the whole RNG state and the stored form stays small.
 
-What must always hold is checked in ``checks``; the stored form is written and read back in
-``stored``.
+``TonkEngine`` extends the table's state (``TonkState``, in ``state``) with its flow. What must
+always hold is checked in ``checks``; the stored form is written and read back in ``stored``;
+both take the state and never import the engine.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from bot.gamekit.contract import DealSource, RuleError, Seat
 from bot.games.tonk.autoplay import auto_discard, largest_spread, legal_discards
@@ -72,6 +72,7 @@ from bot.games.tonk.spreads import (
     sort_cards,
     spreads_in,
 )
+from bot.games.tonk.state import TonkState
 from bot.games.tonk.stored import restore, stored_form
 from bot.games.tonk.terms import (
     AFTER_DRAW,
@@ -96,48 +97,10 @@ _END_HAND = EndHand()
 _DEAL_NEXT = DealNextHand()
 
 
-class TonkEngine:
-    KIND: ClassVar[str] = "tonk"
-    STATE_VERSION: ClassVar[int] = 3
-    """2 added ``departed``, the names of players who left; a version-1 form loads without. 3
-    keeps the committed deals' source (``deals``) instead of ``seed`` and ``shuffles``; a table
-    with an ``int`` seed stores as version 2, as it always did."""
-
-    def __init__(self, options: TonkOptions, seed: int | DealSource, seats: Sequence[Seat]
-                 ) -> None:
-        self.options = options
-        self._deals = None if isinstance(seed, int) else seed
-        self.seed = seed if isinstance(seed, int) else 0
-        self._shuffles = 0
-        self._seats: list[Seat] = list(seats)
-        self._departed: dict[int, str] = {}
-        self.phase = HAND_OVER
-        self.hand_number = 0
-        self.dealer: int | None = None
-        self.next_dealer: int | None = None
-        self.cut: CutForDeal | None = None
-        self._players: list[int] = []
-        self._hands: dict[int, list[int]] = {}
-        self._stock: list[int] = []
-        self._discards: list[int] = []
-        self._spreads: list[TableSpread] = []
-        self._next_spread_id = 1
-        self.to_move: int | None = None
-        self._taken: int | None = None
-        self._laid_new = False
-        self._locked: set[int] = set()
-        self.turns = 0
-        self._timeouts: dict[int, int] = {}
-        self.last_hand_result: HandResult | None = None
-        self.opening_events: list[Event] = []
-        # not state, only bookkeeping for speed and the quick check (never stored):
-        self._in_spreads = 0
-        """Running count of the cards in spreads, so counting the cards needs no pass over them."""
-        self._touched: list[int] = []
-        """The indexes of the spreads the last move laid or hit."""
-        self._offered: tuple[int, tuple[Move, ...]] | None = None
-        """The player and the moves ``legal_moves`` last listed, valid until the next ``apply``:
-        a move that is one of them needs no second validation."""
+class TonkEngine(TonkState):
+    """One Tonk table. Create with ``new``; restore with ``from_stored``. The state it holds
+    (``TonkState``) is its parts' to read and write; the engine adds the table's flow and the
+    views."""
 
     # ------------------------------------------------------------------ creation
 

@@ -3,7 +3,7 @@ it, and reading it back — validation here is the one place where untrusted dic
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -22,12 +22,10 @@ from bot.games.tonk.events import CutForDeal
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.settlement import HandResult
 from bot.games.tonk.spreads import FULL_DECK
+from bot.games.tonk.state import TonkState
 from bot.games.tonk.terms import Phase, TableSpread
 
-if TYPE_CHECKING:
-    from bot.games.tonk.engine import TonkEngine
-
-Table = TypeVar("Table", bound="TonkEngine")
+Table = TypeVar("Table", bound=TonkState)
 
 
 def _card(c: int) -> int:
@@ -110,7 +108,7 @@ def validate_stored(data: dict[str, Any]) -> tuple[StoredTonk, TonkOptions]:
     return stored, options
 
 
-def stored_form(table: TonkEngine) -> dict[str, Any]:
+def stored_form(table: TonkState) -> dict[str, Any]:
     """``table``'s whole state as JSON-safe data: version 3 with committed deals, version 2 (the
     seed and the number of shuffles) with an ``int`` seed."""
     deals: dict[str, Any] = (
@@ -151,7 +149,8 @@ def stored_form(table: TonkEngine) -> dict[str, Any]:
 
 
 def restore(cls: type[Table], data: dict[str, Any]) -> Table:
-    """The table ``stored_form`` wrote, as a ``cls``; ``ValueError`` if it is not valid."""
+    """The table ``stored_form`` wrote, as a ``cls`` (``TonkEngine.from_stored`` passes its own
+    class); ``ValueError`` if it is not valid."""
     st, options = validate_stored(data)
     try:
         table = _table(cls, st, options)
