@@ -541,11 +541,15 @@ class TablePublisher:
         """Look up the channel's webhook for the table's next write (remembered after the first
         time), and, after a restart, the webhook that posted the stored message. Discord is
         asked (the webhook set up) only when no person's interaction at the table is fresh,
-        so that the write will go through the webhook; else only what is known is used."""
+        so that the write will go through the webhook; else only what is known is used. Nor
+        for the table's first message: what people first see of their table never waits
+        (a lobby whose command was deferred is the bot's message, and the webhook is set up
+        in the background after it)."""
         if self._webhooks is None:
             return
         hook = state.hook
-        make = hook is None or not hook.fresh(self._clock.now())
+        make = state.message_id is not None and (
+            hook is None or not hook.fresh(self._clock.now()))
         try:
             parent, thread = self._webhooks.parent_of(state.channel_id)
             if make:
