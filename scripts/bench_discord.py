@@ -1241,6 +1241,16 @@ def budget_line(fake: FakeDiscord, start: float, end: float) -> str:
             f"{sum(1 for c in counts if c > 50)}; seconds busy {len(busy)}")
 
 
+def bot_token_routes(calls: list[Any]) -> str:
+    """The requests of ``calls`` on the bot token's budget, by route, busiest first."""
+    routes: dict[str, int] = {}
+    for call in calls:
+        if not call.path.startswith(("/webhooks/", "/interactions/")):
+            key = f"{call.method} {call.route}"
+            routes[key] = routes.get(key, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1]))
+
+
 def behind_at_end(watch: Watch, moves: list[tuple[int, int, int, float]]) -> tuple[int, int]:
     """(tables whose public table shows their last move, tables that do not)."""
     last: dict[int, int] = {}
@@ -1295,7 +1305,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"{count} new channels (Manage Webhooks granted), then play for "
               f"{args.seconds:g} s", flush=True)
         sent: dict[int, float] = {}
-        limited_from = len(fake.rate_limited)
+        limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
         began = time.time()
         stop_at = time.monotonic() + args.seconds
 
@@ -1326,7 +1336,8 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"the burst; /start answered {spread(starts)}")
         print(f"  bot token, global budget, burst until the last start: "
               f"{budget_line(fake, began, began + max(1.0, last_started))}")
-        print(f"  bot token, global budget, whole phase: {budget_line(fake, began, ended)}")
+        print(f"  bot token, global budget, whole phase: {budget_line(fake, began, ended)}: "
+              f"{bot_token_routes(fake.rest_calls[calls_from:])}")
         setup_times = [at - began for at, _ in setups]
         print(f"  channel webhooks: {sum(1 for _, m in setups if m == 'GET')} looked up, "
               f"{sum(1 for _, m in setups if m == 'POST')} made; the first "
@@ -1357,7 +1368,7 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
                    database: Path) -> dict[str, float]:
     """The bot stops and starts again with the tables live; the people play on."""
     await child.stop()
-    limited_from = len(fake.rate_limited)
+    limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
     clicks_from, failed_from = len(bench.clicks.latencies), bench.clicks.failed
     shown_before = {table: counters[-1] for table, (_, counters) in watch.shows.items()}
     began = time.time()
@@ -1386,7 +1397,8 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
     print(f"  table freshness {spread(sight.freshness, ms=True)} ({len(sight.freshness)} moves, "
           f"{sight.unshown} not shown); turn wait {spread(sight.turn_wait, ms=True)}")
     print(f"  at the end: {right} tables show their last move, {behind} do not")
-    print(f"  bot token, global budget, from the restart: {budget_line(fake, began, ended)}")
+    print(f"  bot token, global budget, from the restart: {budget_line(fake, began, ended)}: "
+          f"{bot_token_routes(fake.rest_calls[calls_from:])}")
     print(f"  429s {len(fake.rate_limited) - limited_from}")
     return {"restart_fresh_p99": pct(sight.freshness, 99),
             "restart_answer_p99": pct([lat for _, lat, _ in clicks], 99),
