@@ -1053,10 +1053,12 @@ class TableController:
         await self._after_change(interaction, result, text)
 
     async def start(self, interaction: discord.Interaction, route: Route | None = None) -> None:
-        snapshot = await self.table_for(interaction, route)
-        result = await self.service.start(snapshot.channel_id, interaction.user.id)
-        await self._after_change(interaction, result,
-                                 tr(user_lang(interaction), "The game has started."))
+        # a thousand lobbies shown at once are started at once (issue 49): kept in time
+        async with in_time(interaction, update=False):
+            snapshot = await self.table_for(interaction, route)
+            result = await self.service.start(snapshot.channel_id, interaction.user.id)
+            await self._after_change(interaction, result,
+                                     tr(user_lang(interaction), "The game has started."))
 
     async def cancel(self, interaction: discord.Interaction, route: Route | None = None) -> None:
         # read without loading the game: stopping must work even when the stored game doesn't
@@ -1085,7 +1087,11 @@ class TableController:
         self, interaction: discord.Interaction, result: ApplyResult, text: str
     ) -> None:
         self._remember(result.snapshot, result.events)
-        await interaction.response.send_message(text, ephemeral=True)
+        async with answering(interaction):
+            if interaction.response.is_done():  # acknowledged late (``bot.discord.deadline``)
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
         await self.publish(result.snapshot, interaction)
 
     async def repost(self, interaction: discord.Interaction) -> None:
