@@ -1260,6 +1260,15 @@ def behind_at_end(watch: Watch, moves: list[tuple[int, int, int, float]]) -> tup
     return len(last) - behind, behind
 
 
+def _load(first: dict[str, Any], last: dict[str, Any], seconds: float) -> str:
+    """The child's CPU and loop lag between two of its reports."""
+    cpu = last["cpu"] - first["cpu"]
+    return (f"CPU {cpu:.1f} s in {seconds:.0f} s ({cpu / seconds:.0%} of a core), waited for a "
+            f"core {last['waited'] - first['waited']:.1f} s; loop lag p99 "
+            f"{pct(last['lag'], 99) * 1000:.0f} ms, max "
+            f"{max(last['lag'], default=0) * 1000:.0f} ms")
+
+
 async def _play_until(people: list[Any], stop_at: float,
                       busy: Callable[[int], bool] = lambda n: False) -> None:
     """Run the people's coroutines until ``stop_at`` (monotonic), and no longer (a person
@@ -1306,6 +1315,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"{args.seconds:g} s", flush=True)
         sent: dict[int, float] = {}
         limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
+        mark = await child.ask()
         began = time.time()
         stop_at = time.monotonic() + args.seconds
 
@@ -1322,6 +1332,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         await _play_until([one(people) for people in tables], stop_at,
                           busy=lambda n: tables[n][0].channel.id not in playing)
         ended = time.time()
+        print(f"  the bot: {_load(mark, await child.ask(), ended - began)}")
         await asyncio.sleep(args.settle)
         lobbies = [watch.lobbies[c] - at for c, at in sent.items() if c in watch.lobbies]
         started = sorted(watch.started[c] - began for c in sent if c in watch.started)
@@ -1377,8 +1388,10 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
     print(f"[{role}] restarted with {len(tables)} tables live in {ready - began:.1f} s; "
           f"the people play on for {args.seconds:g} s", flush=True)
     stop_at = time.monotonic() + args.seconds
+    mark = await child.ask()
     await _play_until([bench.play(people, stop_at) for people in tables], stop_at)
     ended = time.time()
+    print(f"  the bot: {_load(mark, await child.ask(), ended - ready)}")
     await asyncio.sleep(args.settle)
     moves, channels = await read_moves(database, "")
     sight = what_people_saw(watch, moves, channels, ready, ended)
