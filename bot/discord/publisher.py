@@ -79,6 +79,11 @@ REPOST_AGE = 50 * 60
 """Seconds after which a table message is posted anew instead of edited: Discord limits edits
 to messages older than an hour (429, JSON code 30046, at an undisclosed rate), and a table can
 live for hours. Ten minutes to spare, for a write that waits its turn."""
+SETUPS_AT_ONCE = 8
+"""Channel webhooks set up in the background at once: each set-up's second request (the
+webhook made) queues behind the first requests of those already under way, so with every new
+channel's set-up under way at once a thousand channels' look-ups would all come before the
+first webhook was made."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -303,6 +308,7 @@ class TablePublisher:
         """(webhook id, table channel) → its ``Hook``, one each so its pacing key stays."""
         self._setups: dict[int, _SetUp] = {}
         """Parent channel → its webhook's set-up under way in the background."""
+        self._setup_slots = asyncio.Semaphore(SETUPS_AT_ONCE)
         self._people = people or PeopleFirst()
         self._hooks = hooks
         self._clock = clock
@@ -597,7 +603,9 @@ class TablePublisher:
                 grant.release()
 
         try:
-            await self._webhooks.find(parent, gate=gate)
+            async with self._setup_slots:
+                # a write that needed the webhook meanwhile may have set it up itself
+                await self._webhooks.find(parent, gate=gate)
         except Exception:
             _log.exception("setting up the webhook of channel %d failed", parent)
         finally:
