@@ -7,6 +7,8 @@ discord.py echo bot on the same fake as the floor.
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
+    .venv/bin/python scripts/bench_discord.py --cold 1000 [--restart] [--interval 20]
+        [--seconds 60] [--baseline WORKTREE] [--rounds N]
     .venv/bin/python scripts/bench_discord.py --only bot --processes 2 [--shards 4]
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
@@ -75,6 +77,20 @@ the ratios bot/echo.
 reports the bot's resident memory per live table (the slope between N/5 and N tables, after a
 garbage collection); then it kills the bot with SIGKILL, starts it again on the same database,
 and reports how it redrew the tables left behind: requests, 429s and how long it took.
+
+``--cold N`` measures a cold start (issue 49): N people in N new channels, where the bot has
+Manage Webhooks and has never played, each type `/{game} start` at the same moment (no
+warm-up, no staggering), press Start once their lobby shows, and play on (a look every
+``--interval`` seconds) for ``--seconds``. Reported: **lobby appearance** (the command until
+the lobby message exists on the fake) p50/p99/max and how many took over 30 s, **tables
+started** and when the last one started (from the burst), the bot token's requests per
+second over the burst (each second's count, its busiest second and the busiest sliding 1 s),
+the channel-webhook set-ups (GET and POST ``/channels/{id}/webhooks``) and when the last one
+was made, 429s, interactions failed, and the table freshness of the moves made. With
+``--restart`` the bot then stops (as a deployment does) and starts again on the same database
+with the N tables live; the people play on, and the same figures are reported from the restart
+on: answers, table freshness and turn wait, requests per second on the global budget, 429s.
+With ``--baseline`` the older checkout runs the same cold start in the same run.
 """
 
 from __future__ import annotations
@@ -89,6 +105,7 @@ import inspect
 import itertools
 import json
 import logging
+import math
 import os
 import random
 import signal
@@ -451,9 +468,18 @@ def _title(message: StoredMessage) -> str:
     return str(message.embeds[0].get("title", "")) if message.embeds else ""
 
 
+def by_bot(fake: FakeDiscord, message: StoredMessage) -> bool:
+    """Whether the bot wrote ``message``: as itself (or through an interaction), or through
+    its application's webhook on the channel."""
+    if message.author.id == fake.bot_user.id:
+        return True
+    hook = None if message.webhook_id is None else fake.webhooks.get(message.webhook_id)
+    return hook is not None and hook.application_id == fake.application.id
+
+
 def table_message(driver: Driver, channel: Channel) -> StoredMessage | None:
     for message in reversed(driver.channel_messages(channel)):
-        if message.embeds and message.author.id == driver.fake.bot_user.id:
+        if message.embeds and by_bot(driver.fake, message):
             return message
     return None
 
@@ -491,6 +517,10 @@ class Watch:
         """(channel, person) → when a new message mentioned them."""
         self.announced: dict[int, list[float]] = {}
         """Person → when their open panel announced a turn of theirs."""
+        self.lobbies: dict[int, float] = {}
+        """Channel → when its first lobby message was made."""
+        self.started: dict[int, float] = {}
+        """Channel → when a table there first showed a game under way."""
         create, edit = fake.create_message, fake.edit_message
 
         def created(*args: Any, **kwargs: Any) -> StoredMessage:
@@ -511,15 +541,19 @@ class Watch:
         fake.edit_message = edited  # type: ignore[method-assign]
 
     def _seen(self, message: StoredMessage, now: float) -> None:
-        if message.author.id != self.fake.bot_user.id:
+        if not by_bot(self.fake, message):
             return
         if message.ephemeral_for is not None:
             if message.text.startswith("🔔"):
                 self.announced.setdefault(message.ephemeral_for, []).append(now)
             return
+        if message.channel_id not in self.lobbies and "waiting for players" in _title(message):
+            self.lobbies[message.channel_id] = now
         shown = shown_counter(message)
         if shown is None:
             return
+        if shown[1] >= 0 and message.channel_id not in self.started:
+            self.started[message.channel_id] = now
         times, counters = self.shows.setdefault(shown[0], ([], []))
         if not counters or shown[1] > counters[-1]:
             times.append(now)
@@ -1172,6 +1206,237 @@ async def memory(args: argparse.Namespace, base: Path) -> None:
         await fake.stop()
 
 
+WEBHOOK_SETUP = "/channels/{channel_id}/webhooks"
+GAVE_UP_AFTER = 30.0
+"""Seconds after which a person waiting for their lobby would have given up (the issue's)."""
+
+
+def per_second(times: list[float], start: float, end: float) -> list[int]:
+    """How many of ``times`` fell in each whole second from ``start`` until ``end``."""
+    counts = [0] * max(1, math.ceil(end - start))
+    for at in times:
+        if start <= at < end:
+            counts[int(at - start)] += 1
+    return counts
+
+
+def spread(values: list[float], ms: bool = False) -> str:
+    """p50 / p99 / max of ``values`` (seconds), in ms or s."""
+    if not values:
+        return "none"
+    unit, k, digits = ("ms", 1000, 0) if ms else ("s", 1, 2)
+    return ", ".join(f"{name} {value * k:.{digits}f} {unit}" for name, value in (
+        ("p50", pct(values, 50)), ("p99", pct(values, 99)), ("max", max(values))))
+
+
+def budget_line(fake: FakeDiscord, start: float, end: float) -> str:
+    """The bot token's requests per second on its global budget from ``start`` to ``end``."""
+    budget = fake.global_budget(TOKEN)
+    times = fake.limiter.times(budget)
+    counts = per_second(times, start, end)
+    busy = [c for c in counts if c]
+    sliding = fake.limiter.peak(budget, 1.0, since=start)
+    return (f"{sum(counts)} in {len(counts)} s, {sum(counts) / len(counts):.1f}/s; busiest "
+            f"second {max(counts)}, busiest sliding 1 s {sliding}; seconds over 50: "
+            f"{sum(1 for c in counts if c > 50)}; seconds busy {len(busy)}")
+
+
+def bot_token_routes(calls: list[Any]) -> str:
+    """The requests of ``calls`` on the bot token's budget, by route, busiest first."""
+    routes: dict[str, int] = {}
+    for call in calls:
+        if not call.path.startswith(("/webhooks/", "/interactions/")):
+            key = f"{call.method} {call.route}"
+            routes[key] = routes.get(key, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(routes.items(), key=lambda kv: -kv[1]))
+
+
+def behind_at_end(watch: Watch, moves: list[tuple[int, int, int, float]]) -> tuple[int, int]:
+    """(tables whose public table shows their last move, tables that do not)."""
+    last: dict[int, int] = {}
+    for table, seq, _, _ in moves:
+        last[table] = max(last.get(table, 0), seq)
+    behind = sum(1 for table, seq in last.items() if watch.first_shown(table, seq) is None)
+    return len(last) - behind, behind
+
+
+def _load(first: dict[str, Any], last: dict[str, Any], seconds: float) -> str:
+    """The child's CPU and loop lag between two of its reports."""
+    cpu = last["cpu"] - first["cpu"]
+    return (f"CPU {cpu:.1f} s in {seconds:.0f} s ({cpu / seconds:.0%} of a core), waited for a "
+            f"core {last['waited'] - first['waited']:.1f} s; loop lag p99 "
+            f"{pct(last['lag'], 99) * 1000:.0f} ms, max "
+            f"{max(last['lag'], default=0) * 1000:.0f} ms")
+
+
+async def _play_until(people: list[Any], stop_at: float,
+                      busy: Callable[[int], bool] = lambda n: False) -> None:
+    """Run the people's coroutines until ``stop_at`` (monotonic), and no longer (a person
+    asleep between two looks is not waited for), but for those still ``busy`` then (by their
+    index), which are waited for."""
+    tasks = [asyncio.create_task(one) for one in people]
+    await asyncio.wait(tasks, timeout=max(0.0, stop_at - time.monotonic()))
+    waited = [task for n, task in enumerate(tasks) if busy(n) and not task.done()]
+    for task in tasks:
+        if task not in waited:
+            task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[str, float]:
+    """One cold start (``--cold``), and with ``--restart`` the restart after it; prints what
+    it saw and returns the headline figures."""
+    folder.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 (before anything runs)
+    fake = FakeDiscord(token=TOKEN, rate_limits=RateLimitConfig.discord_like())
+    await fake.start()
+    watch = Watch(fake)
+    driver = Driver(fake)
+    count = args.cold
+    tables = build_world(driver, count, args.people, webhooks=True)
+    bench = Bench(fake, driver, args)
+    setups: list[tuple[float, str]] = []
+    record = fake.record_call
+
+    def recorded(call: Any) -> None:
+        if call.route == WEBHOOK_SETUP and call.status < 300:
+            setups.append((time.time(), call.method))
+        record(call)
+
+    fake.record_call = recorded  # type: ignore[method-assign]
+    child = Child(role, fake, folder, args)
+    await child.start(driver)
+    database = folder / "kortbord.sqlite3"
+    figures: dict[str, float] = {}
+    try:
+        gc.collect()
+        gc.freeze()
+        print(f"[{role}] cold start: {count} people type /{args.game} start at once in "
+              f"{count} new channels (Manage Webhooks granted), then play for "
+              f"{args.seconds:g} s", flush=True)
+        sent: dict[int, float] = {}
+        limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
+        mark = await child.ask()
+        began = time.time()
+        stop_at = time.monotonic() + args.seconds
+
+        async def one(people: list[Person]) -> None:
+            sent[people[0].channel.id] = time.time()
+            await bench.open_table(people)
+            playing.add(people[0].channel.id)
+            if time.monotonic() < stop_at:
+                await bench.play(people, stop_at)
+
+        playing: set[int] = set()
+        # however slow the bot, every lobby and start is waited for; a person asleep between
+        # two looks at the end is not
+        await _play_until([one(people) for people in tables], stop_at,
+                          busy=lambda n: tables[n][0].channel.id not in playing)
+        ended = time.time()
+        print(f"  the bot: {_load(mark, await child.ask(), ended - began)}")
+        await asyncio.sleep(args.settle)
+        lobbies = [watch.lobbies[c] - at for c, at in sent.items() if c in watch.lobbies]
+        started = sorted(watch.started[c] - began for c in sent if c in watch.started)
+        starts = [lat for _, lat, what in bench.clicks.latencies if what == "start"]
+        moves, channels = await read_moves(database, "")
+        sight = what_people_saw(watch, moves, channels, began, ended)
+        last_started = started[-1] if started else float("nan")
+        print(f"  lobby appearance (command -> lobby visible) {spread(lobbies)}; "
+              f"{len(lobbies)} of {count} shown, {sum(1 for x in lobbies if x > GAVE_UP_AFTER)} "
+              f"after {GAVE_UP_AFTER:g} s")
+        print(f"  tables started {len(started)} of {count}, the last {last_started:.1f} s after "
+              f"the burst; /start answered {spread(starts)}")
+        print(f"  bot token, global budget, burst until the last start: "
+              f"{budget_line(fake, began, began + max(1.0, last_started))}")
+        print(f"  bot token, global budget, whole phase: {budget_line(fake, began, ended)}: "
+              f"{bot_token_routes(fake.rest_calls[calls_from:])}")
+        setup_times = [at - began for at, _ in setups]
+        print(f"  channel webhooks: {sum(1 for _, m in setups if m == 'GET')} looked up, "
+              f"{sum(1 for _, m in setups if m == 'POST')} made; the first "
+              f"{min(setup_times, default=float('nan')):.1f} s, the last "
+              f"{max(setup_times, default=float('nan')):.1f} s after the burst")
+        print(f"  429s {len(fake.rate_limited) - limited_from}; interactions failed "
+              f"{bench.clicks.failed}, errors {bench.clicks.errors}; answers "
+              f"{spread([lat for _, lat, _ in bench.clicks.latencies], ms=True)}")
+        print(f"  table freshness {spread(sight.freshness, ms=True)} ({len(sight.freshness)} "
+              f"moves, {sight.unshown} not shown); turn wait {spread(sight.turn_wait, ms=True)}")
+        figures.update(lobby_p50=pct(lobbies, 50), lobby_p99=pct(lobbies, 99),
+                       lobby_max=max(lobbies, default=float("nan")), started=len(started),
+                       last_started=last_started,
+                       global_peak=fake.limiter.peak(fake.global_budget(TOKEN), 1.0, since=began),
+                       limited=len(fake.rate_limited) - limited_from)
+        if args.restart:
+            figures.update(await _restart(role, args, fake, driver, watch, bench, child, tables,
+                                          database))
+    finally:
+        gc.unfreeze()
+        await child.stop()
+        await fake.stop()
+    return figures
+
+
+async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, driver: Driver,
+                   watch: Watch, bench: Bench, child: Child, tables: list[list[Person]],
+                   database: Path) -> dict[str, float]:
+    """The bot stops and starts again with the tables live; the people play on."""
+    await child.stop()
+    limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
+    clicks_from, failed_from = len(bench.clicks.latencies), bench.clicks.failed
+    shown_before = {table: counters[-1] for table, (_, counters) in watch.shows.items()}
+    began = time.time()
+    await child.start(driver)
+    ready = time.time()
+    print(f"[{role}] restarted with {len(tables)} tables live in {ready - began:.1f} s; "
+          f"the people play on for {args.seconds:g} s", flush=True)
+    stop_at = time.monotonic() + args.seconds
+    mark = await child.ask()
+    await _play_until([bench.play(people, stop_at) for people in tables], stop_at)
+    ended = time.time()
+    print(f"  the bot: {_load(mark, await child.ask(), ended - ready)}")
+    await asyncio.sleep(args.settle)
+    moves, channels = await read_moves(database, "")
+    sight = what_people_saw(watch, moves, channels, ready, ended)
+    # each table's first showing of a move made after the restart
+    caught = []
+    for table, (times, counters) in watch.shows.items():
+        at = bisect.bisect_right(counters, shown_before.get(table, -1))
+        if at < len(times) and times[at] >= began:
+            caught.append(times[at] - ready)
+    clicks = bench.clicks.latencies[clicks_from:]
+    right, behind = behind_at_end(watch, moves)
+    print(f"  answers after the restart {spread([lat for _, lat, _ in clicks], ms=True)} "
+          f"({len(clicks)}), failed {bench.clicks.failed - failed_from}")
+    print(f"  tables showing a move made after the restart: {len(caught)}, the first showing "
+          f"after the bot was up {spread(caught)}")
+    print(f"  table freshness {spread(sight.freshness, ms=True)} ({len(sight.freshness)} moves, "
+          f"{sight.unshown} not shown); turn wait {spread(sight.turn_wait, ms=True)}")
+    print(f"  at the end: {right} tables show their last move, {behind} do not")
+    print(f"  bot token, global budget, from the restart: {budget_line(fake, began, ended)}: "
+          f"{bot_token_routes(fake.rest_calls[calls_from:])}")
+    print(f"  429s {len(fake.rate_limited) - limited_from}")
+    return {"restart_fresh_p99": pct(sight.freshness, 99),
+            "restart_answer_p99": pct([lat for _, lat, _ in clicks], 99),
+            "restart_global_peak": fake.limiter.peak(fake.global_budget(TOKEN), 1.0,
+                                                     since=began),
+            "restart_behind": behind, "restart_limited": len(fake.rate_limited) - limited_from}
+
+
+async def cold(args: argparse.Namespace, base: Path) -> None:
+    """``--cold``: the cold start (and ``--restart``) for the bot, and for ``--baseline`` too,
+    in turn first from round to round."""
+    roles = ("base", "bot") if args.baseline else ("bot",)
+    rows: dict[str, list[dict[str, float]]] = {}
+    for round_ in range(args.rounds):
+        for role in (roles if round_ % 2 == 0 else roles[::-1]):
+            rows.setdefault(role, []).append(
+                await cold_phase(role, args, base / f"cold-{role}-{round_ + 1}"))
+    names = sorted({name for phases in rows.values() for f in phases for name in f})
+    print("| " + " | ".join(["role", *names]) + " |")
+    for role, phases in rows.items():
+        for f in phases:
+            print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
+                  + " |")
+
+
 def _redrawn(fake: FakeDiscord, calls_from: int, tables: int) -> bool:
     writes = [c for c in fake.rest_calls[calls_from:]
               if c.method in ("PATCH", "POST") and c.route.startswith("/channels/")]
@@ -1203,12 +1468,14 @@ async def main(args: argparse.Namespace) -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-discord-"))
     load_average = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load average {load_average}; files in {base}")
-    print(f"{args.tables} tables of {args.game}: {args.people} people, {args.computers} "
-          f"computers ({args.levels or args.level or 'normal'}); a click per person every "
-          f"{args.interval:g} s; COMPUTER_PAUSE "
+    print(f"{args.cold or args.tables} tables of {args.game}: {args.people} people, "
+          f"{args.computers} computers ({args.levels or args.level or 'normal'}); a click per "
+          f"person every {args.interval:g} s; COMPUTER_PAUSE "
           f"{args.computer_pause:g} s", flush=True)
     if args.memory:
         await memory(args, base)
+    elif args.cold:
+        await cold(args, base)
     elif args.levels:
         await levels(args, base)
     else:
@@ -1244,6 +1511,10 @@ if __name__ == "__main__":
     parser.add_argument("--settle", type=float, default=10.0,
                         help="seconds after the window for the tables to show its last moves")
     parser.add_argument("--memory", type=int, default=0)
+    parser.add_argument("--cold", type=int, default=0,
+                        help="N people start tables at once in N new channels (a cold start)")
+    parser.add_argument("--restart", action="store_true",
+                        help="with --cold: then restart the bot with the tables live")
     parser.add_argument("--webhooks", action="store_true",
                         help="the servers grant the bot Manage Webhooks (channel webhooks)")
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")

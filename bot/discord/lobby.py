@@ -13,6 +13,7 @@ from bot.discord import checks
 from bot.discord.answers import defer_if_late, display_name, may_manage, user_lang
 from bot.discord.common import level_text
 from bot.discord.controller import TableController, closed_text
+from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
@@ -181,10 +182,12 @@ async def leave(controller: TableController, interaction: discord.Interaction,
 
 async def start(controller: TableController, interaction: discord.Interaction,
                 route: Route | None = None) -> None:
-    snapshot = await controller.table_for(interaction, route)
-    result = await controller.service.start(snapshot.channel_id, interaction.user.id)
-    await _after_change(controller, interaction, result,
-                        tr(user_lang(interaction), "The game has started."))
+    # a thousand lobbies shown at once are started at once (issue 49): kept in time
+    async with in_time(interaction, update=False):
+        snapshot = await controller.table_for(interaction, route)
+        result = await controller.service.start(snapshot.channel_id, interaction.user.id)
+        await _after_change(controller, interaction, result,
+                            tr(user_lang(interaction), "The game has started."))
 
 
 async def cancel(controller: TableController, interaction: discord.Interaction,
@@ -217,7 +220,11 @@ async def _closed(controller: TableController, interaction: discord.Interaction,
 async def _after_change(controller: TableController, interaction: discord.Interaction,
                         result: ApplyResult, text: str) -> None:
     controller.remember(result.snapshot, result.events)
-    await interaction.response.send_message(text, ephemeral=True)
+    async with answering(interaction):
+        if interaction.response.is_done():  # acknowledged late (``bot.discord.deadline``)
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
     await controller.publish(result.snapshot, interaction)
 
 

@@ -25,7 +25,10 @@ more than ``limit`` of them.
 
 Waiting requests are granted in order, urgent ones first (the publisher marks as urgent the
 writes a person is waiting for: a table posted anew to ping the next player), and a request
-whose channel is full never holds up one for another channel.
+whose channel is full never holds up one for another channel. Background requests (issue 49:
+setting up a channel's webhook, which no write is waiting for) come last, and only while the
+global window keeps ``Limits.background_reserve`` of its places free, so that a write that comes
+a moment later never waits behind them, however many there are.
 """
 
 from __future__ import annotations
@@ -107,6 +110,10 @@ class Limits:
     request without authorization), less a margin."""
     requests: int = 45
     per: float = 1.0
+    background_reserve: float = 0.25
+    """The part of the global window that background requests leave free (rounded up): they
+    are granted only while more than that is free, so a burst of them (a thousand channels'
+    webhooks set up) never fills the window ahead of a person's write or a computer's move."""
     margin: float = 0.05
     """Seconds added to every window, for clocks and timing on Discord's side."""
 
@@ -148,13 +155,13 @@ class _Window:
         self.in_flight = 0
         self.done: deque[float] = deque()
 
-    def free_at(self, now: float) -> float:
+    def free_at(self, now: float, spare: int = 0) -> float:
         """When the next request may start (``now`` if it may start now; infinity if only an
-        answer still awaited can make room)."""
+        answer still awaited can make room), leaving ``spare`` places free after it."""
         done = self.done
         while done and done[0] <= now:
             done.popleft()
-        excess = self.in_flight + len(done) - self.limit
+        excess = self.in_flight + len(done) - self.limit + spare
         if excess < 0:
             return now
         return done[excess] if excess < len(done) else _INFINITY
@@ -192,15 +199,18 @@ class Grant:
 class Ticket:
     """A request waiting for its grant."""
 
-    __slots__ = ("channel_id", "future", "kind", "seq", "urgent")
+    __slots__ = ("background", "channel_id", "future", "kind", "seq", "urgent")
 
     def __init__(self, channel_id: int, kind: Kind, urgent: bool, seq: int,
-                 future: asyncio.Future[Grant]) -> None:
+                 future: asyncio.Future[Grant], background: bool = False) -> None:
         self.channel_id = channel_id
         self.kind = kind
         self.urgent = urgent
         self.seq = seq
         self.future = future
+        self.background = background
+        """Granted after every other, and only while the global window has places to spare
+        (``Limits.background_reserve``)."""
 
 
 class RequestPacer:
@@ -212,6 +222,9 @@ class RequestPacer:
         self._channels: dict[tuple[int, Kind], _Window] = {}
         self._urgent: dict[int, Ticket] = {}
         self._routine: dict[int, Ticket] = {}
+        self._background: dict[int, Ticket] = {}
+        self._spare = max(1, math.ceil(self.limits.requests * self.limits.background_reserve))
+        """Places of the global window that background requests leave free."""
         self._hooks_waiting = 0
         """Waiting tickets of ``Kind.HOOK`` and ``Kind.WEBHOOK``, which a full global window
         does not hold up."""
@@ -226,22 +239,32 @@ class RequestPacer:
 
     @property
     def waiting(self) -> int:
-        return len(self._urgent) + len(self._routine)
+        return len(self._urgent) + len(self._routine) + len(self._background)
 
-    def ticket(self, channel_id: int, kind: Kind, *, urgent: bool = False) -> Ticket:
-        """Queue a request; ``wait(ticket)`` for its grant (cancel that wait to give up)."""
+    def _queue(self, ticket: Ticket) -> dict[int, Ticket]:
+        return (self._urgent if ticket.urgent else self._background if ticket.background
+                else self._routine)
+
+    def ticket(self, channel_id: int, kind: Kind, *, urgent: bool = False,
+               background: bool = False) -> Ticket:
+        """Queue a request; ``wait(ticket)`` for its grant (cancel that wait to give up). A
+        ``background`` request is one nobody waits for: it goes after all others, and only
+        while the global window has places to spare."""
         self._seq += 1
         future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
-        ticket = Ticket(channel_id, kind, urgent, self._seq, future)
-        (self._urgent if urgent else self._routine)[ticket.seq] = ticket
+        ticket = Ticket(channel_id, kind, urgent, self._seq, future,
+                        background=background and not urgent)
+        self._queue(ticket)[ticket.seq] = ticket
         if kind in _UNBOUND:
             self._hooks_waiting += 1
         future.add_done_callback(lambda _: self._forget(ticket))
         self._grant()
         return ticket
 
-    async def acquire(self, channel_id: int, kind: Kind, *, urgent: bool = False) -> Grant:
-        return await self.wait(self.ticket(channel_id, kind, urgent=urgent))
+    async def acquire(self, channel_id: int, kind: Kind, *, urgent: bool = False,
+                      background: bool = False) -> Grant:
+        return await self.wait(self.ticket(channel_id, kind, urgent=urgent,
+                                           background=background))
 
     async def wait(self, ticket: Ticket) -> Grant:
         """The grant for ``ticket``, once there is room for it."""
@@ -261,15 +284,24 @@ class RequestPacer:
 
     def hurry(self, ticket: Ticket) -> None:
         """The request became urgent while it waited."""
-        if not ticket.urgent and self._routine.pop(ticket.seq, None) is not None:
+        if not ticket.urgent and self._queue(ticket).pop(ticket.seq, None) is not None:
             ticket.urgent = True
+            ticket.background = False
             self._urgent[ticket.seq] = ticket
+            self._grant()
+
+    def foreground(self, ticket: Ticket) -> None:
+        """A background request became one that something waits for: it goes in order with
+        the routine ones (by when it was queued)."""
+        if ticket.background and self._background.pop(ticket.seq, None) is not None:
+            ticket.background = False
+            self._routine[ticket.seq] = ticket
+            self._routine = dict(sorted(self._routine.items()))
             self._grant()
 
     def _forget(self, ticket: Ticket) -> None:
         # a ticket given up (its future cancelled) leaves the queue
-        if (self._urgent if ticket.urgent else self._routine).pop(ticket.seq, None) is not None \
-                and ticket.kind in _UNBOUND:
+        if self._queue(ticket).pop(ticket.seq, None) is not None and ticket.kind in _UNBOUND:
             self._hooks_waiting -= 1
 
     def _window(self, channel_id: int, kind: Kind) -> _Window | None:
@@ -302,7 +334,8 @@ class RequestPacer:
         wake = _INFINITY
         global_free = self._global.free_at(now)
         hooks_free = self._hooks.free_at(now) <= now
-        for queue in (self._urgent, self._routine):
+        for queue in (self._urgent, self._routine, self._background):
+            spare = queue is self._background
             for ticket in list(queue.values()):
                 if global_free > now and not (self._hooks_waiting and hooks_free):
                     # only the global window could make room: nothing more to grant now
@@ -312,6 +345,11 @@ class RequestPacer:
                 bound = ticket.kind not in _UNBOUND
                 if bound and global_free > now:
                     wake = min(wake, global_free)
+                    continue
+                if bound and spare and (
+                        room_at := self._global.free_at(now, self._spare)) > now:
+                    # a background request leaves the window's last places to the others
+                    wake = min(wake, room_at)
                     continue
                 if not bound and not hooks_free:
                     continue  # granted as a webhook request in flight ends

@@ -23,6 +23,16 @@ message is edited by whoever posted it (a webhook's only through that webhook, w
 with the table); a message only the bot could edit is posted anew through the channel's
 webhook once, so that the table's later edits are off the global budget too.
 
+Setting a channel's webhook up costs two of the bot token's requests, so a write that a
+person's fresh interaction can make never waits for it (issue 49: a thousand new channels' lobbies
+waited tens of seconds behind two thousand set-up requests). Such a write uses the channel's
+webhook only if it is known already (remembered or stored); once the table is up, the webhook
+is set up in the background, its requests granted after every other of the bot's and only while
+the global window has places to spare (``Kind.READ`` tickets of the pacer's background queue).
+Only a write that nobody's fresh interaction can make (nobody clicked for 14 minutes, a redraw
+after a restart) waits for the set-up, which it hurries into the routine queue: it is the write
+that will use the webhook.
+
 Every request goes through a ``RequestPacer`` (``bot.discord.pacing``), which keeps the bot
 inside Discord's per-channel and global limits; a table's next write waits for its grant, and
 whatever is published while it waits goes out in that one write. So under load each table is
@@ -39,7 +49,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -69,6 +79,11 @@ REPOST_AGE = 50 * 60
 """Seconds after which a table message is posted anew instead of edited: Discord limits edits
 to messages older than an hour (429, JSON code 30046, at an undisclosed rate), and a table can
 live for hours. Ten minutes to spare, for a write that waits its turn."""
+SETUPS_AT_ONCE = 8
+"""Channel webhooks set up in the background at once: each set-up's second request (the
+webhook made) queues behind the first requests of those already under way, so with every new
+channel's set-up under way at once a thousand channels' look-ups would all come before the
+first webhook was made."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -205,6 +220,17 @@ class _Unknown:
 
 
 @dataclass
+class _SetUp:
+    """A channel webhook being set up in the background (issue 49)."""
+
+    task: asyncio.Task[None] | None = None
+    ticket: Ticket | None = None
+    """The pacer's ticket of its request waiting now, if any."""
+    wanted: bool = False
+    """A write waits for it: its requests are no longer background ones."""
+
+
+@dataclass
 class _Table:
     table_id: int
     channel_id: int
@@ -280,6 +306,9 @@ class TablePublisher:
         self._webhooks = webhooks
         self._channel_hooks: dict[tuple[int, int], Hook] = {}
         """(webhook id, table channel) → its ``Hook``, one each so its pacing key stays."""
+        self._setups: dict[int, _SetUp] = {}
+        """Parent channel → its webhook's set-up under way in the background."""
+        self._setup_slots = asyncio.Semaphore(SETUPS_AT_ONCE)
         self._people = people or PeopleFirst()
         self._hooks = hooks
         self._clock = clock
@@ -334,6 +363,8 @@ class TablePublisher:
         ``repost`` deletes the table's current message; an earlier game's table stays, so the
         channel's history keeps its result."""
         state = self._state(showing, posting=True)
+        # the person's interaction first: with it fresh, nothing waits for the channel's webhook
+        state.offer(showing.hook)
         await self._prepare(state)
         async with state.lock:
             if state.pending is not None and state.pending.version <= showing.version:
@@ -343,9 +374,11 @@ class TablePublisher:
             state.latest = showing
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.to_move else None
-            return await self._send(state, showing, mention=showing.ping,
+            sent = await self._send(state, showing, mention=showing.ping,
                                     pinged=showing.ping or still,
                                     replaces=state.message_id if repost else None)
+        self._set_up_later(state)
+        return sent
 
     async def close(self) -> None:
         """Let the writes in flight finish (a table half moved down would leave its old message
@@ -353,6 +386,10 @@ class TablePublisher:
         for state in self._tables.values():
             if state.reminder is not None:
                 state.reminder.cancel()
+        setups = [s.task for s in self._setups.values() if s.task is not None]
+        for task in setups:
+            task.cancel()
+        await asyncio.gather(*setups, return_exceptions=True)
         workers = [s.worker for s in self._tables.values() if s.worker and not s.worker.done()]
         if workers:
             await asyncio.wait(workers, timeout=CLOSE_GRACE)
@@ -395,6 +432,7 @@ class TablePublisher:
                 try:
                     await self._show(state, showing, grant, passed=passed)
                     failures = 0
+                    self._set_up_later(state)
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
                         self._forget(state.table_id, showing.version)
@@ -507,12 +545,22 @@ class TablePublisher:
 
     async def _prepare(self, state: _Table) -> None:
         """Look up the channel's webhook for the table's next write (remembered after the first
-        time), and, after a restart, the webhook that posted the stored message."""
+        time), and, after a restart, the webhook that posted the stored message. Discord is
+        asked (the webhook set up) only when no person's interaction at the table is fresh,
+        so that the write will go through the webhook; else only what is known is used. Nor
+        for the table's first message: what people first see of their table never waits
+        (a lobby whose command was deferred is the bot's message, and the webhook is set up
+        in the background after it)."""
         if self._webhooks is None:
             return
+        hook = state.hook
+        make = state.message_id is not None and (
+            hook is None or not hook.fresh(self._clock.now()))
         try:
             parent, thread = self._webhooks.parent_of(state.channel_id)
-            found = await self._webhooks.find(parent)
+            if make:
+                self._want(parent)
+            found = await self._webhooks.find(parent, make=make)
         except Exception:
             _log.exception("looking up the webhook of channel %d failed", state.channel_id)
             found, thread = None, None
@@ -524,6 +572,55 @@ class TablePublisher:
             else:
                 # its webhook was deleted since: nobody can edit the message any more
                 state.orphaned = True
+
+    def _set_up_later(self, state: _Table) -> None:
+        """The table is up: set its channel's webhook up in the background if it has none yet
+        and the bot may make one, for the writes that no interaction will make (issue 49)."""
+        webhooks = self._webhooks
+        if webhooks is None or state.channel_hook is not None:
+            return
+        parent, _ = webhooks.parent_of(state.channel_id)
+        if parent in self._setups or not webhooks.wanting(parent):
+            return
+        setup = self._setups[parent] = _SetUp()
+        setup.task = asyncio.create_task(self._set_up(parent, setup),
+                                         name=f"kortbord-webhook-{parent}")
+
+    async def _set_up(self, parent: int, setup: _SetUp) -> None:
+        assert self._webhooks is not None
+
+        @contextlib.asynccontextmanager
+        async def gate() -> AsyncIterator[None]:
+            ticket = setup.ticket = self._pacer.ticket(0, Kind.READ, background=not setup.wanted)
+            try:
+                grant = await self._pacer.wait(ticket)
+            finally:
+                setup.ticket = None
+            try:
+                with paced():
+                    yield
+            finally:
+                grant.release()
+
+        try:
+            async with self._setup_slots:
+                # a write that needed the webhook meanwhile may have set it up itself
+                await self._webhooks.find(parent, gate=gate)
+        except Exception:
+            _log.exception("setting up the webhook of channel %d failed", parent)
+        finally:
+            if self._setups.get(parent) is setup:
+                del self._setups[parent]
+
+    def _want(self, parent: int) -> None:
+        """A write waits for ``parent``'s webhook: its set-up in the background, if one is
+        under way, is no longer a background one."""
+        setup = self._setups.get(parent)
+        if setup is None or setup.wanted:
+            return
+        setup.wanted = True
+        if setup.ticket is not None:
+            self._pacer.foreground(setup.ticket)
 
     def _hook_of(self, found: ChannelHook, channel_id: int, thread_id: int | None) -> Hook:
         hook = self._channel_hooks.get((found.webhook_id, channel_id))

@@ -16,12 +16,21 @@ own messages. The webhook is found again after a restart (its id and token are s
 among the channel's webhooks (only one the bot's application owns: a member's is not ours to
 use), else created. A member may delete it at any time (404 10015 Unknown Webhook): it is
 forgotten and made anew on the next write, if the bot still may.
+
+Asking Discord costs two of the bot token's requests (the channel's webhooks, then a new one),
+on its global budget: so a write that a person's fresh interaction can make never waits for
+them (issue 49). The publisher looks only at what is known (``find(make=False)``: remembered or
+stored) for such a write, and sets the webhook up in the background once the table is up, its
+requests after every other of the bot's (``gate``: the pacer's background requests).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,6 +43,9 @@ _log = logging.getLogger(__name__)
 WEBHOOK_NAME = "kortbord"
 """The webhook's name, which its messages show as their author: the bot's own name, the same
 in every language (names with "discord" or "clyde" in them are refused)."""
+Gate = Callable[[], AbstractAsyncContextManager[object]]
+"""Entered around each request of the bot token's that ``find`` makes: the caller's pacing
+(without one, ``bot.discord.pacing.pace_all`` paces them as routine requests)."""
 REFUSED_FOR = 10 * 60.0
 """Seconds a channel whose webhook Discord refused (no permission after all, or 15 webhooks
 there already) is written with bot messages before the bot asks again."""
@@ -82,11 +94,22 @@ class ChannelWebhooks:
     def known(self, parent_id: int) -> ChannelHook | None:
         return self._known.get(parent_id)
 
-    async def find(self, parent_id: int) -> ChannelHook | None:
+    def wanting(self, parent_id: int) -> bool:
+        """Whether ``parent_id`` was looked up, has no webhook yet, and ``find`` would ask
+        Discord for one (the bot may, and was not refused lately), nobody asking already."""
+        lock = self._locks.get(parent_id)
+        return (parent_id in self._known and self._known[parent_id] is None
+                and (lock is None or not lock.locked()) and self._may_ask(parent_id))
+
+    async def find(self, parent_id: int, *, make: bool = True,
+                   gate: Gate | None = None) -> ChannelHook | None:
         """The webhook for ``parent_id``'s tables: remembered, stored, the bot's among the
-        channel's, or new; ``None`` if the bot may not have one there."""
-        if self._known.get(parent_id) is not None:
-            return self._known[parent_id]
+        channel's, or new; ``None`` if the bot may not have one there. Without ``make`` only
+        what is known without asking Discord (remembered or stored). ``gate`` paces the
+        requests to Discord."""
+        known = self._known.get(parent_id)
+        if known is not None or (not make and parent_id in self._known):
+            return known
         lock = self._locks.setdefault(parent_id, asyncio.Lock())
         async with lock:
             if self._known.get(parent_id) is not None:
@@ -97,10 +120,9 @@ class ChannelWebhooks:
                     hook = self._known[parent_id] = ChannelHook(stored[0], stored[1], parent_id)
                     return hook
                 self._known[parent_id] = None
-            if not self._may_manage(parent_id) or self._refused.get(parent_id, 0.0) > \
-                    self._clock.now():
+            if not make or not self._may_ask(parent_id):
                 return None
-            hook = await self._obtain(parent_id)
+            hook = await self._obtain(parent_id, gate or contextlib.nullcontext)
             if hook is not None:
                 self._known[parent_id] = hook
                 await self._store.set_channel_webhook(
@@ -116,6 +138,10 @@ class ChannelWebhooks:
                       hook.parent_id)
             await self._store.set_channel_webhook(hook.parent_id, None, now=self._clock.now())
 
+    def _may_ask(self, parent_id: int) -> bool:
+        return self._may_manage(parent_id) and self._refused.get(parent_id, 0.0) <= \
+            self._clock.now()
+
     def _may_manage(self, parent_id: int) -> bool:
         """Whether the bot has Manage Webhooks in the channel, as its cache (the guild's roles
         and the channel's overwrites) says."""
@@ -125,16 +151,19 @@ class ChannelWebhooks:
         me = channel.guild.me
         return me is not None and channel.permissions_for(me).manage_webhooks
 
-    async def _obtain(self, parent_id: int) -> ChannelHook | None:
+    async def _obtain(self, parent_id: int, gate: Gate) -> ChannelHook | None:
         """The application's webhook among the channel's, else a new one."""
         application = self._client.application_id
         http = self._client.http
         try:
-            for data in await http.channel_webhooks(parent_id):
+            async with gate():
+                listed = await http.channel_webhooks(parent_id)
+            for data in listed:
                 token = data.get("token")
                 if token and data.get("application_id") == str(application):
                     return ChannelHook(int(data["id"]), token, parent_id)
-            made = await http.create_webhook(parent_id, name=WEBHOOK_NAME)
+            async with gate():
+                made = await http.create_webhook(parent_id, name=WEBHOOK_NAME)
         except discord.HTTPException as exc:
             # 403 50013: no Manage Webhooks after all; 400 30007: 15 webhooks there already
             self._refused[parent_id] = self._clock.now() + REFUSED_FOR

@@ -26,6 +26,9 @@ pytestmark = pytest.mark.e2e
 
 STALE = 15 * 60
 TURN = 60
+HELD = 8.0
+"""Seconds Discord holds the webhook routes back (a 429 asking to retry that much later)."""
+WEBHOOK_ROUTES = "/channels/{channel_id}/webhooks"
 MESSAGES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
 
 
@@ -225,3 +228,43 @@ async def test_a_channel_with_its_fifteen_webhooks_gets_bot_messages(
     assert driver.webhooks(world.channel) == members
     assert shown.author.id == fake.bot_user.id and shown.webhook_id is None
     assert _bot_table_writes(calls)
+
+
+async def test_a_new_channels_first_table_does_not_wait_for_its_webhook(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """Issue 49: before a table's first write in a channel the bot never played in, the bot
+    looked up and made the channel's webhook, two requests on its global budget that a burst of
+    new channels queued for tens of seconds, while the person's fresh interaction could post the
+    lobby at once. With the webhook routes held back, the lobby appears and the game starts;
+    the webhook is set up afterwards, for the writes no interaction will make."""
+    driver.set_bot_webhooks(world.channel, True)
+    await bot_runner.start()
+    fake.fail_next(1, status=429, retry_after=HELD,
+                   match=lambda method, route: route == WEBHOOK_ROUTES)
+    first = len(fake.rest_calls)
+    began = time.monotonic()
+
+    opened = await driver.slash(world.anna, world.channel, "dubb start")
+    assert opened.ephemeral, opened.content
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: dubb_table.title(m).startswith("Dubb"), within=HELD / 2)
+    shown_after = time.monotonic() - began
+    joined = await driver.click(world.bo, lobby, "Join")
+    assert "joined" in joined.content, joined.content
+    await driver.click(world.anna, lobby, "Start")
+    table = DubbTable(driver, world.channel, {world.anna.id: world.anna, world.bo.id: world.bo})
+    await table.wait_counter(0)
+    started_after = time.monotonic() - began
+    # nothing of the table waited for the held routes: they were asked (and refused) once
+    held_calls = [c for c in fake.rest_calls[first:] if c.route == WEBHOOK_ROUTES]
+
+    assert shown_after < HELD / 2 and started_after < HELD
+    assert [(c.method, c.status) for c in held_calls] == [("GET", 429)]
+    assert lobby.webhook_id is not None and lobby.author.id == fake.bot_user.id, \
+        "the lobby was not posted through the person's interaction"
+    assert _bot_table_writes(fake.rest_calls[first:]) == []
+    # once Discord lets it, the webhook is set up, in the background, for later
+    [hook] = await driver.wait_for(lambda: driver.webhooks(world.channel) or None,
+                                   within=HELD * 3, what="the channel's webhook")
+    assert hook.application_id == fake.application.id
