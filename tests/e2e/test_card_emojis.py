@@ -16,6 +16,9 @@ from bot.cardart import EMOJI_FACES, emoji_name
 from bot.fakediscord import Driver, FakeDiscord
 from tests.e2e.conftest import BotRunner, SubprocessBot, World
 from tests.e2e.dubb_table import open_table, to_move
+from tests.e2e.tonk_table import field_value
+from tests.e2e.tonk_table import open_table as open_tonk
+from tests.e2e.tonk_table import to_move as tonk_to_move
 
 pytestmark = [pytest.mark.e2e]
 
@@ -185,3 +188,34 @@ async def test_two_processes_starting_together_make_one_emoji_per_card(
 
 _PNG_URI = ("data:image/png;base64,"
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+
+async def test_a_tonk_turn_shows_the_cards_emojis_on_buttons_menus_and_the_table(
+    emoji_bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await emoji_bot.start()
+    await emojis_ready(emoji_bot)
+    play = await open_tonk(emoji_bot, driver, world.channel, world.anna, [world.bo],
+                           options={"no_upcard": False})
+    table = play.table
+    user = play.users[tonk_to_move(table) or 0]
+    take = next(b for b in table.buttons() if b["label"].startswith("Take "))
+    assert fake.emojis.by_id[int(take["emoji"]["id"])].name == take["emoji"]["name"]
+    assert "<:" not in take["label"]
+
+    panel = await driver.click(user, table, "Your hand")
+    assert panel.message is not None
+    assert len(markups(fake, panel.message.content)) >= 5 + 1, "the hand and the discard"
+    drawn = await driver.click(user, panel.message, "Draw from stock")
+    assert drawn.message is not None
+    discard = next(s for s in drawn.message.selects() if ":discard:" in s["custom_id"])
+    option = discard["options"][0]
+    assert option["emoji"]["name"] in NAMES and "<:" not in option["label"]
+    await driver.select(user, drawn.message, [option["value"]], custom_id=discard["custom_id"])
+
+    def discarded() -> str | None:
+        latest = field_value(play.table, "Latest")
+        return latest if "discarded" in latest else None
+
+    latest = await driver.wait_for(discarded, what="the discard on the table")
+    assert option["emoji"]["name"] in markups(fake, latest.splitlines()[-1])
