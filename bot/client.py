@@ -305,6 +305,9 @@ class KortbordBot(commands.Bot):
         if self._refresh_task is not None:
             self._refresh_task.cancel()
         if self.card_emojis is not None:
+            # uploads under way finish, so the log says how the cards are shown, within the
+            # grace an answer has too
+            await asyncio.wait({self.card_emojis}, timeout=SHUTDOWN_GRACE_SECONDS)
             self.card_emojis.cancel()
         if hasattr(self, "timers"):
             await self.timers.close()

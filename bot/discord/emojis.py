@@ -12,6 +12,7 @@ as letters (``7♥``) and the log says why.
 from __future__ import annotations
 
 import logging
+import random
 
 import discord
 
@@ -67,8 +68,12 @@ async def _ensure(client: discord.Client) -> tuple[dict[str, CardEmoji], int]:
     if others + len(wanted) > APPLICATION_LIMIT:
         raise NoRoom(f"the application has {others} other emojis of at most "
                      f"{APPLICATION_LIMIT}, and the cards need {len(wanted)}")
+    # two processes starting together would otherwise go down the list in step, the later
+    # refused every name and listing again after each: each starts at its own place instead,
+    # so they make different cards and meet only near the end
+    start = random.randrange(len(missing)) if missing else 0
     created = 0
-    for name in missing:
+    for name in missing[start:] + missing[:start]:
         if name in have:  # another process made it while this one was uploading
             continue
         try:
