@@ -309,6 +309,9 @@ class KortbordBot(commands.Bot):
             # grace an answer has too
             await asyncio.wait({self.card_emojis}, timeout=SHUTDOWN_GRACE_SECONDS)
             self.card_emojis.cancel()
+            # the emojis are this client's application's: whatever runs in this process after
+            # it (another bot, in tests) starts from letters
+            cards.use_emojis({})
         if hasattr(self, "timers"):
             await self.timers.close()
         if hasattr(self, "computers"):
