@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 
 import discord
 
@@ -34,6 +35,7 @@ async def install(client: discord.Client) -> int:
     """Make sure the application has every card's emoji and show cards as them; on failure,
     log why and show letters. Returns how many emojis this call created."""
     cards.use_emojis({})
+    began = time.monotonic()
     try:
         found, created = await _ensure(client)
     except (discord.HTTPException, NoRoom) as exc:
@@ -45,7 +47,8 @@ async def install(client: discord.Client) -> int:
         return 0
     cards.use_emojis({cards.face_of(face): found[name] for name, face in _wanted().items()
                       if face != BACK})
-    _log.info("card emojis: %d in use, %d created now", len(found), created)
+    _log.info("card emojis: %d in use, %d created now (%.1f s)", len(found), created,
+              time.monotonic() - began)
     return created
 
 

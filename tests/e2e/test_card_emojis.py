@@ -70,7 +70,7 @@ async def test_the_first_start_uploads_every_card_and_a_restart_none(
     assert await emojis_ready(emoji_bot) == 0
     assert set(fake.emojis.by_id) == ids
     assert cards.display(cards.make(7, 1)) == seven
-    assert "card emojis: 55 in use, 0 created now" in caplog.text
+    assert "card emojis: 55 in use, 0 created now (" in caplog.text
     await emoji_bot.stop()
     assert cards.display(cards.make(7, 1)) == "7♥", "a closed bot's emojis are no one's"
 
