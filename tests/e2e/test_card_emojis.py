@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot import cards
 from bot.cardart import EMOJI_FACES, emoji_name
+from bot.discord import emojis
 from bot.fakediscord import Driver, FakeDiscord
-from tests.e2e.conftest import BotRunner, SubprocessBot, World
+from tests.e2e.conftest import BareClients, BotRunner, SubprocessBot, World
 from tests.e2e.dubb_table import open_table, to_move
 from tests.e2e.tonk_table import field_value
 from tests.e2e.tonk_table import open_table as open_tonk
@@ -43,6 +45,13 @@ def markups(fake: FakeDiscord, text: str) -> list[str]:
 async def emojis_ready(runner: BotRunner) -> int:
     assert runner.bot is not None and runner.bot.card_emojis is not None
     return await runner.bot.card_emojis
+
+
+@pytest.fixture(autouse=True)
+def letters_after() -> Iterator[None]:
+    """Cards are letters again for the tests that run next in this process, however this ends."""
+    yield
+    cards.use_emojis({})
 
 
 @pytest.fixture
@@ -187,6 +196,30 @@ async def test_two_processes_starting_together_make_one_emoji_per_card(
     assert [int(m.group(1)) for m in logged if m] == [55, 55]
     assert sum(int(m.group(2)) for m in logged if m) == 55, "each card created by one process"
     assert not any(bot.errors() for bot in bots)
+
+
+async def test_two_uploads_in_step_are_refused_the_names_taken_and_use_the_winners(
+    fake: FakeDiscord, driver: Driver, bare_clients: BareClients,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worst case of two processes starting together, made certain: both go down the list
+    from the same card, so one of them is refused name after name."""
+    monkeypatch.setattr(emojis.random, "randrange", lambda n: 0)
+    # bare clients have no pacer: some 160 requests at once meet the global limit, and wait
+    driver.allow_rate_limits()
+    first, _ = await bare_clients.start(sync=False)
+    second, _ = await bare_clients.start(sync=False)
+
+    created = await asyncio.gather(emojis.install(first), emojis.install(second))
+
+    refused = [c for c in fake.rest_calls if c.status == 400]
+    assert refused and all("APPLICATION_EMOJI_NAME_ALREADY_TAKEN" in str(c.error)
+                           for c in refused)
+    driver.allow_rest_errors()
+    assert sum(created) == 55
+    assert emoji_names(fake) == sorted(NAMES)
+    shown = cards.display(cards.make(12, 0))
+    assert markups(fake, shown) == ["queen_of_spades"]
 
 
 _PNG_URI = ("data:image/png;base64,"
