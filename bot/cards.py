@@ -71,12 +71,68 @@ def rank_name(r: int) -> str:
     return "Joker" if r == JOKER_RANK else RANK_NAMES[r]
 
 
+@dataclass(frozen=True, slots=True)
+class CardEmoji:
+    """A card's picture as the application's own emoji: Discord shows ``markup`` in message
+    text as the picture, and a screen reader reads its ``name``."""
+
+    name: str
+    id: int
+
+    @property
+    def markup(self) -> str:
+        return f"<:{self.name}:{self.id}>"
+
+
+_EMOJIS: dict[int, CardEmoji] = {}
+"""Each face's emoji (by ``face_of``), once the Discord layer has them all; empty: letters. One
+process speaks for one application, so its emojis are a fact of the process, like its
+catalogs, and every text of every game reads them here rather than each render taking them."""
+_LETTERS: dict[str, str] = {}
+"""Each emoji's markup back to the card's letters (``plain``)."""
+_MARKUP = re.compile(r"<:\w{2,32}:\d{15,21}>")
+
+
+def face_of(card: int) -> int:
+    """What a card shows, whichever pack it is from: rank and suit (a joker: which joker)."""
+    return card & 63
+
+
+def use_emojis(emojis: dict[int, CardEmoji]) -> None:
+    """Show cards in text as these emojis (by ``face_of``) from now on; ``{}``: as letters."""
+    _EMOJIS.clear()
+    _EMOJIS.update(emojis)
+    _LETTERS.clear()
+    _LETTERS.update((e.markup, letters(face)) for face, e in emojis.items())
+
+
+def emoji(card: int) -> CardEmoji | None:
+    """The card's emoji, for a button or menu option; ``None`` while cards are letters."""
+    return _EMOJIS.get(card & 63)
+
+
 def display(card: int) -> str:
-    """Compact display for chat: ``7♥``, ``10♠``, ``Q♦``, ``🃏``."""
+    """A card in chat text: its emoji when the application has the cards' emojis, else
+    ``letters``."""
+    found = _EMOJIS.get(card & 63)
+    return letters(card) if found is None else found.markup
+
+
+def letters(card: int) -> str:
+    """A card in letters and a suit sign, where an emoji cannot show (labels, menu options,
+    autocomplete) or does not fit: ``7♥``, ``10♠``, ``Q♦``, ``🃏``."""
     r = card & 15
     if r == JOKER_RANK:
         return JOKER_TEXT
     return RANK_NAMES[r] + SUIT_SYMBOLS[(card >> 4) & 3]
+
+
+def plain(text: str) -> str:
+    """``text`` with every card emoji written as letters again: for a text that is too long
+    with them, rather than cutting it in the middle of one."""
+    if not _LETTERS or "<:" not in text:
+        return text
+    return _MARKUP.sub(lambda m: _LETTERS.get(m.group(0), m.group(0)), text)
 
 
 def text(card: int) -> str:

@@ -13,9 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
-from bot import collector
+from bot import cards, collector
 from bot.config import Settings
-from bot.discord import features, telemetry
+from bot.discord import emojis, features, telemetry
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
@@ -129,6 +129,9 @@ class KortbordBot(commands.Bot):
         (a turn timer's move), ``computer`` (a computer player's move), ``lobby`` (an idle lobby
         closed). With shards, only the servers it owns appear here."""
         self._refresh_task: asyncio.Task[None] | None = None
+        self.card_emojis: asyncio.Task[int] | None = None
+        """The cards' emojis being made sure of (``bot.discord.emojis``), while tables are
+        already shown with cards as letters; ``None`` when the setting turns them off."""
         self._settle = settle
         """Set the process's garbage collector once start-up is done (``bot.collector``): the
         process entry asks for it, tests running many bots in one process do not."""
@@ -182,6 +185,11 @@ class KortbordBot(commands.Bot):
         # language go with the sync
         await self.tree.set_translator(CatalogTranslator())
         await self._sync_commands()
+        # a first start uploads some fifty pictures: tables wait for none of them
+        if self.settings.card_emojis:
+            self.card_emojis = asyncio.create_task(emojis.install(self), name="kortbord-emojis")
+        else:
+            cards.use_emojis({})
         # events in play know their tables before any table is redrawn, and move on
         await self.events.resume()
         self._refresh_task = asyncio.create_task(self._refresh_tables(), name="kortbord-refresh")
@@ -295,6 +303,14 @@ class KortbordBot(commands.Bot):
         await self._finish_interactions()
         if self._refresh_task is not None:
             self._refresh_task.cancel()
+        if self.card_emojis is not None:
+            # uploads under way finish, so the log says how the cards are shown, within the
+            # grace an answer has too
+            await asyncio.wait({self.card_emojis}, timeout=SHUTDOWN_GRACE_SECONDS)
+            self.card_emojis.cancel()
+            # the emojis are this client's application's: whatever runs in this process after
+            # it (another bot, in tests) starts from letters
+            cards.use_emojis({})
         if hasattr(self, "timers"):
             await self.timers.close()
         if hasattr(self, "computers"):

@@ -65,6 +65,10 @@ class Settings(BaseSettings):
         "127.0.0.1", min_length=1, description="the address /metrics listens on, e.g. "
         "127.0.0.1 (this machine only) or 0.0.0.0",
     )
+    card_emojis: bool = Field(
+        True, description="true: upload the cards as the application's emojis when missing and "
+        "show cards in text as them; false: show cards as letters (7♥)",
+    )
     computer_pause: float = Field(
         1.5, ge=0, le=60,
         description="seconds a computer player waits before it moves, e.g. 1.5 (0 = at once)",

@@ -9,7 +9,8 @@ with the alt text that names the cards.
   and discard pile; wraps onto more lines when wide.
 - ``render(rows, style=..., ...)`` — the general form: several rows (revealed hands, a table in
   rows), overlapping like a hand (``FAN``) or apart (``SPREAD``).
-- ``emoji_image(card)`` — one face on a 128 × 128 square, for an application emoji.
+- ``emoji_image(card)`` — one face on a 128 × 128 square, for an application emoji; the
+  faces kept as emojis are ``EMOJI_FACES``, each named ``emoji_name(card)``.
 
 Faces are drawn on first use and kept in memory per card width, colour scheme and dimming;
 ``warm()`` draws a whole deck ahead of time.
@@ -17,6 +18,7 @@ Faces are drawn on first use and kept in memory per card width, colour scheme an
 
 from bot.cardart.compose import (
     CARD_WIDTH,
+    EMOJI_FACES,
     CardImage,
     emoji_image,
     hand_image,
@@ -26,12 +28,13 @@ from bot.cardart.compose import (
 )
 from bot.cardart.faces import BACK, face
 from bot.cardart.layout import FAN, SPREAD, Group, Style
-from bot.cardart.words import ALT_LIMIT, card_words
+from bot.cardart.words import ALT_LIMIT, card_words, emoji_name
 
 __all__ = [
     "ALT_LIMIT",
     "BACK",
     "CARD_WIDTH",
+    "EMOJI_FACES",
     "FAN",
     "SPREAD",
     "CardImage",
@@ -39,6 +42,7 @@ __all__ = [
     "Style",
     "card_words",
     "emoji_image",
+    "emoji_name",
     "face",
     "hand_image",
     "render",

@@ -10,11 +10,11 @@ from itertools import groupby
 from PIL import Image
 
 from bot.cardart import palette, png
-from bot.cardart.faces import ASPECT, BACK, EMPTY, corner, face, height_for, mask, pieces
+from bot.cardart.faces import ASPECT, BACK, CLEAR, EMPTY, corner, face, height_for, mask, pieces
 from bot.cardart.labels import label_image
 from bot.cardart.layout import FAN, SPREAD, Group, Style, arrange
 from bot.cardart.words import alt_text
-from bot.cards import new_deck, rank
+from bot.cards import JOKER_RANK, new_deck, rank
 
 CARD_WIDTH = 140
 """Default card width in pixels. A 12-card hand comes out 700–950 pixels wide: phones show it
@@ -128,15 +128,34 @@ def hand_image(
                   card_width=card_width)
 
 
+EMOJI_FACES: tuple[int, ...] = (*new_deck(jokers=True), BACK)
+_EMOJI_ZOOM = 1.5
+"""A corner emoji's card is this many times as wide as the square: its index fills the
+height."""
+"""The faces the bot keeps as application emojis: the 52 cards, the two jokers and the back."""
+
+
 def emoji_image(card: int, *, four_colour: bool = False, size: int = 128) -> bytes:
-    """One face centred on a transparent ``size`` × ``size`` square, as PNG — fit for a
-    Discord application emoji (those must be at most 256 KiB; this is a few KB)."""
-    width = int(size / ASPECT)
-    while height_for(width) > size:
+    """A card as a Discord application emoji: PNG on a transparent ``size`` × ``size`` square
+    (Discord's limit is 256 KiB; this is a few KB).
+
+    Text shows an emoji some 22 pixels high, where a whole card's index would be five pixels
+    tall: so the emoji is the card's top-left corner, drawn large — the rank and suit that a
+    fan of cards shows too, the picture any card player reads a card by. The jokers, whose
+    corner spells only part of JOKER, and the back are drawn whole."""
+    whole = card == BACK or rank(card) == JOKER_RANK
+    width = int(size / ASPECT) if whole else int(size * _EMOJI_ZOOM)
+    while whole and height_for(width) > size:
         width -= 1
+    shown = face(card, width, four_colour)
+    cover = mask(card, width)
+    if not whole:
+        # the corner: as high as the square, as wide as the index column (left of CLEAR)
+        box = (0, 0, int(width * CLEAR), size)
+        shown, cover = shown.crop(box), cover.crop(box)
     canvas = palette.canvas((size, size))
-    x, y = (size - width) // 2, (size - height_for(width)) // 2
-    canvas.paste(face(card, width, four_colour), (x, y), mask(card, width))
+    x, y = (size - shown.width) // 2, (size - shown.height) // 2
+    canvas.paste(shown, (x, y), cover)
     return encode(canvas)
 
 

@@ -28,6 +28,16 @@ def card_words(card: int) -> str:
     return f"{_RANK_WORDS.get(r, str(r))} of {_SUIT_WORDS[(card >> 4) & 3]}"
 
 
+def emoji_name(card: int) -> str:
+    """The name of the card's application emoji, which is what a screen reader reads in its
+    place: its words joined by underscores (``7_of_hearts``, ``queen_of_spades``,
+    ``face_down_card``), within Discord's 2–32 characters of ``[A-Za-z0-9_]``. The pack's two
+    jokers are drawn in two inks, so their names say which: ``black_joker``, ``red_joker``."""
+    if card != BACK and card & 15 == JOKER_RANK:
+        return ("black_joker", "red_joker")[(card >> 4) & 1]
+    return card_words(card).replace(" ", "_").replace("-", "_")
+
+
 def _group_words(group: Group) -> list[str]:
     """The group as a list of phrases; the label leads the first."""
     words = [card_words(c) for c in group.cards] or ["no cards"]

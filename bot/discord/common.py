@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import cards
 from bot.discord.routing import Route, RoutedButton, RoutedSelect
 from bot.i18n import N_, tr, trn
 
@@ -97,7 +98,11 @@ def countdown(deadline: float | None) -> str | None:
 
 
 def cut(text: str, limit: int) -> str:
-    """``text`` in at most ``limit`` characters: whole lines while they fit, then an ellipsis."""
+    """``text`` in at most ``limit`` characters: whole lines while they fit, then an ellipsis.
+    Cards shown as emojis are written as letters first, which may make it fit whole."""
+    if len(text) <= limit:
+        return text
+    text = cards.plain(text)
     if len(text) <= limit:
         return text
     kept: list[str] = []
@@ -192,10 +197,11 @@ def button(
     arg: str | None = None,
     disabled: bool = False,
     row: int | None = None,
+    emoji: discord.PartialEmoji | None = None,
 ) -> RoutedButton:
     return RoutedButton(
         Route(game, table_id, action, counter, arg), label[:LABEL_LIMIT], style,
-        disabled=disabled, row=row,
+        disabled=disabled, row=row, emoji=emoji,
     )
 
 

@@ -118,7 +118,7 @@ class RoutedButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_PR
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         *,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
         disabled: bool = False,
         row: int | None = None,
     ) -> None:

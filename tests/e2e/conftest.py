@@ -175,7 +175,9 @@ class BotRunner:
     ``tests.fakeclock.FakeClock``) before starting to drive turn timers by hand, ``games`` to
     play other games than the registry's, ``shards`` (count, ids) to run a sharded bot,
     ``database_url`` to use another database than the SQLite file (PostgreSQL), and
-    ``computer_pause`` to make computers wait (on ``clock``); by default they never pause."""
+    ``computer_pause`` to make computers wait (on ``clock``); by default they never pause.
+    ``card_emojis`` uploads the cards' emojis and shows cards as them; off by default, so
+    tests about other things read cards as letters and start without some fifty uploads."""
 
     def __init__(self, fake: FakeDiscord, driver: Driver, database_path: Path) -> None:
         self.fake = fake
@@ -186,6 +188,7 @@ class BotRunner:
         self.shards: tuple[int, Sequence[int]] | None = None
         self.database_url: str | None = None
         self.computer_pause = 0.0
+        self.card_emojis = False
         self.expert_rollouts = 8
         """Small searches, in a thread, with no CPU cap that could make them differ by load."""
         self.bot: KortbordBot | None = None
@@ -204,6 +207,7 @@ class BotRunner:
             dev_guild_ids=self._dev_guild_ids,
             log_level="INFO",
             computer_pause=self.computer_pause,
+            card_emojis=self.card_emojis,
             expert_rollouts=self.expert_rollouts, expert_workers=0, expert_cpu_ms=10_000,
             # the bot paces its writes to the limits this fake enforces (faster in some tests)
             discord_limits_scale=self.fake.rate_limits.global_per,
@@ -266,7 +270,7 @@ async def bot(world: World, bot_runner: BotRunner) -> BotRunner:
 class SubprocessBot:
     """``python -m bot`` with ``DISCORD_API_BASE`` pointing at the fake; ``env`` adds settings
     (``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``: then it is ready once each of its
-    shards is)."""
+    shards is; ``CARD_EMOJIS``, off unless set, as for ``BotRunner``)."""
 
     def __init__(self, fake: FakeDiscord, driver: Driver, workdir: Path,
                  env: dict[str, str] | None = None) -> None:
@@ -297,6 +301,7 @@ class SubprocessBot:
             DATABASE_PATH=str(self.workdir / "kortbord.sqlite3"),
             LOG_LEVEL="INFO",
             DISCORD_LIMITS_SCALE=str(self.fake.rate_limits.global_per),
+            CARD_EMOJIS="false",
             PYTHONPATH=os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")]),
         )
         if dev_guild_ids:

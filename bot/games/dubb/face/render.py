@@ -16,6 +16,7 @@ import discord
 
 from bot import cards
 from bot.discord.common import FINISHED_COLOUR, PLAYING_COLOUR, button, countdown, label, name_of
+from bot.discord.emojis import card_emoji
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
 from bot.games.dubb import (
@@ -240,6 +241,13 @@ def play_text(play: Play, hand: Sequence[int]) -> str:
     return " ".join(chosen)
 
 
+def _first_card(play: Play, hand: Sequence[int]) -> int:
+    """The card a play's menu option shows: its lowest natural card, else a joker."""
+    return next((c for c in cards.sorted_hand(hand)
+                 if cards.rank(c) == (play.rank if play.naturals else cards.JOKER_RANK)),
+                cards.make_joker(0))
+
+
 def hand_text(hand: Sequence[int], lang: str) -> str:
     if not hand:
         return tr(lang, "no cards")
@@ -285,7 +293,7 @@ def hand_panel(
         lines.append(tr(lang, "Waiting for {name}.", name=name_of(names, public.to_move, lang)))
     view = discord.ui.View(timeout=None)
     plays = [m for m in private.legal_moves if isinstance(m, Play)]
-    _add_play_selects(view, plays, table_id, counter, rank_filter, lang)
+    _add_play_selects(view, plays, private.hand, table_id, counter, rank_filter, lang)
     row = 4
     if any(isinstance(m, Draw) for m in private.legal_moves):
         view.add_item(button(GAME, table_id, "draw", tr(lang, "Draw"), counter=counter,
@@ -309,6 +317,7 @@ def _pile_line(public: DubbPublicView, names: Mapping[int, str], lang: str) -> s
 def _add_play_selects(
     view: discord.ui.View,
     plays: list[Play],
+    hand: Sequence[int],
     table_id: int,
     counter: int,
     rank_filter: int | None,
@@ -319,7 +328,7 @@ def _add_play_selects(
     if len(plays) <= SELECT_LIMIT * MAX_PLAY_SELECTS and rank_filter is None:
         chunks = [plays[i : i + SELECT_LIMIT] for i in range(0, len(plays), SELECT_LIMIT)]
         for n, chunk in enumerate(chunks):
-            view.add_item(_play_select(chunk, table_id, counter, n, len(chunks), lang))
+            view.add_item(_play_select(chunk, hand, table_id, counter, n, len(chunks), lang))
         return
     # too many plays for the menus (two packs, a big hand): choose a rank first
     ranks = sorted({p.rank for p in plays})
@@ -336,15 +345,16 @@ def _add_play_selects(
         chosen = [p for p in plays if p.rank == rank_filter]
         chunks = [chosen[i : i + SELECT_LIMIT] for i in range(0, len(chosen), SELECT_LIMIT)]
         for n, chunk in enumerate(chunks[: MAX_PLAY_SELECTS]):
-            view.add_item(_play_select(chunk, table_id, counter, n + 1, len(chunks), lang,
-                                       row=n + 1))
+            view.add_item(_play_select(chunk, hand, table_id, counter, n + 1, len(chunks),
+                                       lang, row=n + 1))
 
 
 def _play_select(
-    plays: Iterable[Play], table_id: int, counter: int, n: int, total: int, lang: str,
-    row: int | None = None,
+    plays: Iterable[Play], hand: Sequence[int], table_id: int, counter: int, n: int,
+    total: int, lang: str, row: int | None = None,
 ) -> RoutedSelect:
-    options = [discord.SelectOption(label=play_label(p, lang), value=play_value(p))
+    options = [discord.SelectOption(label=play_label(p, lang), value=play_value(p),
+                                    emoji=card_emoji(_first_card(p, hand)))
                for p in plays]
     placeholder = (tr(lang, "Play cards…") if total == 1
                    else tr(lang, "Play cards… ({part} of {parts})", part=n + 1, parts=total))

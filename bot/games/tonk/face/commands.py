@@ -50,7 +50,6 @@ from bot.games.tonk.face.ledger import (
     standings_embed,
 )
 from bot.games.tonk.face.render import (
-    card_text,
     cards_text,
     chips,
     parse_cards_value,
@@ -317,7 +316,7 @@ class Tonk(commands.Cog):
         lang = user_lang(interaction)
         choices = [
             _choice(trn(lang, "{spread}: {n} point", "{spread}: {n} points", hand_total(s),
-                        spread=spread_text(s)), _typed(s))
+                        spread=spread_text(s, cards.letters)), _typed(s))
             for s in spreads_in(engine.hand(interaction.user.id))
         ]
         return _filtered(choices, current)
@@ -347,7 +346,8 @@ class Tonk(commands.Cog):
         names = self.controller.names(snapshot)
         lang = user_lang(interaction)
         spreads = [s for s in engine.spreads if hits_on(hand, s.cards)] or list(engine.spreads)
-        choices = [_choice(spread_label(s.id, s.cards, s.owner, names, lang), s.label)
+        choices = [_choice(spread_label(s.id, s.cards, s.owner, names, lang, cards.letters),
+                           s.label)
                    for s in spreads]
         return _filtered(choices, current)
 
@@ -367,8 +367,10 @@ class Tonk(commands.Cog):
                 continue
             for chosen in hits_on(hand, s.cards):
                 choices.append(_choice(tr(lang, "{cards} on {spread} {spread_cards}",
-                                          cards=cards_text(chosen), spread=s.label,
-                                          spread_cards=spread_text(s.cards)), _typed(chosen)))
+                                          cards=cards_text(chosen, cards.letters),
+                                          spread=s.label,
+                                          spread_cards=spread_text(s.cards, cards.letters)),
+                                       _typed(chosen)))
         return _filtered(choices, current)
 
     @tonk.command(name=cmd("discard"), description=cmd("Discard a card, ending your turn"))
@@ -395,7 +397,7 @@ class Tonk(commands.Cog):
         player = interaction.user.id
         legal = [m.card for m in engine.legal_moves(player) if isinstance(m, Discard)]
         offered = legal or list(engine.hand(player))
-        choices = [_choice(card_text(c), cards.text(c)) for c in sorted(
+        choices = [_choice(cards.letters(c), cards.text(c)) for c in sorted(
             offered, key=lambda c: -hand_total((c,)))]
         return _filtered(choices, current)
 

@@ -11,7 +11,7 @@ every language, since that is what players type back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -27,6 +27,7 @@ from bot.discord.common import (
     label,
     name_of,
 )
+from bot.discord.emojis import card_emoji
 from bot.discord.face import Panel
 from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
@@ -85,18 +86,20 @@ def card_text(card: int) -> str:
     return cards.display(card)
 
 
-def cards_text(hand: Iterable[int]) -> str:
-    """Cards in Tonk order (ace low), as shown to players: ``A♠ 3♥ 3♦ K♣``."""
-    return " ".join(card_text(c) for c in sort_cards(hand))
+def cards_text(hand: Iterable[int], show: Callable[[int], str] = cards.display) -> str:
+    """Cards in Tonk order (ace low), as shown to players: ``A♠ 3♥ 3♦ K♣`` (or their emojis;
+    ``show=cards.letters`` where no emoji can show, as in labels)."""
+    return " ".join(show(c) for c in sort_cards(hand))
 
 
-def spread_text(spread: Sequence[int]) -> str:
-    """A spread as players name it: a run as ``♣5-6-7``, a book as ``7♠ 7♥ 7♦``."""
+def spread_text(spread: Sequence[int], show: Callable[[int], str] = cards.display) -> str:
+    """A spread as players name it: a run as ``♣5-6-7``, a book as ``7♠ 7♥ 7♦``; in emojis,
+    each card's own."""
     ordered = sort_cards(spread)
-    if len(ordered) >= 3 and is_run(ordered):
+    if len(ordered) >= 3 and is_run(ordered) and show(ordered[0]) == cards.letters(ordered[0]):
         suit = cards.SUIT_SYMBOLS[cards.suit(ordered[0])]
         return suit + "-".join(cards.RANK_NAMES[cards.rank(c)] for c in ordered)
-    return cards_text(ordered)
+    return cards_text(ordered, show)
 
 
 def move_text(move: Move, view: TonkPublicView, private: TonkPrivateView,
@@ -123,9 +126,10 @@ def move_text(move: Move, view: TonkPublicView, private: TonkPrivateView,
 
 
 def spread_label(spread_id: int, spread: Sequence[int], owner: int,
-                 names: Mapping[int, str], lang: str) -> str:
+                 names: Mapping[int, str], lang: str,
+                 show: Callable[[int], str] = cards.display) -> str:
     """``S1 ♣5-6-7 (Anna)``: the short label a spread is hit by."""
-    return f"S{spread_id} {spread_text(spread)} ({name_of(names, owner, lang)})"
+    return f"S{spread_id} {spread_text(spread, show)} ({name_of(names, owner, lang)})"
 
 
 def options_line(options: TonkOptions, lang: str) -> str:
@@ -408,8 +412,9 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
                                        counter=counter))
         if view.discard_top is not None:
             table_view.add_item(button(GAME, table_id, "draw_discard",
-                                       tr(lang, "Take {card}", card=card_text(view.discard_top)),
-                                       counter=counter))
+                                       tr(lang, "Take {card}",
+                                          card=cards.letters(view.discard_top)),
+                                       counter=counter, emoji=card_emoji(view.discard_top)))
     table_view.add_item(button(GAME, table_id, "rules", tr(lang, "Rules")))
     return TableRender(
         embed=embed,
@@ -657,8 +662,9 @@ def _move_button(move: Move, view: TonkPublicView, private: TonkPrivateView,
                       discord.ButtonStyle.primary, counter=counter, row=row)
     if isinstance(move, DrawDiscard) and view.discard_top is not None:
         return button(GAME, table_id, "draw_discard",
-                      tr(lang, "Take {card}", card=card_text(view.discard_top)),
-                      discord.ButtonStyle.primary, counter=counter, row=row)
+                      tr(lang, "Take {card}", card=cards.letters(view.discard_top)),
+                      discord.ButtonStyle.primary, counter=counter, row=row,
+                      emoji=card_emoji(view.discard_top))
     if isinstance(move, EndHand):
         return button(GAME, table_id, "end_hand", tr(lang, "End the hand"),
                       discord.ButtonStyle.danger, counter=counter, row=row)
@@ -677,22 +683,25 @@ def _add_selects(panel: discord.ui.View, view: TonkPublicView, legal: list[Move]
     row = 0
     if spreads:
         options = [discord.SelectOption(
-            label=tr(lang, "Lay {spread}", spread=spread_text(m.cards)),
+            label=tr(lang, "Lay {spread}", spread=spread_text(m.cards, cards.letters)),
             description=trn(lang, "{n} point off your hand", "{n} points off your hand",
                             hand_total(m.cards)),
-            value=cards_value(m.cards)) for m in spreads[:SELECT_LIMIT]]
+            value=cards_value(m.cards), emoji=card_emoji(sort_cards(m.cards)[0]))
+            for m in spreads[:SELECT_LIMIT]]
         panel.add_item(RoutedSelect(Route(GAME, table_id, "spread", counter), options,
                                     tr(lang, "Lay a spread…"), row=row))
         row += 1
     hit_rows = SELECT_ROWS - row - (1 if discards else 0)
-    labels = {s.id: spread_label(s.id, s.cards, s.owner, names, lang) for s in view.spreads}
+    labels = {s.id: spread_label(s.id, s.cards, s.owner, names, lang, cards.letters)
+              for s in view.spreads}
     shown = hits[: hit_rows * SELECT_LIMIT]
     chunks = [shown[i:i + SELECT_LIMIT] for i in range(0, len(shown), SELECT_LIMIT)]
     for n, chunk in enumerate(chunks):
         options = [discord.SelectOption(
             label=cut(tr(lang, "Hit {spread} with {cards}", spread=labels[m.spread_id],
-                         cards=cards_text(m.cards)), 100),
-            value=hit_value(m.spread_id, m.cards)) for m in chunk]
+                         cards=cards_text(m.cards, cards.letters)), 100),
+            value=hit_value(m.spread_id, m.cards), emoji=card_emoji(sort_cards(m.cards)[0]))
+            for m in chunk]
         placeholder = (tr(lang, "Hit a spread…") if len(chunks) == 1
                        else tr(lang, "Hit a spread… ({n})", n=n + 1))
         panel.add_item(RoutedSelect(Route(GAME, table_id, "hit", counter, str(n)), options,
@@ -702,8 +711,9 @@ def _add_selects(panel: discord.ui.View, view: TonkPublicView, legal: list[Move]
         lines.append(tr(lang, "More hits than fit here: use `{command}` for the rest.",
                         command=slash(lang, "tonk", "hit")))
     if discards:
-        options = [discord.SelectOption(label=tr(lang, "Discard {card}", card=card_text(m.card)),
-                                        value=str(m.card))
+        options = [discord.SelectOption(label=tr(lang, "Discard {card}",
+                                                 card=cards.letters(m.card)),
+                                        value=str(m.card), emoji=card_emoji(m.card))
                    for m in discards]
         panel.add_item(RoutedSelect(Route(GAME, table_id, "discard", counter), options,
                                     tr(lang, "Discard a card (ends your turn)…"), row=row))
