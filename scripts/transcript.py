@@ -4,8 +4,11 @@ to read the wording of a whole game in one go, in any language the bot speaks.
 
     .venv/bin/python scripts/transcript.py dubb --lang sv
     .venv/bin/python scripts/transcript.py tonk --lang da --hands 2
+    .venv/bin/python scripts/transcript.py dubb --lang fi --coach
 
 Moves are chosen by the game's strongest computer strategy for every seat, from ``--seed``.
+``--coach`` adds what the coach says to Anna: a hint at her first choice after the twelfth move,
+and the review of her decisions at the end (the expert's search at ``--playouts`` a decision).
 """
 
 from __future__ import annotations
@@ -14,15 +17,20 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.coach.review import Position, review_job, run_review
+from bot.discord.coach import hint_text, review_text
 from bot.discord.common import LobbySeat, fit, label, lobby_embed
-from bot.discord.controller import load_face
+from bot.discord.controller import TableController, load_face
 from bot.discord.publisher import TableRender
 from bot.gamekit.contract import Seat
+from bot.gamekit.search import Budget, search
 from bot.games.registry import GAMES
 from bot.storage import SeatInfo
 from bot.table.service import TableSnapshot
@@ -68,6 +76,8 @@ def main() -> None:
     p.add_argument("--lang", default="en")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hands", type=int, default=2, help="hands to play of a game of hands")
+    p.add_argument("--coach", action="store_true", help="a hint and a review for Anna")
+    p.add_argument("--playouts", type=int, default=100, help="the coach's playouts a decision")
     args = p.parse_args()
     spec = GAMES[args.game]
     face = load_face(spec)
@@ -108,11 +118,31 @@ def main() -> None:
     print("\n=== every line the table adds ===")
     for line in recent:
         print(line)
+    # the coach sees only what Anna's seat was shown (bot.coach.review)
+    anna = seats[0].player_id
+    rules = spec.search if args.coach else None
+    memory = rules.memory() if rules is not None else None
+    budget = Budget(args.playouts, 60.0)
+    # the review's header names the pool's playouts: a stand-in pool with the coach's budget
+    controller = TableController(cast(Any, None), cast(Any, None), spec, face, cast(Any, None),
+                                 pool=cast(Any, SimpleNamespace(budget=budget)))
+    if rules is not None:
+        rules.remember(memory, [codec.for_seat(codec.to_dict(e), anna)
+                                for e in engine.opening_events])
+    found: list[Position] = []
+    hint = None
     moves = 0
     hands = 1
     midgame = None
     while not engine.is_over and moves < 3000:
         player = engine.to_move
+        if (rules is not None and player == anna
+                and len(engine.legal_moves(anna)) > 1):
+            info = rules.information(engine.observe(anna), memory)
+            found.append(Position(moves + 1, info, None, spec.load_engine(engine.to_stored())))
+            if hint is None and moves >= 12:
+                decision = search(rules, info, args.seed, budget)
+                hint = hint_text(controller, snapshot(moves), anna, decision, lang)
         if player is None:
             idle = spec.rules.idle_move(engine)
             if idle is None or hands >= args.hands:
@@ -121,8 +151,12 @@ def main() -> None:
             hands += 1
         else:
             move = strategies[player].choose(engine.observe(player), rng)
+        if found and found[-1].seq == moves + 1 and found[-1].move is None:
+            found[-1] = Position(found[-1].seq, found[-1].info, move, found[-1].engine)
         events = engine.apply(player, move)
         moves += 1
+        if rules is not None:
+            rules.remember(memory, [codec.for_seat(codec.to_dict(e), anna) for e in events])
         lines = face.describe([codec.public(codec.to_dict(e)) for e in events], names, lang)
         for line in lines:
             print(line)
@@ -138,6 +172,15 @@ def main() -> None:
                                       lang)))
     print("\n=== how it went (history) ===")
     print(face.summary(snapshot(moves), names, None, lang))
+    if hint is not None:
+        print("\n=== a hint for Anna ===")
+        print(hint)
+    if rules is not None and found:
+        print("\n=== Anna's review ===")
+        weighed = run_review(review_job(rules, 1, anna, found, budget))
+        text, chart = review_text(controller, found, weighed, anna, lang)
+        print(text)
+        print(f"(chart: {chart.alt})")
 
 
 if __name__ == "__main__":

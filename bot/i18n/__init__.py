@@ -182,8 +182,9 @@ def signed(lang: str, n: float, digits: int = 0) -> str:
 
 def percent(lang: str, share: float) -> str:
     """A share as a whole percentage, as the language writes it: 0.12 is 12% · 12 % · 12 %
-    (a no-break space before the sign in Swedish and Danish)."""
-    return format_percent(share, locale=_babel(lang))
+    (a no-break space before the sign in Swedish and Danish). A share that rounds to nothing
+    is 0 %, never "-0 %" (a certain win is a risk of minus nothing in the search's terms)."""
+    return format_percent(round(share, 2) + 0.0, locale=_babel(lang))
 
 
 def join(lang: str, items: Iterable[str]) -> str:

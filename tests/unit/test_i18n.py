@@ -100,6 +100,8 @@ def test_signed_numbers_and_percentages_follow_each_language() -> None:
     assert percent("en", 0.12) == "12%"
     assert percent("sv", 0.12) == percent("da", 0.12) == "12\xa0%"
     assert percent("da", 1) == "100\xa0%"
+    # a hint's risk of exactly nothing is the negated score 0.0: never "-0 %"
+    assert percent("sv", -0.0) == percent("sv", -0.001) == "0\xa0%" and percent("en", -0.0) == "0%"
 
 
 def test_a_value_made_before_its_reader_is_known_is_written_in_the_readers_language() -> None:
