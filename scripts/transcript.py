@@ -131,6 +131,7 @@ def main() -> None:
                                 for e in engine.opening_events])
     found: list[Position] = []
     hint = None
+    between = None
     moves = 0
     hands = 1
     midgame = None
@@ -144,6 +145,9 @@ def main() -> None:
                 decision = search(rules, info, args.seed, budget)
                 hint = hint_text(controller, snapshot(moves), anna, decision, lang)
         if player is None:
+            if between is None:
+                between = face.table_render(snapshot(moves), engine.public_view(), recent,
+                                            names, lang)
             idle = spec.rules.idle_move(engine)
             if idle is None or hands >= args.hands:
                 break
@@ -167,6 +171,9 @@ def main() -> None:
     if midgame is not None:
         print("\n=== the table mid-game (after 12 moves) ===")
         print(render_text(midgame))
+    if between is not None:
+        print("\n=== the table between hands ===")
+        print(render_text(between))
     print("\n=== the table at the end ===")
     print(render_text(face.table_render(snapshot(moves), engine.public_view(), recent, names,
                                       lang)))
