@@ -476,7 +476,8 @@ def _interaction_metadata(record: InteractionRecord, message_id: int | None) -> 
         "id": str(record.id),
         "type": record.type,
         "user": record.user.payload(),
-        "authorizing_integration_owners": {"0": str(record.guild_id)},
+        "authorizing_integration_owners": dict(
+            record.payload.get("authorizing_integration_owners") or {}),
     }
     if record.type == INTERACTION_APPLICATION_COMMAND:
         meta["name"] = data.get("name")
