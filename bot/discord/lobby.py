@@ -14,6 +14,7 @@ from bot.discord.answers import defer_if_late, display_name, may_manage, user_la
 from bot.discord.common import level_text
 from bot.discord.controller import TableController, closed_text
 from bot.discord.errors import UserFacingError
+from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
@@ -33,10 +34,11 @@ from bot.table.settings import GameDefaults
 
 async def _check_channel(controller: TableController, interaction: discord.Interaction
                          ) -> None:
-    assert interaction.guild_id is not None and interaction.channel_id is not None
+    place = place_of(interaction)
+    assert place is not None and interaction.channel_id is not None
     # a thread follows its channel
     channel = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
-    if not await controller.settings.may_host(interaction.guild_id, channel):
+    if not await controller.settings.may_host(place, channel):
         raise UserFacingError("Games can't be started in this channel: the server's "
                               "managers chose other channels for them.")
 
@@ -49,12 +51,14 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
     timer; ``None``: the server's default for this game, else the game's); ``rated: False``
     keeps it out of the skill ratings. The user is answered as soon as the lobby exists,
     before it is posted."""
-    if interaction.channel_id is None or interaction.guild_id is None:
+    place = place_of(interaction)
+    if interaction.channel_id is None or place is None:
         raise UserFacingError("Games are played in server channels.")
+    check_public_table(interaction)
     await _check_channel(controller, interaction)
     await defer_if_late(interaction)
     if turn_seconds is None:
-        turn_seconds = (await controller.defaults(interaction.guild_id)).turn_seconds
+        turn_seconds = (await controller.defaults(place)).turn_seconds
     if turn_seconds is None:
         turn_seconds = controller.game.default_turn_seconds
     checks.turn_seconds(turn_seconds)
@@ -63,13 +67,13 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
         raise UserFacingError("A {game} table seats {seats}: from 0 to {most} computer "
                               "players besides you.", game=controller.game.name,
                               seats=controller.game.max_players, most=most)
-    level = _level(controller, level, await controller.defaults(interaction.guild_id))
+    level = _level(controller, level, await controller.defaults(place))
     seated: list[SeatInfo] = []
     for _ in range(computers):
         player_id, name = free_computer(seated, level)
         seated.append(SeatInfo(player_id=player_id, name=name, is_computer=True))
     snapshot = await controller.service.open_lobby(
-        interaction.guild_id, interaction.channel_id, controller.game.kind, interaction.user.id,
+        place, interaction.channel_id, controller.game.kind, interaction.user.id,
         display_name(interaction), options, turn_seconds=turn_seconds,
         guests=[Seat(s.player_id, s.name) for s in seated],
         locale=await controller.channel_lang(interaction), rated=rated,
@@ -95,10 +99,11 @@ async def play_again(controller: TableController, interaction: discord.Interacti
                      table_id: int) -> None:
     """A new lobby in the same channel with the same options and the same people and
     computers seated (those now at another table excepted); whoever pressed is the host."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    place = place_of(interaction)
+    if place is None or interaction.channel_id is None:
         raise UserFacingError("Games are played in server channels.")
     record = await controller.service.store.table(table_id)
-    if (record is None or record.guild_id != interaction.guild_id or record.is_live
+    if (record is None or record.guild_id != place or record.is_live
             or not record.has_started):
         raise UserFacingError("That game is over, so this button does nothing now.")
     await _check_channel(controller, interaction)
@@ -109,11 +114,11 @@ async def play_again(controller: TableController, interaction: discord.Interacti
         if seat.player_id == me:
             continue
         if not seat.is_computer and await controller.service.table_of_player(
-                interaction.guild_id, seat.player_id) is not None:
+                place, seat.player_id) is not None:
             continue
         guests.append(Seat(seat.player_id, seat.name))
     snapshot = await controller.service.open_lobby(
-        interaction.guild_id, interaction.channel_id, controller.game.kind, me,
+        place, interaction.channel_id, controller.game.kind, me,
         display_name(interaction), record.options, turn_seconds=record.turn_seconds,
         guests=guests[: controller.game.max_players - 1], locale=record.locale,
         rated=record.rated,
@@ -141,8 +146,9 @@ async def add_computer(controller: TableController, interaction: discord.Interac
     snapshot = await controller.table_for(interaction, route)
     if not snapshot.is_lobby:
         raise UserFacingError("Computer players are seated in the lobby, before the start.")
-    assert interaction.guild_id is not None
-    level = _level(controller, level, await controller.defaults(interaction.guild_id))
+    place = place_of(interaction)
+    assert place is not None
+    level = _level(controller, level, await controller.defaults(place))
     player_id, name = free_computer(snapshot.seats, level)
     result = await controller.service.add_computer(
         snapshot.channel_id, interaction.user.id, player_id, name

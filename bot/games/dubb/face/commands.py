@@ -19,6 +19,7 @@ from bot.discord.common import label
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.hands import show_hand
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd
@@ -81,7 +82,8 @@ class Dubb(commands.Cog):
     dubb = app_commands.Group(
         name=cmd("dubb"),
         description=cmd("Dubb: get rid of your cards; the last player holding cards loses"),
-        guild_only=True,
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
     )
 
     def __init__(self, controller: TableController) -> None:

@@ -24,6 +24,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import ledger_export
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
@@ -187,7 +188,8 @@ class Tonk(commands.Cog):
         name=cmd("tonk"),
         description=cmd("Tonk: knock rummy for chips (play money), hand after hand, with a server "
                         "ledger"),
-        guild_only=True,
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
     )
     season = app_commands.Group(
         name=cmd("season"),
