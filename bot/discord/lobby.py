@@ -76,7 +76,9 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
         place, interaction.channel_id, controller.game.kind, interaction.user.id,
         display_name(interaction), options, turn_seconds=turn_seconds,
         guests=[Seat(s.player_id, s.name) for s in seated],
-        locale=await controller.channel_lang(interaction), rated=rated,
+        # ratings live only in servers (README, "Play anywhere")
+        locale=await controller.channel_lang(interaction),
+        rated=rated and interaction.guild_id is not None,
     )
     await _opened(controller, interaction, snapshot)
 

@@ -3,12 +3,15 @@ account play in a group DM, the table written only through their interactions.""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
 
 from bot.fakediscord import Channel, Driver, FakeDiscord
 from bot.fakediscord.model import EVERYONE_DEFAULT, USE_EXTERNAL_APPS
+from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
+from tests.e2e import tonk_table
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import (
     DubbTable,
@@ -70,6 +73,14 @@ async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
     # every person was told of their turns: pinged by a table posted anew as a follow-up
     assert {p.user_id for p in driver.pings(channel=group)} == {
         world.anna.id, world.bo.id, world.cem.id}
+    # the game is the group DM's own: its history replays it; ratings stay in servers
+    history = await driver.slash(world.bo, group, "dubb history")
+    assert history.ephemeral and history.message is not None
+    assert "Anna" in history.message.text
+    replay = await driver.click(world.cem, final, "Replay")
+    assert replay.ephemeral and replay.message is not None and "Dubb" in replay.message.text
+    top = await driver.slash(world.cem, group, "dubb top")
+    assert top.ephemeral and "only in servers" in top.content
     # hands are private: no public message ever showed a card that was not played in public
     public, _ = await cards_seen(bot.bot.service, table_id_of(final))
     for entry in driver.log_visible_to(world.cem, group):
@@ -180,4 +191,38 @@ async def test_a_server_that_forces_private_answers_gets_one_private_line(
     assert "group DM" in answer.content and "\n" not in answer.content
     assert driver.channel_messages(channel) == []
     assert bot.bot is not None and await bot.bot.service.get(channel.id) is None
+    assert bot_token_calls(fake, channel) == []
+
+
+async def test_tonk_hands_in_a_server_that_never_added_the_bot(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    elsewhere = driver.add_guild("Friends", with_bot=False)
+    channel = driver.add_channel(elsewhere, "cards")
+    for person in (world.anna, world.bo):
+        driver.join(person, elsewhere)
+        driver.install_for(person)
+
+    play = await tonk_table.open_table(bot, driver, channel, world.anna, [world.bo], seed=7,
+                                       options={"stake": 2})
+    nets: dict[str, int] = {"Anna": 0, "Bo": 0}
+    for hand in (1, 2):
+        if hand > 1:
+            await play.play(DealNextHand(), "buttons", world.bo)
+        while (engine := await play.engine()).phase is not Phase.HAND_OVER:
+            assert engine.to_move is not None
+            move = GreedyStrategy().choose(engine.observe(engine.to_move), random.Random(0))
+            await play.play(move, "buttons")
+        for payer, payee, amount, _ in tonk_table.payments_announced(play.table):
+            nets[payer] -= amount
+            nets[payee] += amount
+
+    # the hands are private, the table public, the server's ledger exact
+    assert play.scanner.checked > 0
+    assert play.table.ephemeral_for is None
+    ledger = await driver.slash(world.anna, channel, "tonk ledger")
+    assert ledger.message is not None
+    shown = tonk_table.standings_shown(ledger.message)
+    assert {name: row[0] for name, row in shown.items()} == {
+        name: net for name, net in nets.items() if name in shown}
     assert bot_token_calls(fake, channel) == []

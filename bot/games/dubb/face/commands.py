@@ -19,7 +19,7 @@ from bot.discord.common import label
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.hands import show_hand
-from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd
@@ -219,10 +219,11 @@ class Dubb(commands.Cog):
                            private=cmd("Show the answer only to you"))
     async def stats(self, interaction: discord.Interaction,
                     player: discord.User | None = None, private: bool = False) -> None:
-        if interaction.guild_id is None:
+        place = place_of(interaction)
+        if place is None:
             raise UserFacingError("Games are played in server channels.")
         kind = self.controller.game.kind
-        rows = await self.controller.service.stats(interaction.guild_id, kind)
+        rows = await self.controller.service.stats(place, kind)
         # statistics are shown to the channel in its table language only when public
         lang = (user_lang(interaction) if private
                 else await self.controller.channel_lang(interaction))

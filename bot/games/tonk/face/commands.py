@@ -24,7 +24,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import ledger_export
-from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
@@ -530,9 +530,11 @@ class Tonk(commands.Cog):
 
 
 def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
+    """Whose ledger: the server's, or a DM's or group DM's own (``reach.place_of``)."""
+    place = place_of(interaction)
+    if place is None:
         raise UserFacingError("Tonk is played in server channels.")
-    return interaction.guild_id
+    return place
 
 
 def _options(snapshot: TableSnapshot) -> TonkOptions | None:
