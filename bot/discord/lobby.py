@@ -5,15 +5,17 @@ commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.discord import checks
 from bot.discord.answers import defer_if_late, display_name, may_manage, user_lang
-from bot.discord.common import level_text
+from bot.discord.common import level_text, shown_name
 from bot.discord.controller import TableController, closed_text
 from bot.discord.errors import UserFacingError
+from bot.discord.publisher import TableRender
 from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
@@ -45,12 +47,14 @@ async def _check_channel(controller: TableController, interaction: discord.Inter
 
 async def open_lobby(controller: TableController, interaction: discord.Interaction,
                      options: Any, *, turn_seconds: int | None = None, computers: int = 0,
-                     rated: bool = True, level: str | None = None) -> None:
+                     rated: bool = True, level: str | None = None,
+                     invited: discord.abc.User | None = None) -> None:
     """Open a lobby with the user as host, ``computers`` computer players of ``level``
     seated (``None``: the server's default level) and a turn time of ``turn_seconds`` (0: no
     timer; ``None``: the server's default for this game, else the game's); ``rated: False``
-    keeps it out of the skill ratings. The user is answered as soon as the lobby exists,
-    before it is posted."""
+    keeps it out of the skill ratings; ``invited``: the person the lobby names as invited
+    (``bot.discord.challenge``). The user is answered as soon as the lobby exists, before it is
+    posted."""
     place = place_of(interaction)
     if interaction.channel_id is None or place is None:
         raise UserFacingError("Games are played in server channels.")
@@ -80,20 +84,28 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
         locale=await controller.channel_lang(interaction),
         rated=rated and interaction.guild_id is not None,
     )
-    await _opened(controller, interaction, snapshot)
+    await _opened(controller, interaction, snapshot, invited)
 
 
 async def _opened(controller: TableController, interaction: discord.Interaction,
-                  snapshot: TableSnapshot) -> None:
+                  snapshot: TableSnapshot, invited: discord.abc.User | None = None) -> None:
     text = tr(user_lang(interaction), "{game} lobby opened below. Others can press "
                                       "**Join**.", game=controller.game.name)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
-    await controller.publisher.post_new(
-        await controller.showing(snapshot, lambda: controller.lobby_render(snapshot),
-                                 via=interaction))
+    invitation = None if invited is None else tr(
+        controller.table_lang(snapshot), "{host} invites {guest} to play {game}: press **Join** "
+        "to sit down.", host=shown_name(display_name(interaction)), guest=invited.mention,
+        game=controller.game.name)
+
+    def draw() -> TableRender:
+        # the lobby's first post names whom it invites; its later versions need not
+        return replace(controller.lobby_render(snapshot), content=invitation)
+
+    await controller.publisher.post_new(await controller.showing(snapshot, draw,
+                                                                 via=interaction))
     controller.changed(snapshot)
 
 

@@ -57,6 +57,7 @@ from bot.fakediscord.slashdata import (
     STRING_OPTION_MAX,
     command_data,
     synced_command,
+    user_command_data,
 )
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
@@ -225,6 +226,22 @@ class Driver:
         ``validate=False`` sends values outside the declared choices, min/max value and length,
         as a modified client could (Discord still checks types and its own limits)."""
         data, _ = command_data(self.fake, user, channel, command, options or {}, None, validate)
+        record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        return await self._finish(record, wait=wait, within=within)
+
+    async def user_command(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        target: User,
+        *,
+        wait: bool = True,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """``user`` right-clicks ``target`` in ``channel`` and picks the app's user command
+        ``name`` (Apps → ``name``)."""
+        data = user_command_data(self.fake, user, channel, name, target)
         record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 

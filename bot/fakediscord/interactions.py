@@ -20,6 +20,7 @@ from bot.fakediscord.model import (
     EMBED_LINKS,
     MENTION_EVERYONE,
     MESSAGE_CHAT_INPUT_COMMAND,
+    MESSAGE_CONTEXT_MENU_COMMAND,
     MESSAGE_DEFAULT,
     USE_EXTERNAL_EMOJIS,
     Channel,
@@ -87,6 +88,8 @@ class InteractionStore:
 
     def _message_type(self, record: InteractionRecord) -> int:
         if record.type == INTERACTION_APPLICATION_COMMAND:
+            if record.data.get("type", 1) != 1:
+                return MESSAGE_CONTEXT_MENU_COMMAND
             return MESSAGE_CHAT_INPUT_COMMAND
         return MESSAGE_DEFAULT
 

@@ -98,6 +98,33 @@ def command_data(
     return data, focused_type
 
 
+def user_command_data(
+    fake: FakeCore, user: User, channel: Channel, name: str, target: User
+) -> dict[str, Any]:
+    """The data of a user command (a context-menu command, type 2) ``name`` (as synced, or as
+    localized for the user) run on ``target``: its ``target_id`` and the target ``resolved``,
+    with their member object in a server (Discord docs, "User Commands")."""
+    scopes = [fake.guild_commands.get(channel.guild_id, {}), fake.global_commands]
+    command = next((c for scope in scopes for (kind, synced), c in scope.items()
+                    if kind == 2 and name in (synced, localized(c, "name", user.locale))),
+                   None)
+    if command is None:
+        raise DriverError(f"no user command {name!r} was synced")
+    _check_command_permission(fake, user, channel, command)
+    resolved: dict[str, Any] = {"users": {str(target.id): target.payload()}}
+    guild = fake.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+    member = guild.members.get(target.id) if guild is not None else None
+    if guild is not None and member is not None:
+        resolved["members"] = {str(target.id): {
+            **member.payload(with_user=False),
+            "permissions": str(guild.permissions_in(target.id, channel))}}
+    data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 2,
+                            "target_id": str(target.id), "resolved": resolved}
+    if "guild_id" in command:
+        data["guild_id"] = command["guild_id"]
+    return data
+
+
 def channel_context(channel: Channel) -> int:
     """The interaction context type of ``channel``: 0 a server's, 1 the bot's DM, 2 a group DM
     or a DM between people."""

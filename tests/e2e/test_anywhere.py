@@ -226,3 +226,31 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
     assert {name: row[0] for name, row in shown.items()} == {
         name: net for name, net in nets.items() if name in shown}
     assert bot_token_calls(fake, channel) == []
+
+
+async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo, world.cem])
+
+    # Apps → "Play Dubb with…" on Bo, in the group DM
+    opened = await driver.user_command(world.anna, group, "Play Dubb with…", world.bo)
+    assert opened.ephemeral, opened.content
+    lobby = await wait_table(driver, group)
+    assert f"Anna invites <@{world.bo.id}> to play Dubb" in lobby.content
+    joined = await driver.click(world.bo, lobby, "Join")
+    assert joined.ephemeral and "joined" in joined.content
+
+    # and as a command in a server, Swedish client: the names as the client shows them
+    driver.set_locale(world.cem, "sv-SE")
+    driver.install_for(world.cem)
+    refused = await driver.slash(world.cem, world.channel, "dubb challenge",
+                                 {"user": world.cem})
+    assert refused.ephemeral and "Välj någon annan" in refused.content
+    await driver.slash(world.cem, world.channel, "dubb challenge", {"user": world.anna})
+    invitation = await wait_table(driver, world.channel)
+    # the public lobby speaks the server's language, the private answer Cem's
+    assert f"Cem invites <@{world.anna.id}> to play Dubb" in invitation.content
+    assert bot_token_calls(fake, group) == []

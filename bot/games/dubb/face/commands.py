@@ -64,8 +64,8 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 
 SHARED = SharedWords(
-    order=("start", "join", "hint", "leave", "hand", "play", "draw", "pass", "table", "rules",
-           "stop", "history", "top", "profile", "stats"),
+    order=("start", "challenge", "join", "hint", "leave", "hand", "play", "draw", "pass",
+           "table", "rules", "stop", "history", "top", "profile", "stats"),
     descriptions={
         "join": cmd("Sit down at this channel's Dubb lobby"),
         "leave": cmd("Leave the lobby, or leave the game (counts as a loss)"),
@@ -74,6 +74,7 @@ SHARED = SharedWords(
         "top": cmd("This server's Dubb leaderboard by skill rating"),
         "profile": cmd("A player's Dubb rating, record and rating history"),
     },
+    user_command=cmd("Play Dubb with…"),
 )
 """The subcommands every game shares, worded for Dubb, among Dubb's own."""
 

@@ -167,9 +167,9 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
 
 
 SHARED = SharedWords(
-    order=("season", "start", "join", "hint", "leave", "hand", "draw", "knock", "end", "spread",
-           "hit", "discard", "deal", "table", "rules", "stop", "history", "top", "profile",
-           "ledger", "defaults"),
+    order=("season", "start", "challenge", "join", "hint", "leave", "hand", "draw", "knock",
+           "end", "spread", "hit", "discard", "deal", "table", "rules", "stop", "history", "top",
+           "profile", "ledger", "defaults"),
     descriptions={
         "join": cmd("Sit down at this channel's Tonk table (lobby or between hands)"),
         "leave": cmd("Leave the table; during a hand you forfeit it and pay the stake to each "
@@ -179,6 +179,7 @@ SHARED = SharedWords(
         "top": cmd("This server's Tonk leaderboard by skill rating"),
         "profile": cmd("A player's Tonk rating, record and rating history"),
     },
+    user_command=cmd("Play Tonk with…"),
 )
 """The subcommands every game shares, worded for Tonk, among Tonk's own."""
 
