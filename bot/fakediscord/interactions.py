@@ -126,6 +126,11 @@ class InteractionStore:
         }
         if message is not None:
             payload["message"] = message.payload()
+            origin = (message.interaction_metadata or {}).get("authorizing_integration_owners")
+            if origin:
+                # a component of an app's message runs as the install that made the message
+                # did, whoever clicks it (Discord docs, "Interaction Object")
+                payload["authorizing_integration_owners"] = dict(origin)
         loop = asyncio.get_running_loop()
         record = InteractionRecord(
             id=interaction_id,

@@ -32,6 +32,12 @@ def anywhere_commands(tree: app_commands.CommandTree) -> None:
     async def hello(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("hello")
 
+    @anywhere.command(name="button", description="A public message with a button")
+    async def button(interaction: discord.Interaction) -> None:
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="Press", custom_id="anywhere:press"))
+        await interaction.response.send_message("press it", view=view)
+
     @anywhere.command(name="many", description="Six follow-ups")
     async def many(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("first")
@@ -163,3 +169,26 @@ async def test_answers_are_forced_private_where_the_person_may_not_use_external_
     assert forced.ephemeral and not public.ephemeral
     assert forced.record.payload["authorizing_integration_owners"] == {"1": str(world.anna.id)}
     assert public.record.payload["context"] == 0
+
+
+async def test_anyone_in_the_group_dm_presses_a_button_as_the_install_that_made_it(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    client, _ = await bare_clients.start(anywhere_commands)
+
+    @client.event
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        if (interaction.data or {}).get("custom_id") == "anywhere:press":
+            await interaction.response.send_message("pressed", ephemeral=True)
+
+    driver.install_for(world.anna)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    posted = await driver.slash(world.anna, group, "anywhere button")
+    assert posted.message is not None
+
+    # Bo never installed the app, yet its message's button works for him, as Anna's install
+    pressed = await driver.click(world.bo, posted.message, "Press")
+
+    assert pressed.content == "pressed" and pressed.ephemeral
+    assert pressed.record.payload["authorizing_integration_owners"] == {"1": str(world.anna.id)}
+    assert pressed.record.payload["user"]["id"] == str(world.bo.id)
