@@ -1,7 +1,8 @@
 """The challenge room (issue 45): a lobby that invites one person, opened from any chat where
 the app reaches — a right-click on someone, Apps → "Play <game> with…" (a user command, which each
 game names in ``SharedWords.user_command``), or ``/… challenge user:``. The lobby opens in the
-channel with the game's defaults, and its post names the invited person."""
+channel with the game's defaults, and its post names the invited person and notifies them
+(unless they turned pings off)."""
 
 from __future__ import annotations
 

@@ -104,8 +104,12 @@ async def _opened(controller: TableController, interaction: discord.Interaction,
         # the lobby's first post names whom it invites; its later versions need not
         return replace(controller.lobby_render(snapshot), content=invitation)
 
-    await controller.publisher.post_new(await controller.showing(snapshot, draw,
-                                                                 via=interaction))
+    showing = await controller.showing(snapshot, draw, via=interaction)
+    if invited is not None and await controller.settings.pings(snapshot.guild_id, invited.id):
+        # the invitation notifies them, unless they turned pings off; whose turn comes first
+        # is pinged all the same (the turn passes from nobody's to theirs)
+        showing = replace(showing, ping=invited.id)
+    await controller.publisher.post_new(showing)
     controller.changed(snapshot)
 
 

@@ -240,8 +240,15 @@ async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
     assert opened.ephemeral, opened.content
     lobby = await wait_table(driver, group)
     assert f"Anna invites <@{world.bo.id}> to play Dubb" in lobby.content
+    assert [p.message_id for p in driver.pings(world.bo, group)] == [lobby.id]
     joined = await driver.click(world.bo, lobby, "Join")
     assert joined.ephemeral and "joined" in joined.content
+    # the first turn is pinged as ever, even if it is the invited person's
+    started = await driver.click(world.anna, lobby, "Start")
+    assert started.ephemeral, started.content
+    table = await driver.wait_for_message(group, lambda m: to_move(m) is not None)
+    first = world.bo if to_move(table) == world.bo.id else world.anna
+    assert table.id in [p.message_id for p in driver.pings(first, group)]
 
     # and as a command in a server, Swedish client: the names as the client shows them
     driver.set_locale(world.cem, "sv-SE")
