@@ -225,6 +225,9 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
     shown = tonk_table.standings_shown(ledger.message)
     assert {name: row[0] for name, row in shown.items()} == {
         name: net for name, net in nets.items() if name in shown}
+    # an event posts and opens threads as the bot: not here
+    refused = await driver.slash(world.anna, channel, "tonk event new")
+    assert refused.ephemeral and "only in servers that added kortbord" in refused.content
     assert bot_token_calls(fake, channel) == []
 
 
