@@ -15,6 +15,7 @@ async def setup(bot: KortbordBot) -> None:
         cog = controller.face.cog(bot, controller)
         group = next(c for c in cog.get_app_commands() if isinstance(c, app_commands.Group))
         features.add_commands(group, controller)
+        features.add_user_commands(bot.tree, controller)
         if controller.game.event is not None:
             group.add_command(bot.events.commands(controller.game))
         await bot.add_cog(cog)

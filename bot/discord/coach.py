@@ -17,6 +17,7 @@ from bot.discord.common import cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import attachment
+from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
@@ -96,7 +97,7 @@ async def review(controller: TableController, interaction: discord.Interaction,
     what they could see then: the three that cost most, with what was better, and a chart
     of their outlook over the game; privately, and the same every time."""
     record = await controller.service.store.table(table_id)
-    if (record is None or record.guild_id != interaction.guild_id or record.is_live
+    if (record is None or record.guild_id != place_of(interaction) or record.is_live
             or not record.has_started or record.kind != controller.game.kind):
         raise UserFacingError("There is no finished game to review there.")
     rules = controller.game.search

@@ -41,6 +41,7 @@ from bot.discord.panels import HandPanels
 from bot.discord.pictures import show_in
 from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
 from bot.discord.ratings import result_text
+from bot.discord.reach import place_of
 from bot.discord.routing import Route
 from bot.gamekit.contract import Engine, GameSpec
 from bot.i18n import DEFAULT, lang_of, tr
@@ -123,7 +124,7 @@ class TableController:
     async def table_for(self, interaction: discord.Interaction, route: Route | None = None
                         ) -> TableSnapshot:
         """The channel's table of this game; for a component, the very table it was drawn for."""
-        if interaction.channel_id is None or interaction.guild_id is None:
+        if interaction.channel_id is None or place_of(interaction) is None:
             raise UserFacingError("Games are played in server channels.")
         # what is done with the table read here (a panel drawn, a move applied) runs without
         # awaiting: its step of the loop comes first (issue 16)
@@ -290,6 +291,10 @@ class TableController:
         whose webhook the table's next post may go through (``Hook``)."""
         ping = (to_move if to_move is not None
                 and await self.settings.pings(snapshot.guild_id, to_move) else None)
+        only = self.publisher.interaction_only(snapshot.guild_id, snapshot.channel_id)
+        asleep_note = tr(self.table_lang(snapshot), "⏸ Nobody has pressed a button here for "
+                         "a while, so this table cannot update itself. Press any of its "
+                         "buttons to bring it up to date.") if only else None
         return Showing(
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
@@ -297,6 +302,7 @@ class TableController:
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
             hook=None if via is None else Hook.of(via), message_webhook=snapshot.message_webhook,
+            interaction_only=only, asleep_note=asleep_note,
         )
 
     async def publish(self, snapshot: TableSnapshot,
@@ -330,6 +336,16 @@ class TableController:
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self.changed(snapshot)
+
+    async def bring_up_to_date(self, snapshot: TableSnapshot,
+                               interaction: discord.Interaction) -> None:
+        """Where only interactions write the table (``bot.discord.reach``), a click that
+        changed nothing there (Your hand) still writes it through its own token: what happened
+        while nobody's token was good (a turn timer's move, a computer's) shows, and the
+        table no longer says it waits."""
+        if snapshot.status in ("lobby", "playing") and self.publisher.interaction_only(
+                snapshot.guild_id, snapshot.channel_id):
+            await self.publish(snapshot, via=interaction)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move the bot made for someone: a computer player's, or a turn timer's."""
@@ -403,10 +419,12 @@ class TableController:
 
     async def channel_lang(self, interaction: discord.Interaction) -> str:
         """The language a new table's public messages use: the server's setting, else the
-        server's preferred locale, else English."""
-        assert interaction.guild_id is not None
-        chosen = (await self.settings.server(interaction.guild_id)).language
-        return lang_of(chosen or interaction.guild_locale or DEFAULT)
+        server's preferred locale, else English; in a DM or group DM the language of whoever
+        opened it."""
+        place = place_of(interaction)
+        assert place is not None
+        chosen = (await self.settings.server(place)).language
+        return lang_of(chosen or interaction.guild_locale or interaction.locale.value or DEFAULT)
 
     async def repost(self, interaction: discord.Interaction) -> None:
         """Post the channel's table again at the bottom of the channel."""

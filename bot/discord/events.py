@@ -174,8 +174,10 @@ class EventController:
     async def new(self, interaction: discord.Interaction, game: GameSpec, *, rounds: int,
                   seats: int | None, hands: int, channel: discord.TextChannel | None,
                   turn_time: int | None, computers: int) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserFacingError("Games are played in server channels.")
+        if (interaction.guild_id is None or interaction.channel_id is None
+                or not interaction.is_guild_integration()):
+            # an event posts and starts threads as the bot: only where the bot is a member
+            raise UserFacingError("Events are held only in servers that added kortbord.")
         server = await self.settings.server(interaction.guild_id)
         if not self.may_host(interaction, server.event_role):
             raise UserFacingError("Events are opened by members with Manage Server, or with "
@@ -303,7 +305,7 @@ class EventController:
                                 game: GameSpec) -> None:
         """The server's latest event of this game: its standings, privately."""
         if interaction.guild_id is None:
-            raise UserFacingError("Games are played in server channels.")
+            raise UserFacingError("Events are held only in servers that added kortbord.")
         events = await self.service.store.events.of_guild(interaction.guild_id, game.kind,
                                                           limit=1)
         if not events:

@@ -9,11 +9,11 @@ move is a game's (its face routes them, through ``bot.discord.moves``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from discord import app_commands
 
-from bot.discord import coach, hands, history, leaderboards, lobby
+from bot.discord import challenge, coach, hands, history, leaderboards, lobby
 from bot.discord.controller import TableController
 from bot.discord.routing import Handler, Router
 from bot.discord.shared import SharedCommand
@@ -25,7 +25,7 @@ class Room(Protocol):
     def commands(self, controller: TableController) -> list[SharedCommand]: ...
 
 
-ROOMS: tuple[Room, ...] = (lobby, hands, history, coach, leaderboards)
+ROOMS: tuple[Room, ...] = (lobby, challenge, hands, history, coach, leaderboards)
 
 
 def register_routes(router: Router, controller: TableController) -> None:
@@ -56,3 +56,10 @@ def add_commands(group: app_commands.Group, controller: TableController) -> None
         # the group keeps its subcommands in the order they were added
         group.remove_command(name)
         group.add_command(command)
+
+
+def add_user_commands(tree: app_commands.CommandTree[Any], controller: TableController) -> None:
+    """The game's user command ("Play <game> with…" on a person), if its face names one."""
+    name = controller.face.shared.user_command
+    if name is not None:
+        tree.add_command(challenge.user_command(controller, name))

@@ -41,6 +41,7 @@ async def _show_hand(controller: TableController, interaction: discord.Interacti
     answered = await controller.panels.answer(interaction, snapshot.table_id, panel, edit=edit)
     if snapshot.seat_of(player) is not None:
         await controller.panels.retire(controller.panels.keep(interaction, snapshot, answered))
+    await controller.bring_up_to_date(snapshot, interaction)
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:

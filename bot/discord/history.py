@@ -14,6 +14,7 @@ from bot.discord.common import FINISHED_COLOUR, button, fit
 from bot.discord.controller import RECENT_LINES, TableController, closed_text
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
+from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
@@ -29,11 +30,12 @@ async def history(controller: TableController, interaction: discord.Interaction,
                   before: int | None = None, edit: bool = False) -> None:
     """This server's finished and stopped tables of this game, newest first, paged; a menu
     replays one. Private to whoever asked."""
-    if interaction.guild_id is None:
+    place = place_of(interaction)
+    if place is None:
         raise UserFacingError("Games are played in server channels.")
     lang = user_lang(interaction)
     records = await controller.service.store.finished_tables(
-        interaction.guild_id, controller.game.kind, before_id=before, limit=HISTORY_PAGE + 1)
+        place, controller.game.kind, before_id=before, limit=HISTORY_PAGE + 1)
     more = len(records) > HISTORY_PAGE
     records = records[:HISTORY_PAGE]
     embed = discord.Embed(title=tr(lang, "{game} — recent games on this server",
@@ -54,7 +56,7 @@ async def history(controller: TableController, interaction: discord.Interaction,
     embed.description = "\n\n".join(lines) or tr(lang, "No {game} games have ended here "
                                                  "yet.", game=controller.game.name)
     extra = (None if controller.history_extra is None or before is not None
-             else await controller.history_extra(interaction.guild_id, lang))
+             else await controller.history_extra(place, lang))
     if extra:
         embed.add_field(name=tr(lang, "Events"), value=extra, inline=False)
     if options:
@@ -77,7 +79,7 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
     asked."""
     lang = user_lang(interaction)
     record = await controller.service.store.table(table_id)
-    if (record is None or record.guild_id != interaction.guild_id or record.is_live
+    if (record is None or record.guild_id != place_of(interaction) or record.is_live
             or not record.has_started or record.kind != controller.game.kind):
         raise UserFacingError("There is no finished game to replay there.")
     records = await controller.service.moves(table_id)

@@ -23,7 +23,8 @@ async def top(controller: TableController, interaction: discord.Interaction, *,
               private: bool = False) -> None:
     """This game's leaderboard in this server's current season (docs/ratings.md)."""
     if interaction.guild_id is None:
-        raise UserFacingError("Games are played in server channels.")
+        raise UserFacingError("Ratings are kept only in servers: games in a DM or group DM "
+                              "are not rated.")
     store = controller.service.store
     season = await store.current_season(interaction.guild_id, controller.game.kind)
     rows = await store.ratings(interaction.guild_id, controller.game.kind, season)
@@ -37,7 +38,8 @@ async def profile(controller: TableController, interaction: discord.Interaction,
                   player: discord.abc.User | None, *, private: bool = False) -> None:
     """One person's rating, record and rating-history chart in this season."""
     if interaction.guild_id is None:
-        raise UserFacingError("Games are played in server channels.")
+        raise UserFacingError("Ratings are kept only in servers: games in a DM or group DM "
+                              "are not rated.")
     who = player or interaction.user
     lang = user_lang(interaction) if private else await controller.channel_lang(interaction)
     await defer_if_late(interaction)

@@ -5,16 +5,19 @@ commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.discord import checks
 from bot.discord.answers import defer_if_late, display_name, may_manage, user_lang
-from bot.discord.common import level_text
+from bot.discord.common import level_text, shown_name
 from bot.discord.controller import TableController, closed_text
 from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
+from bot.discord.publisher import TableRender
+from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
@@ -34,28 +37,33 @@ from bot.table.settings import GameDefaults
 
 async def _check_channel(controller: TableController, interaction: discord.Interaction
                          ) -> None:
-    assert interaction.guild_id is not None and interaction.channel_id is not None
+    place = place_of(interaction)
+    assert place is not None and interaction.channel_id is not None
     # a thread follows its channel
     channel = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
-    if not await controller.settings.may_host(interaction.guild_id, channel):
+    if not await controller.settings.may_host(place, channel):
         raise UserFacingError("Games can't be started in this channel: the server's "
                               "managers chose other channels for them.")
 
 
 async def open_lobby(controller: TableController, interaction: discord.Interaction,
                      options: Any, *, turn_seconds: int | None = None, computers: int = 0,
-                     rated: bool = True, level: str | None = None) -> None:
+                     rated: bool = True, level: str | None = None,
+                     invited: discord.abc.User | None = None) -> None:
     """Open a lobby with the user as host, ``computers`` computer players of ``level``
     seated (``None``: the server's default level) and a turn time of ``turn_seconds`` (0: no
     timer; ``None``: the server's default for this game, else the game's); ``rated: False``
-    keeps it out of the skill ratings. The user is answered as soon as the lobby exists,
-    before it is posted."""
-    if interaction.channel_id is None or interaction.guild_id is None:
+    keeps it out of the skill ratings; ``invited``: the person the lobby names as invited
+    (``bot.discord.challenge``). The user is answered as soon as the lobby exists, before it is
+    posted."""
+    place = place_of(interaction)
+    if interaction.channel_id is None or place is None:
         raise UserFacingError("Games are played in server channels.")
+    check_public_table(interaction)
     await _check_channel(controller, interaction)
     await defer_if_late(interaction)
     if turn_seconds is None:
-        turn_seconds = (await controller.defaults(interaction.guild_id)).turn_seconds
+        turn_seconds = (await controller.defaults(place)).turn_seconds
     if turn_seconds is None:
         turn_seconds = controller.game.default_turn_seconds
     checks.turn_seconds(turn_seconds)
@@ -64,31 +72,45 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
         raise UserFacingError("A {game} table seats {seats}: from 0 to {most} computer "
                               "players besides you.", game=controller.game.name,
                               seats=controller.game.max_players, most=most)
-    level = _level(controller, level, await controller.defaults(interaction.guild_id))
+    level = _level(controller, level, await controller.defaults(place))
     seated: list[SeatInfo] = []
     for _ in range(computers):
         player_id, name = free_computer(seated, level)
         seated.append(SeatInfo(player_id=player_id, name=name, is_computer=True))
     snapshot = await controller.service.open_lobby(
-        interaction.guild_id, interaction.channel_id, controller.game.kind, interaction.user.id,
+        place, interaction.channel_id, controller.game.kind, interaction.user.id,
         display_name(interaction), options, turn_seconds=turn_seconds,
         guests=[Seat(s.player_id, s.name) for s in seated],
-        locale=await controller.channel_lang(interaction), rated=rated,
+        # ratings live only in servers (README, "Play anywhere")
+        locale=await controller.channel_lang(interaction),
+        rated=rated and interaction.guild_id is not None,
     )
-    await _opened(controller, interaction, snapshot)
+    await _opened(controller, interaction, snapshot, invited)
 
 
 async def _opened(controller: TableController, interaction: discord.Interaction,
-                  snapshot: TableSnapshot) -> None:
+                  snapshot: TableSnapshot, invited: discord.abc.User | None = None) -> None:
     text = tr(user_lang(interaction), "{game} lobby opened below. Others can press "
                                       "**Join**.", game=controller.game.name)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
-    await controller.publisher.post_new(
-        await controller.showing(snapshot, lambda: controller.lobby_render(snapshot),
-                                 via=interaction))
+    invitation = None if invited is None else tr(
+        controller.table_lang(snapshot), "{host} invites {guest} to play {game}: press **Join** "
+        "to sit down.", host=shown_name(display_name(interaction)), guest=invited.mention,
+        game=controller.game.name)
+
+    def draw() -> TableRender:
+        # the lobby's first post names whom it invites; its later versions need not
+        return replace(controller.lobby_render(snapshot), content=invitation)
+
+    showing = await controller.showing(snapshot, draw, via=interaction)
+    if invited is not None and await controller.settings.pings(snapshot.guild_id, invited.id):
+        # the invitation notifies them, unless they turned pings off; whose turn comes first
+        # is pinged all the same (the turn passes from nobody's to theirs)
+        showing = replace(showing, ping=invited.id)
+    await controller.publisher.post_new(showing)
     controller.changed(snapshot)
 
 
@@ -96,10 +118,11 @@ async def play_again(controller: TableController, interaction: discord.Interacti
                      table_id: int) -> None:
     """A new lobby in the same channel with the same options and the same people and
     computers seated (those now at another table excepted); whoever pressed is the host."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    place = place_of(interaction)
+    if place is None or interaction.channel_id is None:
         raise UserFacingError("Games are played in server channels.")
     record = await controller.service.store.table(table_id)
-    if (record is None or record.guild_id != interaction.guild_id or record.is_live
+    if (record is None or record.guild_id != place or record.is_live
             or not record.has_started):
         raise UserFacingError("That game is over, so this button does nothing now.")
     await _check_channel(controller, interaction)
@@ -110,11 +133,11 @@ async def play_again(controller: TableController, interaction: discord.Interacti
         if seat.player_id == me:
             continue
         if not seat.is_computer and await controller.service.table_of_player(
-                interaction.guild_id, seat.player_id) is not None:
+                place, seat.player_id) is not None:
             continue
         guests.append(Seat(seat.player_id, seat.name))
     snapshot = await controller.service.open_lobby(
-        interaction.guild_id, interaction.channel_id, controller.game.kind, me,
+        place, interaction.channel_id, controller.game.kind, me,
         display_name(interaction), record.options, turn_seconds=record.turn_seconds,
         guests=guests[: controller.game.max_players - 1], locale=record.locale,
         rated=record.rated,
@@ -142,8 +165,9 @@ async def add_computer(controller: TableController, interaction: discord.Interac
     snapshot = await controller.table_for(interaction, route)
     if not snapshot.is_lobby:
         raise UserFacingError("Computer players are seated in the lobby, before the start.")
-    assert interaction.guild_id is not None
-    level = _level(controller, level, await controller.defaults(interaction.guild_id))
+    place = place_of(interaction)
+    assert place is not None
+    level = _level(controller, level, await controller.defaults(place))
     player_id, name = free_computer(snapshot.seats, level)
     result = await controller.service.add_computer(
         snapshot.channel_id, interaction.user.id, player_id, name

@@ -62,6 +62,7 @@ from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
+from bot.discord.reach import ASLEEP_BEFORE, FollowUps, asleep, interaction_only
 from bot.discord.webhooks import ChannelHook, ChannelWebhooks
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
@@ -202,6 +203,14 @@ class Showing:
     quiet: bool = False
     """``ping`` is playing and their open hand panel announces the turn: the table does not
     ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
+    interaction_only: bool = False
+    """The bot is not a member where the table is (``bot.discord.reach``): it is written only
+    through people's interactions, never with the bot token."""
+    asleep_note: str | None = None
+    """For an ``interaction_only`` table: the line it shows, in its language, once no token
+    is left to write it (``reach.asleep``)."""
+    asleep: bool = False
+    """This write is the table's last before its tokens run out: it shows ``asleep_note``."""
 
 
 class PublishHooks(Protocol):
@@ -273,6 +282,10 @@ class _Table:
     reminder: asyncio.Task[None] | None = None
     """The ping still to come for a turn announced quietly (``Showing.quiet``)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    only_hooks: bool = False
+    """Written only through interactions (``Showing.interaction_only``)."""
+    sleeper: asyncio.Task[None] | None = None
+    """The write, due shortly before the newest token runs out, that says the table waits."""
 
     def offer(self, hook: Hook | None) -> None:
         if hook is not None and hook.channel_id == self.channel_id and (
@@ -287,7 +300,13 @@ class _Table:
     def editor(self, now: float) -> Hook | None:
         """The hook that edits and deletes the table message at ``now``, if any."""
         hook = self.message_hook
-        return hook if hook is not None and hook.fresh(now) else None
+        if hook is not None and hook.fresh(now):
+            return hook
+        if self.only_hooks and self.hook is not None and self.hook.fresh(now):
+            # where only interactions write, any of the app's tokens in the channel edits the
+            # app's public messages there
+            return self.hook
+        return None
 
     def newer_than(self, showing: Showing) -> bool:
         """Whether a newer version than ``showing``'s is shown or waiting to be."""
@@ -314,6 +333,8 @@ class TablePublisher:
         self._clock = clock
         self._pacer = pacer or RequestPacer()
         self._tables: dict[int, _Table] = {}
+        self._followups = FollowUps()
+        """Follow-ups sent through each interaction (``bot.discord.reach``)."""
         self._ended: dict[int, int] = {}
         """Table → the version it ended at, for the last ``ENDED_REMEMBERED`` tables shown
         over (oldest first)."""
@@ -324,9 +345,15 @@ class TablePublisher:
             # a table this publisher has not shown yet: what is stored is all we know
             state = self._tables[showing.table_id] = _Table(
                 showing.table_id, showing.channel_id, showing.message_id, showing.pinged,
-                unswept=showing.behind and showing.message_id is not None and not posting,
-                message_webhook=showing.message_webhook)
+                unswept=(showing.behind and showing.message_id is not None and not posting
+                         and not showing.interaction_only),
+                message_webhook=showing.message_webhook,
+                only_hooks=showing.interaction_only)
         return state
+
+    def interaction_only(self, place_id: int, channel_id: int) -> bool:
+        """Whether a table there is written only through interactions (``bot.discord.reach``)."""
+        return interaction_only(self._client, place_id, channel_id)
 
     def publish(self, showing: Showing) -> None:
         """Show ``showing`` on its table message soon; returns at once. A version older than
@@ -337,6 +364,10 @@ class TablePublisher:
             return
         state = self._state(showing)
         if state.newer_than(showing):
+            if state.only_hooks:
+                # the click that made it is still a token to write the newer version with
+                state.offer(showing.hook)
+                self._kick(state)
             return
         # every version passes here, even those folded into a later write: this is where a turn
         # that ended and began again unseen is noticed
@@ -353,9 +384,13 @@ class TablePublisher:
         state.pending = showing
         if state.ticket is not None and _urgent(state, showing):
             self._pacer.hurry(state.ticket)
-        if state.worker is None or state.worker.done():
+        self._kick(state)
+
+    def _kick(self, state: _Table) -> None:
+        """Start the table's writer unless it is running or has nothing to write."""
+        if state.pending is not None and (state.worker is None or state.worker.done()):
             state.worker = asyncio.create_task(
-                self._drain(state), name=f"kortbord-table-{showing.table_id}"
+                self._drain(state), name=f"kortbord-table-{state.table_id}"
             )
 
     async def post_new(self, showing: Showing, *, repost: bool = False) -> int:
@@ -377,6 +412,8 @@ class TablePublisher:
             sent = await self._send(state, showing, mention=showing.ping,
                                     pinged=showing.ping or still,
                                     replaces=state.message_id if repost else None)
+            if state.only_hooks:
+                self._sleep_later(state)
         self._set_up_later(state)
         return sent
 
@@ -386,6 +423,8 @@ class TablePublisher:
         for state in self._tables.values():
             if state.reminder is not None:
                 state.reminder.cancel()
+            if state.sleeper is not None:
+                state.sleeper.cancel()
         setups = [s.task for s in self._setups.values() if s.task is not None]
         for task in setups:
             task.cancel()
@@ -408,6 +447,9 @@ class TablePublisher:
                 failures += 1
                 await self._clock.sleep_until(self._clock.now() + _backoff(failures))
                 continue
+            if state.only_hooks and not self._reachable(state):
+                # nobody's token is good: the next click's interaction writes it
+                return
             # a person being answered goes first, then wait for room (not the other way round:
             # a write must go out as soon as the pacer lets it); what is published meanwhile
             # goes out in this one write
@@ -433,9 +475,17 @@ class TablePublisher:
                     await self._show(state, showing, grant, passed=passed)
                     failures = 0
                     self._set_up_later(state)
+                    if state.only_hooks:
+                        self._sleep_later(state)
                     if showing.final and state.pending is None:
                         # nothing more will be shown of it
                         self._forget(state.table_id, showing.version)
+                    continue
+                except _NoToken:
+                    # the token ran out while the write waited: the next click writes it
+                    if state.pending is None:
+                        state.pending = showing
+                    state.turn_passed = state.turn_passed or passed
                     continue
                 except discord.Forbidden:
                     # the bot may not write here any more; the next change tries again
@@ -465,6 +515,8 @@ class TablePublisher:
         state = self._tables.pop(table_id, None)
         if state is not None and state.reminder is not None:
             state.reminder.cancel()
+        if state is not None and state.sleeper is not None:
+            state.sleeper.cancel()
         self._ended[table_id] = version
         if len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
@@ -523,7 +575,7 @@ class TablePublisher:
         limit (the channel's id)."""
         if showing is not None:
             now = self._clock.now()
-            hook = (state.poster(now) if self._posts(state, showing, state.turn_passed)
+            hook = (self._poster(state, now) if self._posts(state, showing, state.turn_passed)
                     else state.editor(now))
             if hook is not None:
                 return hook.kind, hook.key
@@ -531,8 +583,49 @@ class TablePublisher:
 
     def _posts(self, state: _Table, showing: Showing, passed: bool) -> bool:
         """Whether showing ``showing`` posts the table anew (rather than editing it)."""
+        if state.only_hooks and state.message_id is not None and self._poster(
+                state, self._clock.now()) is None:
+            # no interaction has a follow-up left: the table is edited, pinging nobody
+            return False
         return state.message_id is None or _pings(state, showing, passed) or self._aged(
             state.message_id) or self._adopts(state)
+
+    def _poster(self, state: _Table, now: float) -> Hook | None:
+        """The hook a new table message goes through at ``now`` (``_Table.poster``), where
+        only interactions write one with a follow-up left."""
+        hook = state.poster(now)
+        if (state.only_hooks and hook is not None and hook.channel is None
+                and hook.webhook.token is not None
+                and not self._followups.room(hook.webhook.token)):
+            return None
+        return hook
+
+    def _reachable(self, state: _Table) -> bool:
+        """Whether an interaction's token can write the table now."""
+        now = self._clock.now()
+        return self._poster(state, now) is not None or (
+            state.message_id is not None and state.editor(now) is not None)
+
+    def _sleep_later(self, state: _Table) -> None:
+        """Arm the table's last write before its newest token runs out (``reach``)."""
+        hook = state.hook
+        if hook is None or state.latest is None or state.latest.final:
+            return
+        due = hook.made_at + HOOK_LIFETIME - ASLEEP_BEFORE
+        if due <= self._clock.now():
+            return
+        if state.sleeper is not None:
+            state.sleeper.cancel()
+        state.sleeper = asyncio.create_task(self._fall_asleep(state, due),
+                                            name=f"kortbord-asleep-{state.table_id}")
+
+    async def _fall_asleep(self, state: _Table, due: float) -> None:
+        await self._clock.sleep_until(due)
+        state.sleeper = None
+        latest = state.latest
+        if self._tables.get(state.table_id) is not state or latest is None or latest.asleep:
+            return
+        self.publish(replace(latest, asleep=True, hook=None, quiet=True))
 
     def _adopts(self, state: _Table) -> bool:
         """Whether the table message is posted anew through the channel's webhook rather than
@@ -545,13 +638,13 @@ class TablePublisher:
 
     async def _prepare(self, state: _Table) -> None:
         """Look up the channel's webhook for the table's next write (remembered after the first
-        time), and, after a restart, the webhook that posted the stored message. Discord is
-        asked (the webhook set up) only when no person's interaction at the table is fresh,
-        so that the write will go through the webhook; else only what is known is used. Nor
-        for the table's first message: what people first see of their table never waits
-        (a lobby whose command was deferred is the bot's message, and the webhook is set up
-        in the background after it)."""
-        if self._webhooks is None:
+        time), and, after a restart, the webhook that posted the stored message; none where
+        the bot is not a member. Discord is asked (the webhook set up) only when no person's
+        interaction at the table is fresh, so that the write will go through the webhook; else
+        only what is known is used. Nor for the table's first message: what people first see of
+        their table never waits (a lobby whose command was deferred is the bot's message, and
+        the webhook is set up in the background after it)."""
+        if self._webhooks is None or state.only_hooks:
             return
         hook = state.hook
         make = state.message_id is not None and (
@@ -577,7 +670,8 @@ class TablePublisher:
         """The table is up: set its channel's webhook up in the background if it has none yet
         and the bot may make one, for the writes that no interaction will make (issue 49)."""
         webhooks = self._webhooks
-        if webhooks is None or state.channel_hook is not None:
+        # where the bot is not a member, nothing goes on the bot token (issue 45)
+        if webhooks is None or state.channel_hook is not None or state.only_hooks:
             return
         parent, _ = webhooks.parent_of(state.channel_id)
         if parent in self._setups or not webhooks.wanting(parent):
@@ -636,6 +730,8 @@ class TablePublisher:
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = _pings(state, showing, passed)
         fresh = state.message_id is None or wants_ping
+        if state.only_hooks and not self._posts(state, showing, passed):
+            fresh = wants_ping = False
         if fresh or self._aged(state.message_id) or self._adopts(state):
             old = state.message_id
             # moved down only because it aged, it notifies nobody and keeps whose turn it
@@ -654,7 +750,7 @@ class TablePublisher:
         if announced:
             # counted from when the turn goes out (a write that fails arms it again)
             self._remind(state, showing)
-        render = showing.draw()
+        render = _drawn(showing)
         kwargs: dict[str, object] = {}
         if render.image is None:
             kwargs["attachments"] = []  # the old picture goes
@@ -738,11 +834,13 @@ class TablePublisher:
         instead of posting it twice. The message it ``replaces`` is deleted before the new
         one is recorded, so a process killed in between leaves at most the new one
         unrecorded, which the next process sweeps (``_sweep``)."""
-        render = showing.draw()
+        render = _drawn(showing)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
         while True:
-            hook = state.poster(self._clock.now())
+            hook = self._poster(state, self._clock.now())
+            if state.only_hooks and hook is None:
+                raise _NoToken
             if grant is None:
                 kind, key = (hook.kind, hook.key) if hook is not None else (
                     Kind.WRITE, showing.channel_id)
@@ -765,12 +863,12 @@ class TablePublisher:
                 sent = await self._write(state, None, hook, **kwargs)
                 break
             except discord.HTTPException as exc:
-                if hook is None or hook.channel is None or state.poster(
+                if hook is None or hook.channel is None or self._poster(state,
                         self._clock.now()) is hook:
                     raise
                 # the channel's webhook is gone (forgotten by ``_write``): the same write goes
                 # the next way, a new webhook or the bot's own message
-                render = showing.draw()
+                render = _drawn(showing)
                 _log.info("posting table %d again without its channel's webhook (%s)",
                           showing.table_id, exc.status)
             finally:
@@ -781,7 +879,8 @@ class TablePublisher:
         old_hook = state.editor(self._clock.now())
         if replaces is not None and replaces != sent:
             await self._delete(showing.channel_id, replaces, old_hook,
-                               foreign=state.message_webhook is not None)
+                               foreign=state.message_webhook is not None,
+                               only_hooks=state.only_hooks)
         state.message_id = sent
         state.message_hook = hook
         state.message_webhook = None if hook is None or hook.channel is None else hook.key
@@ -801,6 +900,8 @@ class TablePublisher:
         components are routed by their custom ids (``DynamicItem``), so no view needs
         storing."""
         channel_id = state.channel_id
+        if state.only_hooks and (hook is None or hook.channel is not None):
+            raise _NoToken
         with handle_message_parameters(
                 previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
             empty_view(fields.get("view"))  # serialised into the payload
@@ -830,6 +931,8 @@ class TablePublisher:
                         await self._spent(state, hook)
                     raise
                 assert data is not None
+                if message_id is None and hook.channel is None:
+                    self._followups.spend(webhook.token)
             elif message_id is None:
                 with paced():
                     data = await self._client.http.send_message(channel_id, params=params)
@@ -851,7 +954,7 @@ class TablePublisher:
                 await self._webhooks.forget(hook.channel)
 
     async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None, *,
-                      foreign: bool = False) -> None:
+                      foreign: bool = False, only_hooks: bool = False) -> None:
         """Delete a table message: through the webhook that posted it while that is fresh,
         else as the bot. Urgent: until it is gone the channel shows two tables. A ``foreign``
         message (a channel webhook's, which is gone) the bot deletes only with Manage
@@ -870,6 +973,9 @@ class TablePublisher:
             finally:
                 grant.release()
             # the webhook could not: the bot deletes its message itself
+        if only_hooks:
+            # the bot may not: the old table stays, its buttons saying the table moved on
+            return
         if foreign and (hook is None or hook.channel is not None) and not self._may_delete(
                 channel_id):
             return
@@ -895,6 +1001,18 @@ class TablePublisher:
 
     def _partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+
+class _NoToken(Exception):
+    """A table written only through interactions has no interaction's token to write it."""
+
+
+def _drawn(showing: Showing) -> TableRender:
+    """Draw ``showing``, saying the table waits for a click if this is its last write."""
+    render = showing.draw()
+    if not showing.asleep:
+        return render
+    return replace(render, content=asleep(render.content, showing.asleep_note))
 
 
 def _by_hook(grant: Grant) -> bool:

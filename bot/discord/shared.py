@@ -31,6 +31,9 @@ class SharedWords:
 
     order: Sequence[str]
     descriptions: Mapping[str, str | app_commands.locale_str]
+    user_command: app_commands.locale_str | None = None
+    """The game's name for the user command that invites a person to a lobby ("Play {game}
+    with…", ``bot.discord.challenge``); ``None``: the game has none."""
 
     def command(self, shared: SharedCommand) -> app_commands.Command[Any, ..., None] | None:
         """``shared`` as this game's subcommand, or ``None`` when the game leaves it out."""

@@ -43,7 +43,8 @@ class CatalogTranslator(app_commands.Translator):
         if lang is None:
             return None
         text = tr(lang, string.message)
-        if context.location in NAMES:
-            # Discord's names are lowercase words joined by "-" or "_"
+        if context.location in NAMES and not isinstance(context.data, app_commands.ContextMenu):
+            # Discord's names are lowercase words joined by "-" or "_" (a context menu's
+            # name excepted: it is shown as written)
             text = text.lower().replace(" ", "-")
         return None if text == string.message else text

@@ -57,6 +57,7 @@ from bot.fakediscord.slashdata import (
     STRING_OPTION_MAX,
     command_data,
     synced_command,
+    user_command_data,
 )
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
@@ -101,10 +102,12 @@ class Driver:
         shard_of: tuple[int, int] | None = None,
         preferred_locale: str = DEFAULT_LOCALE,
         guild_id: int | None = None,
+        with_bot: bool = True,
     ) -> Guild:
         """A server with @everyone, a Moderator role (Manage Messages) and the bot's role;
         ``shard_of=(k, n)`` gives it an id whose events Discord routes to shard k of n;
-        ``guild_id`` fixes its id."""
+        ``guild_id`` fixes its id; ``with_bot=False`` leaves the bot out (no role, no
+        GUILD_CREATE): only people who installed the app reach it there."""
         options: dict[str, int] = {}
         if bot_permissions is not None:
             options["bot_permissions"] = bot_permissions
@@ -112,7 +115,7 @@ class Driver:
             options["everyone_permissions"] = everyone_permissions
         return self.fake.add_guild(
             name, shard_of=shard_of, preferred_locale=preferred_locale, guild_id=guild_id,
-            **options,
+            with_bot=with_bot, **options,
         )
 
     def add_channel(
@@ -147,6 +150,19 @@ class Driver:
 
     def set_locale(self, user: User, locale: str) -> None:
         self.fake.set_locale(user, locale)
+
+    def install_for(self, user: User) -> None:
+        """``user`` adds the app to their own account (its user-install link)."""
+        self.fake.install_for(user)
+
+    def add_group_dm(self, owner: User, others: Iterable[User], *, name: str = "",
+                     channel_id: int | None = None) -> Channel:
+        """A group DM of ``owner`` and ``others``; the bot is not in it."""
+        return self.fake.add_group_dm(owner, list(others), name=name, channel_id=channel_id)
+
+    def bot_dm(self, user: User) -> Channel:
+        """``user``'s DM with the app's bot user."""
+        return self.fake.bot_dm(user)
 
     def set_preferred_locale(self, guild: Guild, locale: str) -> None:
         self.fake.set_preferred_locale(guild, locale)
@@ -210,6 +226,22 @@ class Driver:
         ``validate=False`` sends values outside the declared choices, min/max value and length,
         as a modified client could (Discord still checks types and its own limits)."""
         data, _ = command_data(self.fake, user, channel, command, options or {}, None, validate)
+        record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        return await self._finish(record, wait=wait, within=within)
+
+    async def user_command(
+        self,
+        user: User,
+        channel: Channel,
+        name: str,
+        target: User,
+        *,
+        wait: bool = True,
+        within: float = GUARD_TIMEOUT,
+    ) -> InteractionResult:
+        """``user`` right-clicks ``target`` in ``channel`` and picks the app's user command
+        ``name`` (Apps → ``name``)."""
+        data = user_command_data(self.fake, user, channel, name, target)
         record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
         return await self._finish(record, wait=wait, within=within)
 
@@ -325,8 +357,7 @@ class Driver:
             raise InteractionRejected(404, 10008, "Unknown Message")
         chosen = list(values) if values is not None else None
         check_form(custom_id, component_type, chosen)
-        assert stored.guild_id is not None
-        guild = self.fake.guilds[stored.guild_id]
+        guild = self.fake.guilds.get(stored.guild_id) if stored.guild_id is not None else None
         component = None
         if validated_by_discord:
             component = check_component(stored, guild, custom_id, component_type, chosen)
@@ -459,9 +490,13 @@ class Driver:
         focused_type: int | None = None,
         opened_by: InteractionRecord | None = None,
     ) -> InteractionRecord:
-        guild = self.fake.guilds[channel.guild_id]
-        if user.id not in guild.members:
-            raise DriverError(f"{user.username} is not a member of {guild.name}")
+        if channel.guild_id is None:
+            if user not in channel.recipients:
+                raise DriverError(f"{user.username} is not in the (group) DM {channel.id}")
+        else:
+            guild = self.fake.guilds[channel.guild_id]
+            if user.id not in guild.members:
+                raise DriverError(f"{user.username} is not a member of {guild.name}")
         return self.fake.create_interaction(
             kind, user, channel, data, message=message, focused_type=focused_type,
             opened_by=opened_by,
@@ -471,7 +506,8 @@ class Driver:
 
     def say(self, user: User, channel: Channel, content: str) -> StoredMessage:
         """``user`` types a message in ``channel``."""
-        if user.id not in self.fake.guilds[channel.guild_id].members:
+        if (user not in channel.recipients if channel.guild_id is None
+                else user.id not in self.fake.guilds[channel.guild_id].members):
             raise DriverError(f"{user.username} cannot post in #{channel.name}")
         return self.fake.user_says(user, channel, content)
 

@@ -149,3 +149,10 @@ def bad_json() -> DiscordHTTPError:
 
 def max_webhooks() -> DiscordHTTPError:
     return DiscordHTTPError(400, 30007, "Maximum number of webhooks reached (15)")
+
+
+def too_many_followups() -> DiscordHTTPError:
+    """400 ``40094``: an interaction of an app installed only to the person already has the 5
+    follow-ups Discord allows it ("Receiving and Responding": follow-up limits)."""
+    return DiscordHTTPError(400, 40094, "This interaction has hit the maximum number of follow "
+                            "up messages")

@@ -18,6 +18,7 @@ from aiohttp import WSMsgType, web
 from bot.fakediscord.changes import Changes
 from bot.fakediscord.intents import (
     ALL_INTENTS,
+    INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
     INTENT_GUILD_PRESENCES,
@@ -174,8 +175,15 @@ class Gateway:
             session.dispatch(event, data)
 
     def dispatch_message(self, event: str, message: StoredMessage) -> None:
-        # DMs would need DIRECT_MESSAGES; the fake has only guild channels
-        for session in self._targets(INTENT_GUILD_MESSAGES, message.guild_id):
+        intent = INTENT_GUILD_MESSAGES
+        if message.guild_id is None:
+            channel = self.world.channels.get(message.channel_id)
+            if channel is None or self.world.bot_user not in channel.recipients:
+                return  # a group DM the bot is no recipient of: it hears nothing there
+            intent = INTENT_DIRECT_MESSAGES
+        elif self.world.bot_user.id not in self.world.guilds[message.guild_id].members:
+            return  # a server that never added the bot
+        for session in self._targets(intent, message.guild_id):
             session.dispatch(event, self.message_payload(message, session))
 
     def message_payload(self, message: StoredMessage, session: Session) -> dict[str, Any]:

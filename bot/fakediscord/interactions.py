@@ -15,8 +15,14 @@ from bot.fakediscord.changes import Changes
 from bot.fakediscord.errors import DiscordHTTPError, FormErrors
 from bot.fakediscord.messages import MessageStore
 from bot.fakediscord.model import (
+    ATTACH_FILES,
+    CHANNEL_DM,
+    EMBED_LINKS,
+    MENTION_EVERYONE,
     MESSAGE_CHAT_INPUT_COMMAND,
+    MESSAGE_CONTEXT_MENU_COMMAND,
     MESSAGE_DEFAULT,
+    USE_EXTERNAL_EMOJIS,
     Channel,
     StoredMessage,
     User,
@@ -45,6 +51,11 @@ _log = logging.getLogger("fakediscord")
 
 INTERACTION_DEADLINE = 3.0
 WEBHOOK_TOKEN_LIFETIME = 15 * 60
+USER_INSTALL_FOLLOWUPS = 5
+"""Follow-ups an interaction may have when only the person's install authorised it (Discord
+docs, "Receiving and Responding": "Apps are limited to 5 followup messages per interaction if
+it was initiated from a user-installed app and isn't installed in the server")."""
+PRIVATE_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
 _CALLBACKS_WITH_RESOURCE = frozenset({CALLBACK_CHANNEL_MESSAGE, CALLBACK_UPDATE_MESSAGE})
 
 
@@ -77,6 +88,8 @@ class InteractionStore:
 
     def _message_type(self, record: InteractionRecord) -> int:
         if record.type == INTERACTION_APPLICATION_COMMAND:
+            if record.data.get("type", 1) != 1:
+                return MESSAGE_CONTEXT_MENU_COMMAND
             return MESSAGE_CHAT_INPUT_COMMAND
         return MESSAGE_DEFAULT
 
@@ -96,42 +109,35 @@ class InteractionStore:
         """Build an INTERACTION_CREATE exactly as Discord sends it, dispatch it, start the clock.
         A modal submission names the interaction that opened its modal (``opened_by``)."""
         world = self.world
-        guild = world.guilds[channel.guild_id]
-        member = guild.members.get(user.id)
-        if member is None:
-            raise ValueError(f"{user.username} is not a member of {guild.name}")
         interaction_id = world.ids.next()
         token = new_token("aW50ZXJhY3Rpb246")
-        permissions = str(guild.permissions_in(user.id, channel))
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(world.application.id),
             "type": kind,
             "data": data,
-            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
-            "guild_id": str(guild.id),
-            "channel": {**channel.payload(), "permissions": permissions},
             "channel_id": str(channel.id),
-            "member": {**member.payload(), "permissions": permissions},
             "token": token,
             "version": 1,
-            "app_permissions": str(world.bot_permissions(guild.id, channel)),
             "locale": user.locale,
-            "guild_locale": guild.preferred_locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            **self._context(user, channel),
         }
         if message is not None:
             payload["message"] = message.payload()
+            origin = (message.interaction_metadata or {}).get("authorizing_integration_owners")
+            if origin:
+                # a component of an app's message runs as the install that made the message
+                # did, whoever clicks it (Discord docs, "Interaction Object")
+                payload["authorizing_integration_owners"] = dict(origin)
         loop = asyncio.get_running_loop()
         record = InteractionRecord(
             id=interaction_id,
             token=token,
             type=kind,
             user=user,
-            guild_id=guild.id,
+            guild_id=channel.guild_id,
             channel_id=channel.id,
             payload=payload,
             created_at=loop.time(),
@@ -145,10 +151,54 @@ class InteractionStore:
         self.interactions[interaction_id] = record
         self._by_token[token] = record
         # needs no intent; only the sessions whose shard owns the guild get it
-        world.events.dispatch("INTERACTION_CREATE", payload, intent=None, guild_id=guild.id)
+        world.events.dispatch("INTERACTION_CREATE", payload, intent=None,
+                              guild_id=channel.guild_id)
         _log.info("INTERACTION_CREATE %s", record.describe())
         self.changes.changed()
         return record
+
+    def _context(self, user: User, channel: Channel) -> dict[str, Any]:
+        """Where the interaction happened, as Discord tells the app (Discord docs,
+        "Interaction Object"): in a server the guild, the member and their permissions, the
+        context 0 and the installs that authorised it (the server's, where the bot is a member,
+        and the person's, where they installed the app); in a DM (context 1, the bot's DM) or a
+        group DM (2) the ``user`` and the person's install. ``app_permissions`` in (G)DMs with
+        other people are only ATTACH_FILES, EMBED_LINKS and MENTION_EVERYONE, and in the bot's
+        DM USE_EXTERNAL_EMOJIS as well."""
+        world = self.world
+        user_install = user.id in world.user_installs
+        if channel.guild_id is None:
+            if channel.type == CHANNEL_DM:
+                context, app = 1, PRIVATE_APP_PERMISSIONS | USE_EXTERNAL_EMOJIS
+            else:
+                context, app = 2, PRIVATE_APP_PERMISSIONS
+            return {
+                "channel": channel.private_payload(user.id),
+                "user": user.payload(),
+                "app_permissions": str(app),
+                "authorizing_integration_owners": {"1": str(user.id)},
+                "context": context,
+            }
+        guild = world.guilds[channel.guild_id]
+        member = guild.members.get(user.id)
+        if member is None:
+            raise ValueError(f"{user.username} is not a member of {guild.name}")
+        permissions = str(guild.permissions_in(user.id, channel))
+        owners: dict[str, str] = {}
+        if world.bot_user.id in guild.members:
+            owners["0"] = str(guild.id)
+        if user_install:
+            owners["1"] = str(user.id)
+        return {
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+            "guild_id": str(guild.id),
+            "channel": {**channel.payload(), "permissions": permissions},
+            "member": {**member.payload(), "permissions": permissions},
+            "app_permissions": str(world.bot_permissions(guild.id, channel)),
+            "guild_locale": guild.preferred_locale,
+            "authorizing_integration_owners": owners,
+            "context": 0,
+        }
 
     def _deadline_passed(self, record: InteractionRecord) -> None:
         if record.answered or record.failed:
@@ -235,7 +285,7 @@ class InteractionStore:
         data = body.get("data") or {}
         channel = self.world.channels[record.channel_id]
         bot = self.world.bot_user
-        ephemeral = bool((data.get("flags") or 0) & FLAG_EPHEMERAL)
+        ephemeral = bool((data.get("flags") or 0) & FLAG_EPHEMERAL) or record.forced_ephemeral
         message_type = self._message_type(record)
         message: StoredMessage | None = None
         if callback_type == CALLBACK_CHANNEL_MESSAGE:
@@ -359,7 +409,9 @@ class InteractionStore:
             message = self.store.edit_message(original, edit, files=files)
             self.changes.changed()
             return message
-        ephemeral = bool((body.get("flags") or 0) & FLAG_EPHEMERAL)
+        if record.user_install_only and len(record.followup_ids) >= USER_INSTALL_FOLLOWUPS:
+            raise errors.too_many_followups()
+        ephemeral = bool((body.get("flags") or 0) & FLAG_EPHEMERAL) or record.forced_ephemeral
         channel = self.world.channels[record.channel_id]
         message = self.store.create_message(
             channel,

@@ -476,11 +476,16 @@ def _interaction_metadata(record: InteractionRecord, message_id: int | None) -> 
         "id": str(record.id),
         "type": record.type,
         "user": record.user.payload(),
-        "authorizing_integration_owners": {"0": str(record.guild_id)},
+        "authorizing_integration_owners": dict(
+            record.payload.get("authorizing_integration_owners") or {}),
     }
     if record.type == INTERACTION_APPLICATION_COMMAND:
         meta["name"] = data.get("name")
         meta["command_type"] = data.get("type", 1)
+        if data.get("type") == 2:
+            # a user command's metadata names whom it was run on
+            target = str(data.get("target_id"))
+            meta["target_user"] = (data.get("resolved") or {}).get("users", {}).get(target)
     if record.component_message_id is not None and record.opened_by is None:
         meta["interacted_message_id"] = str(record.component_message_id)
     if record.original_id is not None and record.original_id != message_id:

@@ -43,6 +43,7 @@ USE_APPLICATION_COMMANDS = 1 << 31
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+USE_EXTERNAL_APPS = 1 << 50
 ALL_PERMISSIONS = (1 << 51) - 1
 
 EVERYONE_DEFAULT = (
@@ -60,6 +61,7 @@ EVERYONE_DEFAULT = (
     | USE_APPLICATION_COMMANDS
     | CREATE_PUBLIC_THREADS
     | SEND_MESSAGES_IN_THREADS
+    | USE_EXTERNAL_APPS
 )
 # What the README asks the inviter to grant (View Channels, Send Messages [in Threads],
 # Create Public Threads, Embed Links, Read Message History).
@@ -69,6 +71,9 @@ BOT_DEFAULT = (
 )
 
 CHANNEL_GUILD_TEXT = 0
+CHANNEL_DM = 1
+CHANNEL_GROUP_DM = 3
+PRIVATE_TYPES = (CHANNEL_DM, CHANNEL_GROUP_DM)
 CHANNEL_GUILD_CATEGORY = 4
 CHANNEL_PUBLIC_THREAD = 11
 CHANNEL_PRIVATE_THREAD = 12
@@ -77,6 +82,7 @@ THREAD_TYPES = (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
 MESSAGE_DEFAULT = 0
 MESSAGE_REPLY = 19
 MESSAGE_CHAT_INPUT_COMMAND = 20
+MESSAGE_CONTEXT_MENU_COMMAND = 23
 
 _USER_MENTION = re.compile(r"<@!?(\d{15,21})>")
 _ROLE_MENTION = re.compile(r"<@&(\d{15,21})>")
@@ -179,7 +185,8 @@ class Member:
 @dataclass
 class Channel:
     id: int
-    guild_id: int
+    guild_id: int | None
+    """``None`` for a DM or a group DM, which belong to no server."""
     name: str
     type: int = CHANNEL_GUILD_TEXT
     position: int = 0
@@ -191,12 +198,35 @@ class Channel:
     overwrites: list[dict[str, Any]] = field(default_factory=list)
     """Permission overwrites as Discord sends them (``id``, ``type`` 0 role / 1 member,
     ``allow``, ``deny`` as strings); a thread has none of its own: its parent's apply."""
+    recipients: list[User] = field(default_factory=list)
+    """A DM's or group DM's people (Discord lists them without whoever reads the channel)."""
 
     @property
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
 
+    @property
+    def is_private(self) -> bool:
+        return self.type in PRIVATE_TYPES
+
+    def private_payload(self, viewer: int | None = None) -> dict[str, Any]:
+        """A DM or group DM as Discord's Channel Object has it: no guild, its recipients
+        (less ``viewer``); a group DM's name, icon and owner."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "last_message_id": str(self.last_message_id) if self.last_message_id else None,
+            "recipients": [u.payload() for u in self.recipients if u.id != viewer],
+            "flags": 0,
+        }
+        if self.type == CHANNEL_GROUP_DM:
+            data.update({"name": self.name or None, "icon": None,
+                         "owner_id": str(self.owner_id) if self.owner_id else None})
+        return data
+
     def payload(self) -> dict[str, Any]:
+        if self.is_private:
+            return self.private_payload()
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": self.type,

@@ -71,6 +71,23 @@ class InteractionRecord:
         return self.callback_type is not None
 
     @property
+    def forced_ephemeral(self) -> bool:
+        """Its answers can only be private: the app reached a server that never added it, by
+        the person's install, and the person lacks Use External Apps there (Discord docs,
+        "Permissions": USE_EXTERNAL_APPS)."""
+        if self.guild_id is None or not self.user_install_only:
+            return False
+        member = self.payload.get("member") or {}
+        return not int(member.get("permissions") or 0) & (1 << 50)
+
+    @property
+    def user_install_only(self) -> bool:
+        """Only the person's install authorised it (the app is not in the server, or it is a
+        (G)DM): Discord caps its follow-ups."""
+        owners = self.payload.get("authorizing_integration_owners") or {}
+        return "0" not in owners
+
+    @property
     def data(self) -> dict[str, Any]:
         return self.payload.get("data") or {}
 

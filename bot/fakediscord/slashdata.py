@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord.locales import DEFAULT_LOCALE, localized
-from bot.fakediscord.model import ADMINISTRATOR, Channel, Role, User
+from bot.fakediscord.model import ADMINISTRATOR, CHANNEL_DM, Channel, Role, User
 from bot.fakediscord.results import DriverError
 from bot.fakediscord.validation import (
     OPTION_ATTACHMENT,
@@ -98,16 +98,62 @@ def command_data(
     return data, focused_type
 
 
+def user_command_data(
+    fake: FakeCore, user: User, channel: Channel, name: str, target: User
+) -> dict[str, Any]:
+    """The data of a user command (a context-menu command, type 2) ``name`` (as synced, or as
+    localized for the user) run on ``target``: its ``target_id`` and the target ``resolved``,
+    with their member object in a server (Discord docs, "User Commands")."""
+    scopes = [fake.guild_commands.get(channel.guild_id, {}), fake.global_commands]
+    command = next((c for scope in scopes for (kind, synced), c in scope.items()
+                    if kind == 2 and name in (synced, localized(c, "name", user.locale))),
+                   None)
+    if command is None:
+        raise DriverError(f"no user command {name!r} was synced")
+    _check_command_permission(fake, user, channel, command)
+    resolved: dict[str, Any] = {"users": {str(target.id): target.payload()}}
+    guild = fake.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+    member = guild.members.get(target.id) if guild is not None else None
+    if guild is not None and member is not None:
+        resolved["members"] = {str(target.id): {
+            **member.payload(with_user=False),
+            "permissions": str(guild.permissions_in(target.id, channel))}}
+    data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 2,
+                            "target_id": str(target.id), "resolved": resolved}
+    if "guild_id" in command:
+        data["guild_id"] = command["guild_id"]
+    return data
+
+
+def channel_context(channel: Channel) -> int:
+    """The interaction context type of ``channel``: 0 a server's, 1 the bot's DM, 2 a group DM
+    or a DM between people."""
+    if channel.guild_id is not None:
+        return 0
+    return 1 if channel.type == CHANNEL_DM else 2
+
+
 def _check_command_permission(
     fake: FakeCore, user: User, channel: Channel, command: dict[str, Any]
 ) -> None:
+    context = channel_context(channel)
     contexts = command.get("contexts")
-    if contexts is not None and 0 not in contexts:
-        raise DriverError(f"/{command['name']} is not offered in servers (contexts {contexts})")
+    if contexts is not None and context not in contexts:
+        raise DriverError(f"/{command['name']} is not offered in context {context} "
+                          f"(contexts {contexts})")
+    # which install brings the command here: the server's (the bot is a member) or the
+    # person's own (Discord docs, "Installation context")
+    installs = set(command.get("integration_types") or [0])
+    guild = fake.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+    by_server = guild is not None and fake.bot_user.id in guild.members and 0 in installs
+    by_person = user.id in fake.user_installs and 1 in installs
+    if not (by_server or by_person):
+        raise DriverError(f"/{command['name']} is not installed for {user.username} here "
+                          f"(integration types {sorted(installs)})")
     needed = command.get("default_member_permissions")
-    if needed is None:
+    if needed is None or guild is None:
         return
-    have = fake.guilds[channel.guild_id].permissions_of(user.id)
+    have = guild.permissions_of(user.id)
     # "0" hides the command from everyone but administrators (Discord docs)
     allowed = bool(have & ADMINISTRATOR) or (int(needed) != 0 and not int(needed) & ~have)
     if not allowed:
@@ -182,7 +228,7 @@ def _option_value(
     kind = definition["type"]
     name = definition["name"]
     where = f"option {name!r} of /{command_line}"
-    guild = fake.guilds[channel.guild_id]
+    guild = fake.guilds.get(channel.guild_id) if channel.guild_id is not None else None
     if kind == OPTION_STRING:
         if not isinstance(value, str):
             raise DriverError(f"{where} takes text, not {value!r}")
@@ -208,9 +254,9 @@ def _option_value(
         if not isinstance(value, bool):
             raise DriverError(f"{where} takes True/False, not {value!r}")
     elif kind in (OPTION_USER, OPTION_MENTIONABLE) and isinstance(value, User):
-        member = guild.members.get(value.id)
+        member = guild.members.get(value.id) if guild is not None else None
         resolved.setdefault("users", {})[str(value.id)] = value.payload()
-        if member is not None:
+        if member is not None and guild is not None:
             resolved.setdefault("members", {})[str(value.id)] = {
                 **member.payload(with_user=False),
                 "permissions": str(guild.permissions_of(value.id)),

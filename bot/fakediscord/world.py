@@ -20,13 +20,17 @@ from bot.fakediscord.locales import DEFAULT_LOCALE, check_locale
 from bot.fakediscord.model import (
     ADMINISTRATOR,
     BOT_DEFAULT,
+    CHANNEL_DM,
+    CHANNEL_GROUP_DM,
     CHANNEL_GUILD_TEXT,
     CHANNEL_PRIVATE_THREAD,
     CHANNEL_PUBLIC_THREAD,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
     EVERYONE_DEFAULT,
     MANAGE_MESSAGES,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -152,6 +156,9 @@ class World:
         self._usernames = {owner.username, self.bot_user.username}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        self.user_installs: set[int] = set()
+        """The people who installed the app to their account (integration type 1): its
+        commands follow them into group DMs, its DM and servers that never added the bot."""
 
     # -- world building -----------------------------------------------------------------------
 
@@ -184,9 +191,11 @@ class World:
         shard_of: tuple[int, int] | None = None,
         preferred_locale: str = DEFAULT_LOCALE,
         guild_id: int | None = None,
+        with_bot: bool = True,
     ) -> Guild:
         """``shard_of=(shard_id, num_shards)`` picks an id whose events go to that shard;
-        ``guild_id`` fixes it."""
+        ``guild_id`` fixes it. ``with_bot=False``: a server whose managers never added the
+        bot, where the app reaches only the people who installed it themselves."""
         if guild_id is None:
             guild_id = self.ids.next() if shard_of is None else self.ids.next_on_shard(*shard_of)
         owner = owner or self.application.owner
@@ -200,6 +209,11 @@ class World:
         moderator = Role(self.ids.next(), "Moderator", MANAGE_MESSAGES, position=1)
         guild.roles[moderator.id] = moderator
         guild.moderator_role_id = moderator.id
+        if not with_bot:
+            self.guilds[guild_id] = guild
+            self._join(guild, owner, [])
+            self.changes.changed()
+            return guild
         bot_role = Role(
             self.ids.next(),
             self.application.name,
@@ -216,6 +230,37 @@ class World:
         self.events.guild_available(guild)
         self.changes.changed()
         return guild
+
+    def install_for(self, user: User) -> None:
+        """``user`` installs the app to their account (the user-install link's OAuth2 flow
+        with the ``applications.commands`` scope): no bot joins anything, no gateway event."""
+        self.user_installs.add(user.id)
+        self.changes.changed()
+
+    def add_group_dm(self, owner: User, others: list[User], *, name: str = "",
+                     channel_id: int | None = None) -> Channel:
+        """A group DM ``owner`` made with ``others`` (at most 10 people in all, as Discord
+        allows). The bot is not among its recipients, so the bot token may not read or write
+        it; the bot hears nothing of it over the gateway either."""
+        people = [owner, *[u for u in others if u.id != owner.id]]
+        if len(people) > 10:
+            raise ValueError("a group DM holds at most 10 people")
+        channel = Channel(channel_id or self.ids.next(), None, name, CHANNEL_GROUP_DM,
+                          owner_id=owner.id, recipients=people)
+        self.channels[channel.id] = channel
+        self.changes.changed()
+        return channel
+
+    def bot_dm(self, user: User) -> Channel:
+        """The DM between ``user`` and the app's bot user (made on first use)."""
+        for channel in self.channels.values():
+            if channel.type == CHANNEL_DM and user in channel.recipients:
+                return channel
+        channel = Channel(self.ids.next(), None, "", CHANNEL_DM,
+                          recipients=[user, self.bot_user])
+        self.channels[channel.id] = channel
+        self.changes.changed()
+        return channel
 
     def set_locale(self, user: User, locale: str) -> None:
         """The user switches their client's language (no gateway event: it is a client
@@ -366,9 +411,16 @@ class World:
             raise errors.unknown_guild()
         return guild
 
-    def bot_permissions(self, guild_id: int, channel: Channel | None = None) -> int:
-        """The bot's permissions in the guild, or in ``channel`` (its overwrites applied)."""
-        guild = self.guilds[guild_id]
+    def bot_permissions(self, guild_id: int | None, channel: Channel | None = None) -> int:
+        """The bot's permissions in the guild, or in ``channel`` (its overwrites applied); in a
+        DM or group DM none unless the bot is a recipient, and no server-only ones there."""
+        if guild_id is None:
+            if channel is None or self.bot_user not in channel.recipients:
+                return 0
+            return VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | EMBED_LINKS
+        guild = self.guilds.get(guild_id)
+        if guild is None:
+            return 0
         if channel is None:
             return guild.permissions_of(self.bot_user.id)
         return guild.permissions_in(self.bot_user.id, channel)

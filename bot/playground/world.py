@@ -1,5 +1,7 @@
 """The playground's server: one guild, a few channels and a few people, with the same ids on
-every start, so the bot's database (tables, ledger, stats) still fits after a restart."""
+every start, so the bot's database (tables, ledger, stats) still fits after a restart. Everyone
+has also added kortbord to their own account, and Anna, Bo and Cem share a group DM, where the
+bot is not a member (issue 45)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from bot.fakediscord.snowflake import DISCORD_EPOCH_MS
 GUILD_NAME = "Kortbord Playground"
 CHANNELS = ("general", "card-table", "back-room")
 PEOPLE = ("Anna", "Bo", "Cem")
+GROUP_DM = "Anna, Bo, Cem (group DM)"
 MODERATOR = "Dana"
 """Dana has Manage Messages (the Moderator role): she may stop any table."""
 
@@ -49,4 +52,8 @@ def build_world(driver: Driver) -> World:
         MODERATOR, manage_messages=True, user_id=_fixed_id(100 + len(PEOPLE))
     )
     users.append(moderator)
-    return World(guild, channels, tuple(users), frozenset({moderator.id}))
+    for user in users:
+        driver.install_for(user)
+    group = driver.add_group_dm(users[0], users[1:len(PEOPLE)], name=GROUP_DM,
+                                channel_id=_fixed_id(10 + len(CHANNELS)))
+    return World(guild, (*channels, group), tuple(users), frozenset({moderator.id}))

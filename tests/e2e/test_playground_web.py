@@ -70,7 +70,8 @@ async def test_the_world_and_the_hints_come_from_the_synced_commands(
     client, _ = site
     data = await (await client.get("/api/world")).json()
 
-    assert [c["name"] for c in data["channels"]] == ["general", "card-table", "back-room"]
+    assert [c["name"] for c in data["channels"]] == ["general", "card-table", "back-room",
+                                                     "Anna, Bo, Cem (group DM)"]
     assert [(u["name"], u["moderator"]) for u in data["users"]] == [
         ("Anna", False), ("Bo", False), ("Cem", False), ("Dana", True),
     ]
@@ -110,6 +111,26 @@ async def test_a_command_reaches_the_bot_and_each_user_sees_only_their_own_answe
     assert "host" in refusal["content"].lower()
     log = [e for e in driver.log if e.channel_id == channel.id and e.audience is not None]
     assert {e.audience for e in log} == {anna.id, bo.id}
+
+
+async def test_the_group_dm_plays_where_the_bot_is_not_a_member(
+    site: tuple[TestClient[Any, Any], World], fake: FakeDiscord,
+) -> None:
+    client, world = site
+    anna, bo = world.users[0], world.users[1]
+    group = world.channels[-1]
+    bo_stream = Stream(await client.get(f"/api/events?as={bo.id}&channel={group.id}"))
+    assert await bo_stream.next() == ("reset", {"messages": []})
+
+    status, answer = await _post(client, "/api/command", {
+        "as": str(anna.id), "channel": str(group.id), "text": "/dubb start computers:1",
+    })
+
+    assert (status, answer) == (200, {"ok": True})
+    lobby = await bo_stream.until("message", lambda m: m["embeds"])
+    assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["embeds"])
+    # the lobby came through Anna's interaction: the bot's token never wrote there
+    assert not [c for c in fake.rest_calls if c.path.startswith(f"/channels/{group.id}")]
 
 
 async def test_suggestions_ask_the_bot_for_autocomplete_choices(

@@ -19,6 +19,7 @@ from bot.discord.common import label
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.hands import show_hand
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd
@@ -63,8 +64,8 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 
 SHARED = SharedWords(
-    order=("start", "join", "hint", "leave", "hand", "play", "draw", "pass", "table", "rules",
-           "stop", "history", "top", "profile", "stats"),
+    order=("start", "challenge", "join", "hint", "leave", "hand", "play", "draw", "pass",
+           "table", "rules", "stop", "history", "top", "profile", "stats"),
     descriptions={
         "join": cmd("Sit down at this channel's Dubb lobby"),
         "leave": cmd("Leave the lobby, or leave the game (counts as a loss)"),
@@ -73,6 +74,7 @@ SHARED = SharedWords(
         "top": cmd("This server's Dubb leaderboard by skill rating"),
         "profile": cmd("A player's Dubb rating, record and rating history"),
     },
+    user_command=cmd("Play Dubb with…"),
 )
 """The subcommands every game shares, worded for Dubb, among Dubb's own."""
 
@@ -81,7 +83,8 @@ class Dubb(commands.Cog):
     dubb = app_commands.Group(
         name=cmd("dubb"),
         description=cmd("Dubb: get rid of your cards; the last player holding cards loses"),
-        guild_only=True,
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
     )
 
     def __init__(self, controller: TableController) -> None:
@@ -217,10 +220,11 @@ class Dubb(commands.Cog):
                            private=cmd("Show the answer only to you"))
     async def stats(self, interaction: discord.Interaction,
                     player: discord.User | None = None, private: bool = False) -> None:
-        if interaction.guild_id is None:
+        place = place_of(interaction)
+        if place is None:
             raise UserFacingError("Games are played in server channels.")
         kind = self.controller.game.kind
-        rows = await self.controller.service.stats(interaction.guild_id, kind)
+        rows = await self.controller.service.stats(place, kind)
         # statistics are shown to the channel in its table language only when public
         lang = (user_lang(interaction) if private
                 else await self.controller.channel_lang(interaction))

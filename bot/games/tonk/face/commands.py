@@ -24,6 +24,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import ledger_export
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
@@ -165,9 +166,9 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
 
 
 SHARED = SharedWords(
-    order=("season", "start", "join", "hint", "leave", "hand", "draw", "knock", "end", "spread",
-           "hit", "discard", "deal", "table", "rules", "stop", "history", "top", "profile",
-           "ledger", "defaults"),
+    order=("season", "start", "challenge", "join", "hint", "leave", "hand", "draw", "knock",
+           "end", "spread", "hit", "discard", "deal", "table", "rules", "stop", "history", "top",
+           "profile", "ledger", "defaults"),
     descriptions={
         "join": cmd("Sit down at this channel's Tonk table (lobby or between hands)"),
         "leave": cmd("Leave the table; during a hand you forfeit it and pay the stake to each "
@@ -177,6 +178,7 @@ SHARED = SharedWords(
         "top": cmd("This server's Tonk leaderboard by skill rating"),
         "profile": cmd("A player's Tonk rating, record and rating history"),
     },
+    user_command=cmd("Play Tonk with…"),
 )
 """The subcommands every game shares, worded for Tonk, among Tonk's own."""
 
@@ -186,7 +188,8 @@ class Tonk(commands.Cog):
         name=cmd("tonk"),
         description=cmd("Tonk: knock rummy for chips (play money), hand after hand, with a server "
                         "ledger"),
-        guild_only=True,
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
     )
     season = app_commands.Group(
         name=cmd("season"),
@@ -530,9 +533,11 @@ class Tonk(commands.Cog):
 
 
 def _guild(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
+    """Whose ledger: the server's, or a DM's or group DM's own (``reach.place_of``)."""
+    place = place_of(interaction)
+    if place is None:
         raise UserFacingError("Tonk is played in server channels.")
-    return interaction.guild_id
+    return place
 
 
 def _options(snapshot: TableSnapshot) -> TonkOptions | None:

@@ -1,0 +1,266 @@
+"""kortbord where the bot is not a member (issue 45): people who installed the app to their own
+account play in a group DM, the table written only through their interactions."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from bot.fakediscord import Channel, Driver, FakeDiscord
+from bot.fakediscord.model import EVERYONE_DEFAULT, USE_EXTERNAL_APPS
+from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
+from tests.e2e import tonk_table
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import (
+    DubbTable,
+    card_tokens,
+    cards_seen,
+    counter_of,
+    open_table,
+    table_id_of,
+    title,
+    to_move,
+    wait_table,
+)
+from tests.fakeclock import FakeClock
+
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
+
+MAX_TURNS = 400
+
+
+ASLEEP = "Nobody has pressed a button here for a while"
+
+
+def _clocked(fake: FakeDiscord, bot_runner: BotRunner) -> FakeClock:
+    """The bot's clock moves by hand, and Discord's (which runs the 15-minute tokens) with it."""
+    began = time.time()
+    clock = FakeClock(start=began)
+    fake.clock = lambda: time.time() + (clock.now() - began)
+    bot_runner.clock = clock
+    return clock
+
+
+def bot_token_calls(fake: FakeDiscord, channel: Channel) -> list[str]:
+    """Requests the bot made with its own token to ``channel`` (every ``/channels/{id}``
+    route takes the bot token; interactions' webhooks are under ``/webhooks``)."""
+    return [f"{c.method} {c.path} -> {c.status}" for c in fake.rest_calls
+            if c.path.startswith(f"/channels/{channel.id}")]
+
+
+async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    for person in (world.anna, world.bo, world.cem):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo, world.cem], name="Kortkväll")
+
+    table = await open_table(driver, group, world.anna, [world.bo, world.cem])
+    turns = 0
+    while not table.over():
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+
+    final = table.table
+    assert title(final) == "Dubb — game over"
+    # the table is public in the group DM, posted through the players' interactions
+    assert final.ephemeral_for is None and final.webhook_id == fake.application.id
+    # not one request with the bot token to a channel the bot is not in
+    assert bot_token_calls(fake, group) == []
+    # every person was told of their turns: pinged by a table posted anew as a follow-up
+    assert {p.user_id for p in driver.pings(channel=group)} == {
+        world.anna.id, world.bo.id, world.cem.id}
+    # the game is the group DM's own: its history replays it; ratings stay in servers
+    history = await driver.slash(world.bo, group, "dubb history")
+    assert history.ephemeral and history.message is not None
+    assert "Anna" in history.message.text
+    replay = await driver.click(world.cem, final, "Replay")
+    assert replay.ephemeral and replay.message is not None and "Dubb" in replay.message.text
+    top = await driver.slash(world.cem, group, "dubb top")
+    assert top.ephemeral and "only in servers" in top.content
+    # hands are private: no public message ever showed a card that was not played in public
+    public, _ = await cards_seen(bot.bot.service, table_id_of(final))
+    for entry in driver.log_visible_to(world.cem, group):
+        if entry.audience is None:
+            assert card_tokens(entry.text) <= public, entry.text
+
+
+async def test_a_table_left_alone_says_so_and_the_next_click_brings_it_up_to_date(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    table = await open_table(driver, group, world.anna, [world.bo], turn_time=600)
+    table_id = table_id_of(table.table)
+
+    # nobody clicks: the turn timer's move at 10 minutes shows, through the Start click's token
+    clock.advance(10 * 60 + 1)
+    await table.wait_counter(1)
+    # just before that token runs out, the table says it waits for a click
+    clock.advance(3 * 60 + 30)
+    await driver.wait_for(lambda: ASLEEP in table.table.content, what="the table's note")
+    # the next timeout falls due while no token is good: applied, but nobody can show it
+    clock.advance(10 * 60)
+    shown = table.table
+    assert counter_of(shown) == 1 and ASLEEP in shown.content
+
+    # a click (Your hand) brings the table up to date through the click's own token
+    await driver.click(world.bo, shown, "Your hand")
+    await table.wait_counter(2)
+    assert ASLEEP not in table.table.content
+    assert bot_runner.bot is not None
+    timeouts = [r for r in await bot_runner.bot.service.moves(table_id)
+                if r.move["type"] == "timeout"]
+    assert len(timeouts) == 2
+    assert bot_token_calls(fake, group) == []
+    assert [c.path for c in fake.rest_calls if c.status == 401] == []
+
+
+async def test_a_practice_game_against_computers_in_the_bot_dm(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    driver.install_for(world.anna)
+    dm = driver.bot_dm(world.anna)
+    opened = await driver.slash(world.anna, dm, "dubb start", {"computers": 2})
+    assert opened.ephemeral, opened.content
+    lobby = await wait_table(driver, dm)
+    started = await driver.click(world.anna, lobby, "Start")
+    assert started.ephemeral, started.content
+
+    table = DubbTable(driver, dm, {world.anna.id: world.anna})
+    turns = 0
+    while True:
+        await driver.wait_for(
+            lambda: table.over() or to_move(table.table) == world.anna.id,
+            what="Anna's turn or the end")
+        if table.over():
+            break
+        await table.turn_by_buttons()
+        turns += 1
+        assert turns < MAX_TURNS
+
+    assert turns > 0 and "🤖 Astrid" in table.table.text
+    # the bot DM is the person's and the bot's only; the table is written as anywhere the bot
+    # is not in the channel: through Anna's interactions
+    assert bot_token_calls(fake, dm) == []
+
+
+async def test_a_table_needing_a_sixth_follow_up_of_one_click_is_edited_instead(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    people = (world.anna, world.bo, world.cem)
+    for person in people:
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo, world.cem])
+    table = await open_table(driver, group, world.anna, [world.bo, world.cem], turn_time=30)
+    # from now on nobody clicks: each turn timer's move passes the turn to another person,
+    # whose turn the table would announce as a follow-up of the host's Start click
+    for move in range(1, 7):
+        clock.advance(30 + 1)
+        await table.wait_counter(move)
+
+    start = next(r for r in fake.interactions.values()
+                 if r.payload["data"].get("custom_id", "").endswith(":start"))
+    assert len(start.followup_ids) == 5
+    # Discord never had to refuse one (the test fails on any 400), and the table shows the
+    # sixth move all the same
+    assert counter_of(table.table) == 6
+    assert bot_token_calls(fake, group) == []
+
+
+async def test_a_server_that_forces_private_answers_gets_one_private_line(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    strict = driver.add_guild("Strict", with_bot=False,
+                              everyone_permissions=EVERYONE_DEFAULT & ~USE_EXTERNAL_APPS)
+    channel = driver.add_channel(strict, "cards")
+    driver.join(world.anna, strict)
+    driver.install_for(world.anna)
+
+    answer = await driver.slash(world.anna, channel, "dubb start")
+
+    assert answer.ephemeral
+    assert "group DM" in answer.content and "\n" not in answer.content
+    assert driver.channel_messages(channel) == []
+    assert bot.bot is not None and await bot.bot.service.get(channel.id) is None
+    assert bot_token_calls(fake, channel) == []
+
+
+async def test_tonk_hands_in_a_server_that_never_added_the_bot(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    elsewhere = driver.add_guild("Friends", with_bot=False)
+    channel = driver.add_channel(elsewhere, "cards")
+    for person in (world.anna, world.bo):
+        driver.join(person, elsewhere)
+        driver.install_for(person)
+
+    play = await tonk_table.open_table(bot, driver, channel, world.anna, [world.bo], seed=7,
+                                       options={"stake": 2})
+    nets: dict[str, int] = {"Anna": 0, "Bo": 0}
+    for hand in (1, 2):
+        if hand > 1:
+            await play.play(DealNextHand(), "buttons", world.bo)
+        while (engine := await play.engine()).phase is not Phase.HAND_OVER:
+            assert engine.to_move is not None
+            move = GreedyStrategy().choose(engine.observe(engine.to_move), random.Random(0))
+            await play.play(move, "buttons")
+        for payer, payee, amount, _ in tonk_table.payments_announced(play.table):
+            nets[payer] -= amount
+            nets[payee] += amount
+
+    # the hands are private, the table public, the server's ledger exact
+    assert play.scanner.checked > 0
+    assert play.table.ephemeral_for is None
+    ledger = await driver.slash(world.anna, channel, "tonk ledger")
+    assert ledger.message is not None
+    shown = tonk_table.standings_shown(ledger.message)
+    assert {name: row[0] for name, row in shown.items()} == {
+        name: net for name, net in nets.items() if name in shown}
+    # an event posts and opens threads as the bot: not here
+    refused = await driver.slash(world.anna, channel, "tonk event new")
+    assert refused.ephemeral and "only in servers that added kortbord" in refused.content
+    assert bot_token_calls(fake, channel) == []
+
+
+async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo, world.cem])
+
+    # Apps → "Play Dubb with…" on Bo, in the group DM
+    opened = await driver.user_command(world.anna, group, "Play Dubb with…", world.bo)
+    assert opened.ephemeral, opened.content
+    lobby = await wait_table(driver, group)
+    assert f"Anna invites <@{world.bo.id}> to play Dubb" in lobby.content
+    assert [p.message_id for p in driver.pings(world.bo, group)] == [lobby.id]
+    joined = await driver.click(world.bo, lobby, "Join")
+    assert joined.ephemeral and "joined" in joined.content
+    # the first turn is pinged as ever, even if it is the invited person's
+    started = await driver.click(world.anna, lobby, "Start")
+    assert started.ephemeral, started.content
+    table = await driver.wait_for_message(group, lambda m: to_move(m) is not None)
+    first = world.bo if to_move(table) == world.bo.id else world.anna
+    assert table.id in [p.message_id for p in driver.pings(first, group)]
+
+    # and as a command in a server, Swedish client: the names as the client shows them
+    driver.set_locale(world.cem, "sv-SE")
+    driver.install_for(world.cem)
+    refused = await driver.slash(world.cem, world.channel, "dubb challenge",
+                                 {"user": world.cem})
+    assert refused.ephemeral and "Välj någon annan" in refused.content
+    await driver.slash(world.cem, world.channel, "dubb challenge", {"user": world.anna})
+    invitation = await wait_table(driver, world.channel)
+    # the public lobby speaks the server's language, the private answer Cem's
+    assert f"Cem invites <@{world.anna.id}> to play Dubb" in invitation.content
+    assert bot_token_calls(fake, group) == []
