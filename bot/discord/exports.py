@@ -17,6 +17,7 @@ from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import data_file
+from bot.discord.reach import place_of
 from bot.gamekit.contract import GameSpec
 from bot.i18n import tr, trn
 from bot.storage import Store, TableRecord
@@ -134,15 +135,22 @@ async def _latest(controller: TableController, guild_id: int, count: int
 
 async def history_export(controller: TableController, interaction: discord.Interaction, *,
                          table_id: int | None, count: int | None) -> None:
-    """Finished tables of this server and game as their public record, JSON that ``python -m
-    bot.verify FILE`` checks: one table, else the latest ``count`` (ten unless told)."""
-    guild_id = _guild(interaction)
+    """Finished tables of this server (or DM, or group DM) and game as their public record,
+    JSON that ``python -m bot.verify FILE`` checks: one table, else the latest ``count`` (ten
+    unless told)."""
+    # a DM or group DM exports its own history, as a server does (issue 45)
+    guild_id = place_of(interaction)
+    if guild_id is None:
+        raise UserFacingError("Games are played in server channels.")
     lang = user_lang(interaction)
     game = controller.game
     store = controller.service.store
     if table_id is not None:
         record = await store.table(table_id)
         if record is None or record.guild_id != guild_id or record.kind != game.kind:
+            if interaction.guild_id is None:
+                raise UserFacingError("There is no {game} table #{table} here.",
+                                      game=game.name, table=table_id)
             raise UserFacingError("There is no {game} table #{table} on this server.",
                                   game=game.name, table=table_id)
         if record.is_live:

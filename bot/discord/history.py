@@ -18,7 +18,7 @@ from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
-from bot.i18n import join, tr
+from bot.i18n import N_, join, tr
 from bot.storage import MoveRecord, SeatInfo, TableRecord
 from bot.table.fairdeal import deals_of, engine_from_start
 from bot.table.service import TableSnapshot
@@ -38,8 +38,11 @@ async def history(controller: TableController, interaction: discord.Interaction,
         place, controller.game.kind, before_id=before, limit=HISTORY_PAGE + 1)
     more = len(records) > HISTORY_PAGE
     records = records[:HISTORY_PAGE]
-    embed = discord.Embed(title=tr(lang, "{game} — recent games on this server",
-                                   game=controller.game.name), colour=FINISHED_COLOUR)
+    # a DM or group DM keeps a history of its own: it is "here", not a server's
+    title = (N_("{game} — recent games on this server") if interaction.guild_id is not None
+             else N_("{game} — recent games here"))
+    embed = discord.Embed(title=tr(lang, title, game=controller.game.name),
+                          colour=FINISHED_COLOUR)
     view = discord.ui.View(timeout=None)
     options: list[discord.SelectOption] = []
     lines = []

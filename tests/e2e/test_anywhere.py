@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from tests.e2e.dubb_table import (
     to_move,
     wait_table,
 )
+from tests.e2e.exported import files_of, verifies_and_tampering_fails
 from tests.fakeclock import FakeClock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -51,7 +53,7 @@ def bot_token_calls(fake: FakeDiscord, channel: Channel) -> list[str]:
 
 
 async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
-    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World, tmp_path: Path
 ) -> None:
     for person in (world.anna, world.bo, world.cem):
         driver.install_for(person)
@@ -77,6 +79,12 @@ async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
     history = await driver.slash(world.bo, group, "dubb history")
     assert history.ephemeral and history.message is not None
     assert "Anna" in history.message.text
+    assert "recent games here" in history.message.text
+    assert "on this server" not in history.message.text
+    # and exports it as its public record, which verifies and refuses a tampered copy
+    exported = await driver.slash(world.bo, group, "dubb history", {"export": True})
+    (name, data), = files_of(exported).items()
+    await verifies_and_tampering_fails(data, tmp_path, name, payment=False)
     replay = await driver.click(world.cem, final, "Replay")
     assert replay.ephemeral and replay.message is not None and "Dubb" in replay.message.text
     top = await driver.slash(world.cem, group, "dubb top")
