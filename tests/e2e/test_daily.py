@@ -1,0 +1,202 @@
+"""The daily deal end to end (issue 46, docs/daily.md): six people on two servers play the same
+day's Dubb daily through the fake Discord with a fake clock, privately, and Tonk's too; the
+same moves get the same computer replies; results against the stored baseline; one attempt a
+day; an abandoned daily scored at the day's end; the day changes, streaks move and yesterday's
+secret is shown and checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from datetime import date
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from bot.daily import service as daily_service
+from bot.daily.baseline import compute_baseline
+from bot.daily.day import day_end, day_of
+from bot.fakediscord import Driver
+from bot.fakediscord.model import Channel, User
+from bot.i18n import ordinal, signed
+from bot.storage import DailyAttempt
+from tests.e2e.automation import start_clocked
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.exported import files_of, verifies_and_tampering_fails
+from tests.fakeclock import FakeClock
+
+pytestmark = pytest.mark.e2e
+
+DAY = date(2026, 1, 1)
+DEFERRED_UPDATE = 6
+BASELINE_WAIT = 90.0
+"""Seconds the move that ends a daily may take: the expert's baseline (a few seconds of CPU,
+more on a loaded machine) is computed then."""
+
+
+def runner_day(clock: FakeClock) -> date:
+    return day_of(clock.now())
+
+
+async def _attempt(runner: BotRunner, kind: str, user: User, day: date = DAY) -> DailyAttempt:
+    assert runner.bot is not None
+    found = await runner.bot.store.daily.attempt(kind, day.isoformat(), user.id)
+    assert found is not None
+    return found
+
+
+def _hand_part(content: str) -> str:
+    """The daily message without its first paragraph (the day and its commitment)."""
+    return content.split("\n\n", 1)[1]
+
+
+async def _play(driver: Driver, user: User, channel: Channel, kind: str, *,
+                pick: str = "first", stop_after: int | None = None) -> list[str]:
+    """Play ``user``'s daily by its move menu (the first move, or the last), returning the
+    daily message's content after every move; ``stop_after``: walk away after that many."""
+    opened = await driver.slash(user, channel, f"{kind} daily")
+    assert opened.ephemeral, opened.content
+    message = opened.message
+    assert message is not None
+    seen = [message.content]
+    moves = 0
+    while message.selects():
+        if stop_after is not None and moves >= stop_after:
+            break
+        options = message.selects()[0]["options"]
+        value = options[0]["value"] if pick == "first" else options[-1]["value"]
+        before, message_id = message.content, message.id
+        done = await driver.select(user, message, [value])
+        assert not done.failed
+        updated = done.message
+        assert updated is not None and updated.id == message.id and updated.ephemeral
+        if done.type == DEFERRED_UPDATE:
+            # acknowledged first (the move that ends a daily waits for the baseline): the
+            # edit follows
+            await driver.wait_for(partial(_edited, driver, message_id, before),
+                                  within=BASELINE_WAIT, what="the daily after the move")
+            updated = driver.fake.messages[message_id]
+        message = updated
+        seen.append(message.content)
+        moves += 1
+    return seen
+
+
+def _edited(driver: Driver, message_id: int, before: str) -> bool:
+    return driver.fake.messages[message_id].content != before
+
+
+def _result_line(attempt: DailyAttempt, expert: int) -> str:
+    assert attempt.outcome is not None and attempt.score is not None
+    return (f"You finished {ordinal('en', attempt.outcome)}; the expert finished "
+            f"{ordinal('en', expert)}: {signed('en', attempt.score)}.")
+
+
+async def test_six_people_on_two_servers_play_the_same_dubb_daily(
+        bot_runner: BotRunner, driver: Driver, world: World, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    computed: list[tuple[str, date]] = []
+
+    def counting(game, day, secret, budget):  # type: ignore[no-untyped-def]
+        computed.append((game.kind, day))
+        return compute_baseline(game, day, secret, budget)
+
+    monkeypatch.setattr(daily_service, "compute_baseline", counting)
+    north = driver.add_guild("North")
+    hall = driver.add_channel(north, "hall")
+    dag, eva, fia = (driver.add_user(n, guilds=[north]) for n in ("Dag", "Eva", "Fia"))
+    anna, bo, cem = world.anna, world.bo, world.cem
+    clock = await start_clocked(bot_runner)
+    assert runner_day(clock) == DAY
+    everyone = [anna, bo, cem, dag, eva, fia]
+    where = {u.id: (world.channel if u in (anna, bo, cem) else hall) for u in everyone}
+
+    # Anna, Dag and Eva make the same moves; Bo and Fia others; Cem walks away after one
+    same = [await _play(driver, u, where[u.id], "dubb") for u in (anna, dag, eva)]
+    assert same[0] == same[1] == same[2]
+    others = [await _play(driver, u, where[u.id], "dubb", pick="last") for u in (bo, fia)]
+    left = await _play(driver, cem, where[cem.id], "dubb", stop_after=1)
+    # everyone was dealt the same first hand, with the same commitment shown
+    firsts = [seen[0] for seen in (*same, *others, left)]
+    assert len(set(firsts)) == 1
+    assert "Commitment to today's deal: `" in firsts[0]
+    # every daily message was private to its player
+    for user in everyone:
+        for message in driver.ephemerals(user, where[user.id]):
+            assert not any(message.visible_to(o.id) for o in everyone if o is not user)
+    assert computed == [("dubb", DAY)]
+
+    assert bot_runner.bot is not None
+    store = bot_runner.bot.store
+    base = await store.daily.baseline("dubb", DAY.isoformat())
+    assert base is not None
+    for user, seen in zip((anna, dag, eva, bo, fia), (*same, *others), strict=True):
+        attempt = await _attempt(bot_runner, "dubb", user)
+        assert attempt.how == "played" and attempt.score == base.outcome - attempt.outcome
+        assert _result_line(attempt, base.outcome) in seen[-1]
+        assert "Streak: 1 day in a row." in seen[-1]
+    assert {(await _attempt(bot_runner, "dubb", u)).guild_id for u in (anna, dag)} == {
+        world.guild.id, north.id}
+
+    # one attempt a day
+    again = await driver.slash(anna, world.channel, "dubb daily")
+    assert again.ephemeral and again.message is not None and not again.message.selects()
+    assert again.content.startswith("You have played today's Dubb daily.")
+
+    # the day ends: Cem's daily is scored as if each of his turns timed out (last place)
+    clock.advance(day_end(DAY) - clock.now() + 60)
+    next_day = await _play(driver, anna, world.channel, "dubb")
+    cem_attempt = await _attempt(bot_runner, "dubb", cem)
+    assert cem_attempt.how == "timed_out" and cem_attempt.outcome == 4
+    assert cem_attempt.score == base.outcome - 4
+    secret = await store.daily.known_day("dubb", DAY.isoformat())
+    assert secret is not None
+    assert f"The secret of {DAY.isoformat()}'s deal, now out: `{secret.secret}`" in next_day[0]
+    assert "Streak: 2 days in a row." in next_day[-1]
+    assert computed == [("dubb", DAY), ("dubb", date(2026, 1, 2))]
+
+    # yesterday's daily, exported, checks from the file alone; a tampered one does not
+    exported = await driver.slash(anna, world.channel, "dubb daily", {"export": True})
+    files = files_of(exported)
+    assert list(files) == [f"dubb-daily-{DAY.isoformat()}.json"]
+    data = next(iter(files.values()))
+    await verifies_and_tampering_fails(data, tmp_path, "daily.json", payment=False)
+    path = tmp_path / "ops.json"
+    path.write_bytes(data)
+    checked = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.ops", "verify", str(path)],
+        capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout
+    assert "ok   daily of 2026-01-01: the secret matches the commitment" in checked.stdout
+    forged = json.loads(data)
+    forged[0]["daily"]["secret"] = "00" * 32
+    path.write_text(json.dumps(forged))
+    checked = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.ops", "verify", str(path)],
+        capture_output=True, text=True, check=False)
+    assert checked.returncode == 1
+    assert "FAIL daily of 2026-01-01: the secret matches the commitment" in checked.stdout
+
+
+async def test_tonk_daily_same_moves_same_replies_in_any_server(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    north = driver.add_guild("North")
+    hall = driver.add_channel(north, "hall")
+    dag = driver.add_user("Dag", guilds=[north])
+    await start_clocked(bot_runner)
+    anna_seen = await _play(driver, world.anna, world.channel, "tonk")
+    dag_seen = await _play(driver, dag, hall, "tonk")
+    assert anna_seen == dag_seen
+    anna = await _attempt(bot_runner, "tonk", world.anna)
+    assert anna.moves == (await _attempt(bot_runner, "tonk", dag)).moves
+    assert bot_runner.bot is not None
+    base = await bot_runner.bot.store.daily.baseline("tonk", DAY.isoformat())
+    assert base is not None and anna.score == anna.outcome - base.outcome
+    assert (f"You ended on {signed('en', anna.outcome or 0)} chips; the expert on "
+            f"{signed('en', base.outcome)}: {signed('en', anna.score or 0)}.") in anna_seen[-1]
+    # three hands were dealt, the dealer moving on
+    deals = [m for m in anna.moves if m.get("table")]
+    assert len(deals) == 2
