@@ -19,6 +19,7 @@ import pytest
 from bot.daily import service as daily_service
 from bot.daily.baseline import compute_baseline
 from bot.daily.day import day_end, day_of
+from bot.daily.secret import day_commitment
 from bot.fakediscord import Driver
 from bot.fakediscord.model import Channel, User
 from bot.i18n import ordinal, signed
@@ -26,12 +27,13 @@ from bot.storage import DailyAttempt
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
-from tests.fakeclock import FakeClock
+from tests.fakeclock import START, FakeClock
 
 pytestmark = pytest.mark.e2e
 
 DAY = date(2026, 1, 1)
 DEFERRED_UPDATE = 6
+SECRET = bytes(range(32))
 BASELINE_WAIT = 90.0
 """Seconds the move that ends a daily may take: the expert's baseline (a few seconds of CPU,
 more on a loaded machine) is computed then."""
@@ -48,9 +50,11 @@ async def _attempt(runner: BotRunner, kind: str, user: User, day: date = DAY) ->
     return found
 
 
-def _hand_part(content: str) -> str:
-    """The daily message without its first paragraph (the day and its commitment)."""
-    return content.split("\n\n", 1)[1]
+async def _fix_secret(runner: BotRunner, kind: str, secret: bytes, day: date = DAY) -> None:
+    """Store the day's secret before anyone asks for it, so the test plays a known deal."""
+    assert runner.bot is not None
+    await runner.bot.store.daily.day_secret(kind, day.isoformat(), secret.hex(),
+                                            day_commitment(kind, day, secret), START)
 
 
 async def _play(driver: Driver, user: User, channel: Channel, kind: str, *,
@@ -111,6 +115,7 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     anna, bo, cem = world.anna, world.bo, world.cem
     clock = await start_clocked(bot_runner)
     assert runner_day(clock) == DAY
+    await _fix_secret(bot_runner, "dubb", SECRET)
     everyone = [anna, bo, cem, dag, eva, fia]
     where = {u.id: (world.channel if u in (anna, bo, cem) else hall) for u in everyone}
 
@@ -186,8 +191,15 @@ async def test_tonk_daily_same_moves_same_replies_in_any_server(
     north = driver.add_guild("North")
     hall = driver.add_channel(north, "hall")
     dag = driver.add_user("Dag", guilds=[north])
-    await start_clocked(bot_runner)
-    anna_seen = await _play(driver, world.anna, world.channel, "tonk")
+    clock = await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "tonk", SECRET)
+    # Anna makes two moves and looks away past the interaction's 15 minutes: /tonk daily again
+    # shows her daily where she left it, in a new message, and she plays it out from there
+    begun = await _play(driver, world.anna, world.channel, "tonk", stop_after=2)
+    clock.advance(16 * 60)
+    rest = await _play(driver, world.anna, world.channel, "tonk")
+    assert rest[0] == begun[-1]
+    anna_seen = begun + rest[1:]
     dag_seen = await _play(driver, dag, hall, "tonk")
     assert anna_seen == dag_seen
     anna = await _attempt(bot_runner, "tonk", world.anna)
@@ -200,3 +212,16 @@ async def test_tonk_daily_same_moves_same_replies_in_any_server(
     # three hands were dealt, the dealer moving on
     deals = [m for m in anna.moves if m.get("table")]
     assert len(deals) == 2
+
+
+
+async def test_the_daily_speaks_the_players_language(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    await start_clocked(bot_runner)
+    for locale, words in (("sv-SE", "**Dagens giv i Dubb, 2026-01-01**"),
+                          ("da", "**Dagens spil i Dubb, 2026-01-01**"),
+                          ("fi", "**Päivän peli: Dubb, 2026-01-01**"),
+                          ("no", "**Dagens spill i Dubb, 2026-01-01**")):
+        player = driver.add_user(f"Player {locale}", guilds=[world.guild], locale=locale)
+        opened = await driver.slash(player, world.channel, "dubb daily")
+        assert opened.ephemeral and opened.content.startswith(words), opened.content
