@@ -2,13 +2,18 @@
 clock the test moves: one secret a day whoever asks first (two processes' stores included), the
 next day committed before it starts, the baseline computed once however many ask at the same
 moment, one attempt a person and day that resumes where it was left, a move stored once, an
-abandoned daily scored at the day's end, streaks and the day's results."""
+abandoned daily scored at the day's end, streaks and the day's results; two processes agree on
+the day and compute its baseline once."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import subprocess
+import sys
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +35,7 @@ from tests.store.conftest import FakeClock
 
 QUICK = Budget(iterations=24, seconds=float("inf"))
 GUILD = 1 << 40
+ROOT = Path(__file__).resolve().parents[2]
 ANNA, BO = 1001, 1002
 
 
@@ -192,3 +198,35 @@ async def test_the_same_moves_get_the_same_replies_for_everyone(
         games[who] = daily
     assert games[ANNA].attempt.moves == games[BO].attempt.moves
     assert games[ANNA].attempt.score == games[BO].attempt.score
+
+
+def test_two_processes_agree_on_the_day_and_compute_the_baseline_once(
+        db_url: str, clock: FakeClock) -> None:
+    async def migrated() -> None:
+        await (await Store.open(db_url)).close()
+
+    asyncio.run(migrated())
+    workers = [subprocess.Popen(
+        [sys.executable, "-m", "tests.store.daily_worker", db_url, str(clock.now)], cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
+        # both ask at the same moment
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("GO\n")
+            worker.stdin.flush()
+        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    assert [w.returncode for w in workers] == [0, 0]
+    answers = [json.loads(out.splitlines()[0]) for out in outputs]
+    assert all(out.endswith("DONE\n") for out in outputs)
+    assert answers[0]["commitment"] == answers[1]["commitment"]
+    assert (answers[0]["outcome"], answers[0]["moves"]) == (answers[1]["outcome"],
+                                                            answers[1]["moves"])
+    assert sorted(a["computed"] for a in answers) == [0, 1]
