@@ -44,7 +44,7 @@ from bot.i18n import N_, ordinal, signed, tr, trn
 from bot.storage import DailyAttempt, DailyDay, SeatInfo
 from bot.table.service import TableSnapshot
 
-MOVE, PAGE = "daily_move", "daily_page"
+MOVE, PAGE, SHARE = "daily_move", "daily_page", "daily_share"
 PAGE_SIZE = 25
 """Options a select menu holds (Discord's limit): more moves are paged."""
 RECENT = 6
@@ -170,6 +170,29 @@ def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
     return view
 
 
+def _share_view(controller: TableController, attempt: DailyAttempt, lang: str
+                ) -> discord.ui.View:
+    """The finished daily's **Share result** button: a line without a card of the deal."""
+    view = discord.ui.View(timeout=None)
+    day = date.fromisoformat(attempt.day)
+    view.add_item(button(controller.game.kind, deal_number(day), SHARE, tr(lang, "Share result"),
+                         discord.ButtonStyle.primary, counter=attempt.move_count))
+    return view
+
+
+def share_line(controller: TableController, attempt: DailyAttempt, days: int, name: str,
+               lang: str) -> str:
+    """The result as the channel sees it: who, which day, the score against the expert and the
+    streak; never a card, a place or a move, so it spoils nothing for those still to play."""
+    assert attempt.score is not None
+    line = tr(lang, "{name} played the {game} daily of {day}: {score} against the expert.",
+              name=shown_name(name), game=controller.game.name, day=attempt.day,
+              score=signed(lang, attempt.score))
+    streak = trn(lang, "Streak: {count} day in a row.", "Streak: {count} days in a row.", days,
+                 count=days)
+    return f"{line} {streak}"
+
+
 async def _draw(controller: TableController, daily: Daily, lang: str, *,
                 notice: str | None = None, page: int = 0
                 ) -> tuple[str, discord.Embed, discord.ui.View | None]:
@@ -184,7 +207,7 @@ async def _draw(controller: TableController, daily: Daily, lang: str, *,
     if daily.attempt.finished:
         parts.append(await _over_text(controller, service_of(controller), daily.attempt,
                                       lang))
-        return cut("\n\n".join(parts), 2000), embed, None
+        return cut("\n\n".join(parts), 2000), embed, _share_view(controller, daily.attempt, lang)
     panel = controller.face.hand_panel(snapshot, PERSON, names, lang, notice=notice, arg=None)
     parts.append(panel.content)
     return (cut("\n\n".join(parts), 2000), embed,
@@ -267,7 +290,32 @@ def routes(controller: TableController) -> Mapping[str, Handler]:
         async with in_time(interaction, update=True):
             await _current(controller, interaction, route, lang, notice=None, page=number)
 
-    return {MOVE: move, PAGE: page}
+    async def share(interaction: discord.Interaction, route: Route, _: list[str]) -> None:
+        async with in_time(interaction, update=False):
+            await _share(controller, interaction, route)
+
+    return {MOVE: move, PAGE: page, SHARE: share}
+
+
+async def _share(controller: TableController, interaction: discord.Interaction,
+                 route: Route) -> None:
+    """Post the spoiler-free result line in the channel, in its language."""
+    service = service_of(controller)
+    day = _day_of_number(route.table_id)
+    attempt = await service.store.daily.attempt(controller.game.kind, day.isoformat(),
+                                                interaction.user.id)
+    if attempt is None or not attempt.finished:
+        raise UserFacingError("Finish your daily first: its result is shared once it is over.")
+    if interaction.guild_id is None:
+        raise UserFacingError("Games are played in server channels.")
+    lang = await controller.channel_lang(interaction)
+    days = await service.streak(controller.game.kind, attempt.player_id)
+    text = share_line(controller, attempt, days, display_name(interaction), lang)
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=False)
+        else:
+            await interaction.response.send_message(text)
 
 
 async def _move(controller: TableController, interaction: discord.Interaction, route: Route,

@@ -146,6 +146,18 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     assert {(await _attempt(bot_runner, "dubb", u)).guild_id for u in (anna, dag)} == {
         world.guild.id, north.id}
 
+    # the result, shared in the channel: who, the day, the score and the streak, no card
+    anna_result = await _attempt(bot_runner, "dubb", anna)
+    finished = [m for m in driver.ephemerals(anna, world.channel)
+                if any(b.get("label") == "Share result" for b in m.buttons())]
+    assert len(finished) == 1
+    shared = await driver.click(anna, finished[0], "Share result")
+    assert shared.message is not None and not shared.ephemeral
+    assert all(shared.message.visible_to(u.id) for u in (bo, cem))
+    assert shared.content == (
+        f"Anna played the Dubb daily of 2026-01-01: {signed('en', anna_result.score or 0)} "
+        "against the expert. Streak: 1 day in a row.")
+
     # one attempt a day
     again = await driver.slash(anna, world.channel, "dubb daily")
     assert again.ephemeral and again.message is not None and not again.message.selects()
