@@ -44,7 +44,9 @@ from bot.i18n import N_, ordinal, signed, tr, trn
 from bot.storage import DailyAttempt, DailyDay, SeatInfo
 from bot.table.service import TableSnapshot
 
-MOVE, PAGE, SHARE = "daily_move", "daily_page", "daily_share"
+MOVE, PAGE, SHARE, REPLAY = "daily_move", "daily_page", "daily_share", "daily_replay"
+YOURS, EXPERTS = "y", "e"
+"""Whose game a replay shows (the first letter of its component's argument)."""
 PAGE_SIZE = 25
 """Options a select menu holds (Discord's limit): more moves are paged."""
 RECENT = 6
@@ -172,11 +174,16 @@ def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
 
 def _share_view(controller: TableController, attempt: DailyAttempt, lang: str
                 ) -> discord.ui.View:
-    """The finished daily's **Share result** button: a line without a card of the deal."""
+    """The finished daily's buttons: **Share result** (a line without a card of the deal) and
+    the replays of the person's game and of the expert's in the same seat."""
     view = discord.ui.View(timeout=None)
-    day = date.fromisoformat(attempt.day)
-    view.add_item(button(controller.game.kind, deal_number(day), SHARE, tr(lang, "Share result"),
+    kind, table = controller.game.kind, deal_number(date.fromisoformat(attempt.day))
+    view.add_item(button(kind, table, SHARE, tr(lang, "Share result"),
                          discord.ButtonStyle.primary, counter=attempt.move_count))
+    view.add_item(button(kind, table, REPLAY, tr(lang, "Replay your game"),
+                         counter=attempt.move_count, arg=f"{YOURS}0"))
+    view.add_item(button(kind, table, REPLAY, tr(lang, "Replay the expert's game"),
+                         counter=attempt.move_count, arg=f"{EXPERTS}0"))
     return view
 
 
@@ -294,7 +301,52 @@ def routes(controller: TableController) -> Mapping[str, Handler]:
         async with in_time(interaction, update=False):
             await _share(controller, interaction, route)
 
-    return {MOVE: move, PAGE: page, SHARE: share}
+    async def replay(interaction: discord.Interaction, route: Route, _: list[str]) -> None:
+        lang = user_lang(interaction)
+        async with in_time(interaction, update=True):
+            await _replay(controller, interaction, route, lang)
+
+    return {MOVE: move, PAGE: page, SHARE: share, REPLAY: replay}
+
+
+async def _replay(controller: TableController, interaction: discord.Interaction, route: Route,
+                  lang: str) -> None:
+    """One step of the person's game or the expert's, as the table showed it (public cards
+    only), privately, once the person's daily is over."""
+    service = service_of(controller)
+    game = controller.game
+    day = _day_of_number(route.table_id)
+    attempt = await service.store.daily.attempt(game.kind, day.isoformat(), interaction.user.id)
+    known = await service.store.daily.known_day(game.kind, day.isoformat())
+    if attempt is None or known is None or not attempt.finished:
+        raise UserFacingError("Finish your daily first: its replays are shown once it is over.")
+    arg = route.arg or YOURS
+    whose = EXPERTS if arg.startswith(EXPERTS) else YOURS
+    moves = attempt.moves
+    name = attempt.name
+    if whose == EXPERTS:
+        moves = (await service.baseline(game, day)).moves
+        # the engine's name for the seat (the deal does not depend on it), in words
+        name = tr(lang, "The expert")
+    step = min(max(int(arg[1:]) if arg[1:].isdigit() else 0, 0), len(moves))
+    shown = DailyGame.replay(game, day, bytes.fromhex(known.secret), name, moves[:step])
+    embed = fit(controller.face.table_render(
+        _snapshot(controller, shown, step), shown.engine.public_view(),
+        _recent(controller, shown, lang), _names(shown), lang).embed)
+    title = (tr(lang, "Replay: your game") if whose == YOURS
+             else tr(lang, "Replay: the expert's game in your seat"))
+    text = tr(lang, "{title}, move {step} of {last}.", title=title, step=step, last=len(moves))
+    view = discord.ui.View(timeout=None)
+    kind, counter = game.kind, attempt.move_count
+    view.add_item(button(kind, route.table_id, REPLAY, tr(lang, "◀ Previous"), counter=counter,
+                         arg=f"{whose}{step - 1}", disabled=step == 0))
+    view.add_item(button(kind, route.table_id, REPLAY, tr(lang, "Next ▶"), counter=counter,
+                         arg=f"{whose}{step + 1}", disabled=step >= len(moves)))
+    other = EXPERTS if whose == YOURS else YOURS
+    view.add_item(button(kind, route.table_id, REPLAY,
+                         tr(lang, "Replay the expert's game") if other == EXPERTS
+                         else tr(lang, "Replay your game"), counter=counter, arg=f"{other}0"))
+    await _update(interaction, text, embed, view)
 
 
 async def _share(controller: TableController, interaction: discord.Interaction,

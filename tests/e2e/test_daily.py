@@ -158,6 +158,18 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
         f"Anna played the Dubb daily of 2026-01-01: {signed('en', anna_result.score or 0)} "
         "against the expert. Streak: 1 day in a row.")
 
+    # her game and the expert's in her seat, replayed move by move, privately
+    replay = await driver.click(anna, finished[0], "Replay the expert's game")
+    assert replay.message is not None and replay.ephemeral
+    assert replay.content == (f"Replay: the expert's game in your seat, move 0 of "
+                              f"{len(base.moves)}.")
+    step = await driver.click(anna, replay.message, "Next ▶")
+    assert step.message is not None and step.content.endswith(f"move 1 of {len(base.moves)}.")
+    assert "The expert" in step.message.text
+    mine = await driver.click(anna, step.message, "Replay your game")
+    assert mine.message is not None and mine.content == (
+        f"Replay: your game, move 0 of {anna_result.move_count}.")
+
     # one attempt a day
     again = await driver.slash(anna, world.channel, "dubb daily")
     assert again.ephemeral and again.message is not None and not again.message.selects()
