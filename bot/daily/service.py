@@ -20,7 +20,7 @@ from bot.daily.secret import day_commitment, new_secret
 from bot.errors import KortbordError
 from bot.gamekit.contract import GameSpec
 from bot.gamekit.search import Budget
-from bot.storage import DailyAttempt, DailyBaseline, DailyDay, Finish, Store
+from bot.storage import DailyAttempt, DailyBaseline, DailyDay, DailyStanding, Finish, Store
 
 _log = logging.getLogger(__name__)
 
@@ -182,3 +182,13 @@ class DailyService:
     async def streak(self, kind: str, player_id: int) -> int:
         days = await self.store.daily.played_days(kind, player_id)
         return streak((date.fromisoformat(d) for d in days), self.today())
+
+    async def board(self, kind: str, span: str, guild_id: int) -> list[DailyStanding]:
+        """The server's board: ``today``, this ISO ``week`` (Monday to today) or ``all``
+        time, dailies left unfinished on past days scored first."""
+        await self.settle()
+        today = self.today()
+        first = {"today": today, "week": today - timedelta(days=today.weekday())}.get(
+            span, date.min)
+        return await self.store.daily.board(kind, first.isoformat(), today.isoformat(),
+                                            guild_id)

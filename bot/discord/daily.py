@@ -13,6 +13,7 @@ click from an earlier move or an earlier day changes nothing.
 from __future__ import annotations
 
 import json
+import math
 import weakref
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
@@ -40,8 +41,8 @@ from bot.discord.pictures import data_file
 from bot.discord.routing import Handler, Route, RoutedSelect
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
-from bot.i18n import N_, ordinal, signed, tr, trn
-from bot.storage import DailyAttempt, DailyDay, SeatInfo
+from bot.i18n import N_, number, ordinal, signed, tr, trn
+from bot.storage import DailyAttempt, DailyDay, DailyStanding, SeatInfo
 from bot.table.service import TableSnapshot
 
 MOVE, PAGE, SHARE, REPLAY = "daily_move", "daily_page", "daily_share", "daily_replay"
@@ -430,12 +431,63 @@ async def send_export(controller: TableController, interaction: discord.Interact
                 await interaction.response.send_message(text, file=file, ephemeral=True)
 
 
+SPANS = {"today": N_("today"), "week": N_("this week"), "all": N_("all time")}
+BOARD_SIZE = 10
+
+
+def board_embed(controller: TableController, standings: Sequence[DailyStanding], span: str,
+                viewer_id: int, lang: str) -> discord.Embed:
+    """The server's daily board of a span: the best total scores against the expert, and
+    where the viewer stands (place and percentile)."""
+    embed = discord.Embed(title=tr(lang, "{game} daily — {span}", game=controller.game.name,
+                                   span=tr(lang, SPANS[span])),
+                          colour=discord.Colour.gold())
+    lines = [tr(lang, "{place}. **{name}** {total} · {dailies} · average {average}",
+                place=n, name=shown_name(s.name), total=signed(lang, s.total),
+                dailies=trn(lang, "{n} daily", "{n} dailies", s.dailies, n=s.dailies),
+                average=signed(lang, s.total / s.dailies, 1))
+             for n, s in enumerate(standings[:BOARD_SIZE], start=1)]
+    embed.description = "\n".join(lines) or tr(lang, "Nobody here has finished a daily yet.")
+    mine = next((n for n, s in enumerate(standings, start=1) if s.player_id == viewer_id), None)
+    if mine is not None:
+        count = len(standings)
+        embed.add_field(name=tr(lang, "You"), value=tr(
+            lang, "{place} of {count} (top {percent}%)", place=ordinal(lang, mine),
+            count=number(lang, count), percent=max(1, math.ceil(100 * mine / count))))
+    embed.set_footer(text=tr(lang, "Scores are against the expert in the same seat of the same "
+                                   "deal, added up over the dailies played here."))
+    return fit(embed)
+
+
+async def show_board(controller: TableController, interaction: discord.Interaction,
+                     span: str) -> None:
+    """The server's daily board, shown to the channel in its language."""
+    if interaction.guild_id is None:
+        raise UserFacingError("Games are played in server channels.")
+    async with in_time(interaction, update=False):
+        standings = await service_of(controller).board(controller.game.kind, span,
+                                                       interaction.guild_id)
+        lang = await controller.channel_lang(interaction)
+        embed = board_embed(controller, standings, span, interaction.user.id, lang)
+        async with answering(interaction):
+            if interaction.response.is_done():
+                await interaction.followup.send(embed=embed, ephemeral=False)
+            else:
+                await interaction.response.send_message(embed=embed)
+
+
 def commands(controller: TableController) -> list[SharedCommand]:
-    @app_commands.rename(export=cmd("export"))
+    @app_commands.rename(export=cmd("export"), board=cmd("board"))
     @app_commands.describe(export=cmd("Attach your latest daily whose day is over, to check "
-                                       "it (JSON)"))
-    async def daily(interaction: discord.Interaction, export: bool = False) -> None:
-        if export:
+                                       "it (JSON)"),
+                           board=cmd("Show this server's board of the dailies instead"))
+    @app_commands.choices(board=[app_commands.Choice(name=cmd(SPANS[v]), value=v)
+                                 for v in SPANS])
+    async def daily(interaction: discord.Interaction, export: bool = False,
+                    board: app_commands.Choice[str] | None = None) -> None:
+        if board is not None:
+            await show_board(controller, interaction, board.value)
+        elif export:
             await send_export(controller, interaction)
         else:
             await start(controller, interaction)

@@ -6,7 +6,7 @@ no other package writes SQL. ``python -m bot.ops copy FROM TO`` moves a database
 backend.
 """
 
-from bot.storage.daily import DailyAttempt, DailyBaseline, DailyDay, Finish
+from bot.storage.daily import DailyAttempt, DailyBaseline, DailyDay, DailyStanding, Finish
 from bot.storage.errors import (
     ChannelTakenError,
     DatabaseUnavailableError,
@@ -54,6 +54,7 @@ __all__ = [
     "DailyAttempt",
     "DailyBaseline",
     "DailyDay",
+    "DailyStanding",
     "DatabaseUnavailableError",
     "DatabaseUrl",
     "DueDeadline",

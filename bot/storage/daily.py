@@ -63,6 +63,16 @@ class DailyAttempt:
         return self.finished_at is not None
 
 
+@dataclass(frozen=True, slots=True)
+class DailyStanding:
+    """One person on a board: their finished dailies in the span and their scores' sum."""
+
+    player_id: int
+    name: str
+    dailies: int
+    total: int
+
+
 _ATTEMPT_COLUMNS = ("kind, day, player_id, guild_id, name, started_at, moves, move_count, "
                     "finished_at, how, outcome, score")
 
@@ -215,3 +225,16 @@ class DailyStore:
             f"AND finished_at IS NOT NULL{where} ORDER BY score DESC, finished_at, player_id",
             params)
         return [_attempt(r) for r in rows]
+
+    async def board(self, kind: str, first: str, last: str, guild_id: int
+                    ) -> list[DailyStanding]:
+        """Everyone's finished dailies started in the server from day ``first`` to ``last``,
+        the highest total score first; between equal totals, the one with fewer dailies (the
+        better average), then the lower id."""
+        rows = await self._db.fetch(
+            "SELECT player_id, MAX(name), COUNT(*), SUM(score) FROM daily_attempts "
+            "WHERE kind = ? AND guild_id = ? AND day >= ? AND day <= ? "
+            "AND finished_at IS NOT NULL GROUP BY player_id "
+            "ORDER BY SUM(score) DESC, COUNT(*), player_id",
+            (kind, guild_id, first, last))
+        return [DailyStanding(int(r[0]), str(r[1]), int(r[2]), int(r[3])) for r in rows]

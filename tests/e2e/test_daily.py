@@ -146,6 +146,18 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     assert {(await _attempt(bot_runner, "dubb", u)).guild_id for u in (anna, dag)} == {
         world.guild.id, north.id}
 
+    # the server's board of the day: the finished dailies started here, best score first
+    here = sorted([await _attempt(bot_runner, "dubb", u) for u in (anna, bo)],
+                  key=lambda a: (-(a.score or 0), a.player_id))
+    board = await driver.slash(bo, world.channel, "dubb daily", {"board": "today"})
+    assert board.message is not None and not board.ephemeral
+    embed = board.message.embeds[0]
+    assert embed["title"] == "Dubb daily — today"
+    assert [line.split("**")[1] for line in embed["description"].splitlines()] == [
+        a.name for a in here]
+    assert embed["description"].splitlines()[0].startswith(
+        f"1. **{here[0].name}** {signed('en', here[0].score or 0)} · 1 daily · average")
+
     # the result, shared in the channel: who, the day, the score and the streak, no card
     anna_result = await _attempt(bot_runner, "dubb", anna)
     finished = [m for m in driver.ephemerals(anna, world.channel)
@@ -186,6 +198,11 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     assert f"The secret of {DAY.isoformat()}'s deal, now out: `{secret.secret}`" in next_day[0]
     assert "Streak: 2 days in a row." in next_day[-1]
     assert computed == [("dubb", DAY), ("dubb", date(2026, 1, 2))]
+
+    # all time, Cem's daily scored at the day's end counts too
+    ever = await driver.slash(anna, world.channel, "dubb daily", {"board": "all"})
+    assert ever.message is not None
+    assert "Cem" in ever.message.embeds[0]["description"]
 
     # yesterday's daily, exported, checks from the file alone; a tampered one does not
     exported = await driver.slash(anna, world.channel, "dubb daily", {"export": True})

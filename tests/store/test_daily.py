@@ -30,13 +30,13 @@ from bot.daily.service import (
 )
 from bot.gamekit.search import Budget
 from bot.games.registry import GAMES
-from bot.storage import Store
+from bot.storage import Finish, Store
 from tests.store.conftest import FakeClock
 
 QUICK = Budget(iterations=24, seconds=float("inf"))
 GUILD = 1 << 40
 ROOT = Path(__file__).resolve().parents[2]
-ANNA, BO = 1001, 1002
+ANNA, BO, CEM = 1001, 1002, 1003
 
 
 def _service(store: Store, clock: FakeClock) -> DailyService:
@@ -230,3 +230,23 @@ def test_two_processes_agree_on_the_day_and_compute_the_baseline_once(
     assert (answers[0]["outcome"], answers[0]["moves"]) == (answers[1]["outcome"],
                                                             answers[1]["moves"])
     assert sorted(a["computed"] for a in answers) == [0, 1]
+
+
+async def test_the_servers_board_adds_up_scores_by_span(store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    day = service.today()
+    for who, name, guild, when, score in (
+            (ANNA, "Anna", GUILD, day, 2), (BO, "Bo", GUILD, day, -1),
+            (ANNA, "Anna", GUILD, day - timedelta(days=1), -3),
+            (CEM, "Cem", GUILD + 1, day, 3)):
+        await store.daily.start_attempt("dubb", when.isoformat(), who, guild, name, [],
+                                        clock.now)
+        assert await store.daily.save_attempt(
+            "dubb", when.isoformat(), who, counted=0, moves=[], now=clock.now,
+            finish=Finish("played", 1, score))
+    today = await service.board("dubb", "today", GUILD)
+    assert [(s.name, s.dailies, s.total) for s in today] == [("Anna", 1, 2), ("Bo", 1, -1)]
+    ever = await service.board("dubb", "all", GUILD)
+    assert [(s.name, s.dailies, s.total) for s in ever] == [("Bo", 1, -1), ("Anna", 2, -1)]
+    assert [(s.name, s.total) for s in await service.board("dubb", "today", GUILD + 1)] == [
+        ("Cem", 3)]
