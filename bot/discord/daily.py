@@ -241,7 +241,8 @@ async def start(controller: TableController, interaction: discord.Interaction) -
                                         interaction.guild_id or 0, display_name(interaction))
         except DailyPlayedError as played:
             await _send(interaction, content=cut(
-                await _finished(controller, played.attempt, lang), 2000))
+                await _finished(controller, played.attempt, lang), 2000),
+                view=_share_view(controller, played.attempt, lang))
             return
         content, embed, view = await _draw(controller, daily, lang)
         await _send(interaction, content=content, embed=embed, view=view)

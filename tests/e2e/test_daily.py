@@ -186,6 +186,8 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     again = await driver.slash(anna, world.channel, "dubb daily")
     assert again.ephemeral and again.message is not None and not again.message.selects()
     assert again.content.startswith("You have played today's Dubb daily.")
+    assert [b["label"] for b in again.message.buttons()] == [
+        "Share result", "Replay your game", "Replay the expert's game"]
 
     # the day ends: Cem's daily is scored as if each of his turns timed out (last place)
     clock.advance(day_end(DAY) - clock.now() + 60)
