@@ -20,6 +20,7 @@ from bot.daily import service as daily_service
 from bot.daily.baseline import compute_baseline
 from bot.daily.day import day_end, day_of
 from bot.daily.secret import day_commitment
+from bot.discord import daily as daily_room
 from bot.fakediscord import Driver
 from bot.fakediscord.model import Channel, User
 from bot.i18n import ordinal, signed
@@ -268,3 +269,27 @@ async def test_the_daily_speaks_the_players_language(
         player = driver.add_user(f"Player {locale}", guilds=[world.guild], locale=locale)
         opened = await driver.slash(player, world.channel, "dubb daily")
         assert opened.ephemeral and opened.content.startswith(words), opened.content
+
+
+async def test_moves_beyond_one_menu_are_paged(
+        bot_runner: BotRunner, driver: Driver, world: World,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Discord's menus hold 25 options; a page of one shows the paging with any hand
+    monkeypatch.setattr(daily_room, "PAGE_SIZE", 1)
+    await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    opened = await driver.slash(world.anna, world.channel, "dubb daily")
+    first = opened.message
+    assert first is not None and len(first.selects()[0]["options"]) == 1
+    assert first.button("◀ Earlier moves").get("disabled")
+    first_label = first.selects()[0]["options"][0]["label"]
+    shown = await driver.click(world.anna, first, "More moves ▶")
+    second = shown.message
+    assert second is not None and second.id == first.id
+    option = second.selects()[0]["options"][0]
+    assert option["value"] == "1"
+    assert option["label"] != first_label
+    moved = await driver.select(world.anna, second, ["1"])
+    assert moved.message is not None and not moved.failed
+    attempt = await _attempt(bot_runner, "dubb", world.anna)
+    assert any(m["player"] == 1 for m in attempt.moves)
