@@ -30,6 +30,7 @@ MASTER_BYTES = 32
 _HAND = b"kortbord/hand/v1"
 _COMMIT = b"kortbord/commit/v1"
 _SHUFFLE = b"kortbord/shuffle/v1"
+_DAY = b"kortbord/daily/v1"
 _WORD = 1 << 32
 
 
@@ -52,6 +53,14 @@ def hand_key(master: bytes, table_id: int, hand: int) -> bytes:
 def commitment(key: bytes, table_id: int, hand: int) -> str:
     """What the table shows before the hand is dealt, as 64 hex digits."""
     return hashlib.sha256(_COMMIT + _table_hand(table_id, hand) + key).hexdigest()
+
+
+def day_commitment(kind: str, day: str, secret: bytes) -> str:
+    """The commitment to a daily deal's secret (``docs/daily.md``), shown before its day:
+    ``SHA-256("kortbord/daily/v1" || kind || 0 || day || 0 || secret)``, ``day`` written
+    ``YYYY-MM-DD``, as 64 hex digits."""
+    words = kind.encode() + b"\x00" + day.encode() + b"\x00"
+    return hashlib.sha256(_DAY + words + secret).hexdigest()
 
 
 def _words(key: bytes, index: int) -> Iterator[int]:

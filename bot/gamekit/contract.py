@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
 from pydantic import BaseModel
 
@@ -271,6 +271,25 @@ class EventRules(Protocol):
 
 
 @dataclass(frozen=True)
+class DailyRules:
+    """What a game's daily deal is (``bot.daily``): one deal a day, the same for everyone, a
+    person against the game's computers, scored against the expert in the same seat. The host
+    plays it with the game's ``EventRules`` (how hands follow each other, who places where)."""
+
+    computers: int
+    """Computer players beside the person."""
+    hands: int = 1
+    """Hands the sitting plays, for games that play hand after hand (``EventRules.plays_hands``);
+    a game of one game plays it to its end."""
+    measure: Literal["place", "chips"] = "place"
+    """What is compared with the expert: the person's place (1 is first; fewer is better), or
+    their net chips at the sitting (more is better)."""
+    computer: str = "smart"
+    """The strategy the computers play: one whose moves follow from what their seat sees and
+    the random numbers they are given, so the same moves get the same replies everywhere."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game, as it registers with the host. One package under ``bot/games`` (or anywhere: the
     test suite registers its own) builds one of these; the registry lists them."""
@@ -311,6 +330,9 @@ class GameSpec:
     search: SearchRules | None = None
     """What the game tells the expert computer player (``bot.gamekit.search``); a game without
     it has no expert level."""
+    daily: DailyRules | None = None
+    """The game's daily deal; ``None``: it has none. A daily needs ``event`` and ``search``
+    too (the sitting's hands and places; the expert who sets the score to beat)."""
 
     def validate_options(self, options: BaseModel | Mapping[str, Any] | None) -> BaseModel:
         """The options as the game's model; raises pydantic's ``ValidationError``."""

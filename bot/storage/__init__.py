@@ -6,6 +6,7 @@ no other package writes SQL. ``python -m bot.ops copy FROM TO`` moves a database
 backend.
 """
 
+from bot.storage.daily import DailyAttempt, DailyBaseline, DailyDay, DailyStanding, Finish
 from bot.storage.errors import (
     ChannelTakenError,
     DatabaseUnavailableError,
@@ -50,12 +51,17 @@ __all__ = [
     "Balance",
     "ChainedEntry",
     "ChannelTakenError",
+    "DailyAttempt",
+    "DailyBaseline",
+    "DailyDay",
+    "DailyStanding",
     "DatabaseUnavailableError",
     "DatabaseUrl",
     "DueDeadline",
     "EventEntrant",
     "EventRecord",
     "EventTable",
+    "Finish",
     "LedgerConflictError",
     "LedgerEntry",
     "LoadedTable",

@@ -644,6 +644,104 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        10,
+        "the daily deal: each day's secret, its expert baseline and everyone's attempt",
+        sqlite=(
+            # secret: the day's deal secret (hex), private until the day is over
+            """
+            CREATE TABLE daily_days (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                secret TEXT NOT NULL,
+                commitment TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (kind, day)
+            ) WITHOUT ROWID
+            """,
+            # one row a day and game: the process that claimed it computes the baseline;
+            # outcome is NULL until it is stored
+            """
+            CREATE TABLE daily_baselines (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                claimed_at REAL NOT NULL,
+                outcome INTEGER,
+                moves TEXT,
+                seconds REAL,
+                computed_at REAL,
+                PRIMARY KEY (kind, day)
+            ) WITHOUT ROWID
+            """,
+            # one attempt a person, game and day; outcome and score once it is over
+            """
+            CREATE TABLE daily_attempts (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                player_id INTEGER NOT NULL,
+                guild_id INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                started_at REAL NOT NULL,
+                moves TEXT NOT NULL,
+                move_count INTEGER NOT NULL,
+                updated_at REAL NOT NULL,
+                finished_at REAL,
+                how TEXT,
+                outcome INTEGER,
+                score INTEGER,
+                PRIMARY KEY (kind, day, player_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX daily_attempts_of_player ON daily_attempts (player_id, kind, day)",
+            "CREATE INDEX daily_attempts_open ON daily_attempts (day, kind) "
+            "WHERE finished_at IS NULL",
+        ),
+        postgresql=(
+            """
+            CREATE TABLE daily_days (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                secret TEXT NOT NULL,
+                commitment TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (kind, day)
+            )
+            """,
+            """
+            CREATE TABLE daily_baselines (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                claimed_at DOUBLE PRECISION NOT NULL,
+                outcome BIGINT,
+                moves TEXT,
+                seconds DOUBLE PRECISION,
+                computed_at DOUBLE PRECISION,
+                PRIMARY KEY (kind, day)
+            )
+            """,
+            """
+            CREATE TABLE daily_attempts (
+                kind TEXT NOT NULL,
+                day TEXT NOT NULL,
+                player_id BIGINT NOT NULL,
+                guild_id BIGINT NOT NULL,
+                name TEXT NOT NULL,
+                started_at DOUBLE PRECISION NOT NULL,
+                moves TEXT NOT NULL,
+                move_count BIGINT NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL,
+                finished_at DOUBLE PRECISION,
+                how TEXT,
+                outcome BIGINT,
+                score BIGINT,
+                PRIMARY KEY (kind, day, player_id)
+            )
+            """,
+            "CREATE INDEX daily_attempts_of_player ON daily_attempts (player_id, kind, day)",
+            "CREATE INDEX daily_attempts_open ON daily_attempts (day, kind) "
+            "WHERE finished_at IS NULL",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,15 +11,17 @@ decided by the database, so they hold between processes as well as within one.
 
 The queries are written in parts, one concern each, which ``Store`` puts together: tables and
 moves (``tables.py`` writes, ``tablereads.py`` reads), the ledger and stats (``ledger.py``),
-ratings and seasons (``ratings.py``), settings (``settings.py``), and events, reached as
-``store.events`` (``events.py``). Every part writes through the one transaction runner
-(``part.py``), so a move and what it causes still commit as one.
+ratings and seasons (``ratings.py``), settings (``settings.py``), events, reached as
+``store.events`` (``events.py``), and the daily deal, ``store.daily`` (``daily.py``). Every
+part writes through the one transaction runner (``part.py``), so a move and what it causes
+still commit as one.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage.daily import DailyStore
 from bot.storage.database import Database
 from bot.storage.events import EventStore
 from bot.storage.ledger import LedgerStore
@@ -39,6 +41,8 @@ class Store(TableWrites, TableReads, LedgerStore, RatingStore, SettingsStore):
         super().__init__(db)
         self.events = EventStore(db, self._transaction)
         """Events (tournaments across tables): ``bot.storage.events``."""
+        self.daily = DailyStore(db, self._transaction)
+        """The daily deal: ``bot.storage.daily``."""
 
     @classmethod
     async def open(

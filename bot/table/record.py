@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.deals import commitment
+from bot.deals import commitment, day_commitment, hand_key
 from bot.errors import KortbordError
 from bot.gamekit.contract import GameSpec
 from bot.i18n import DEFAULT, L
@@ -117,6 +117,8 @@ def verify(data: Mapping[str, Any], games: Mapping[str, GameSpec]) -> Iterator[C
                           hand=hand), ok, technical=link["commitment"][:16] + "…")
             if ok:
                 keys[hand] = key
+    if "daily" in data:
+        yield from _daily_checks(data["daily"], kind, table, keys)
     try:
         engine = engine_from_start(game, start, revealed(table, keys) if keys else None)
     except (KeyError, ValueError) as exc:
@@ -152,3 +154,14 @@ def verify(data: Mapping[str, Any], games: Mapping[str, GameSpec]) -> Iterator[C
     recorded = Counter(_canonical(list(p)) for p in data["payments"])
     yield Check(L("table {table} ledger rows match the payments (rows: {count})", table=table,
                   count=sum(recorded.values())), recorded == paid)
+
+
+def _daily_checks(daily: Mapping[str, Any], kind: str, table: int, keys: Mapping[int, str]
+                  ) -> Iterator[Check]:
+    """A daily's own (``docs/daily.md``): its day's secret matches the commitment shown before
+    the day, and every hand's key follows from that secret."""
+    day, secret = str(daily["day"]), bytes.fromhex(str(daily["secret"]))
+    yield Check(L("daily of {day}: the secret matches the commitment shown before the day",
+                  day=day), day_commitment(kind, day, secret) == daily["commitment"])
+    ok = all(hand_key(secret, table, hand).hex() == key for hand, key in keys.items())
+    yield Check(L("daily of {day}: every hand's secret follows from the day's", day=day), ok)

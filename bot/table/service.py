@@ -238,6 +238,10 @@ class TableService:
     def store(self) -> Store:
         return self._store
 
+    def now(self) -> float:
+        """Unix time by the service's clock (a test's clock in tests)."""
+        return self._clock()
+
     @property
     def shards(self) -> Shards | None:
         return self._shards

@@ -171,6 +171,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     6: fill_v4,  # version 6 added committed deals and the ledger chain, none needed here
     7: fill_v4,  # version 7 added the ratings, derived data rebuilt by rerate
     8: fill_v4,  # version 8 added events, none needed here
+    9: fill_v4,  # version 9 added channel webhooks, none needed here
 }
 
 

@@ -63,6 +63,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("bot.discord",),
     # hints and reviews: the coach weighs a seat's moves with the expert's search
     ("bot.coach",),
+    # the daily deal: one committed deal a day, played against computers, scored by duplicate
+    ("bot.daily",),
     # a table's life without Discord: the service, timers, computers, events, exports
     ("bot.table",),
     # ratings and the settings a process starts with

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.gamekit.codec import Events, Moves
-from bot.gamekit.contract import GameSpec
+from bot.gamekit.contract import DailyRules, GameSpec
 from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.event import DubbEventRules
 from bot.games.dubb.events import event_to_dict, public_form, seat_form
@@ -36,4 +36,5 @@ SPEC = GameSpec(
     default_turn_seconds=90,
     event=DubbEventRules(),
     search=SEARCH,
+    daily=DailyRules(computers=3),
 )

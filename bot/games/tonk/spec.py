@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.gamekit.codec import Events, Moves
-from bot.gamekit.contract import GameSpec
+from bot.gamekit.contract import DailyRules, GameSpec
 from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.event import TonkEventRules
 from bot.games.tonk.events import event_to_dict, public_form, seat_form
@@ -39,4 +39,5 @@ SPEC = GameSpec(
     default_turn_seconds=120,
     event=TonkEventRules(),
     search=SEARCH,
+    daily=DailyRules(computers=2, hands=3, measure="chips"),
 )

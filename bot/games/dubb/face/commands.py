@@ -65,7 +65,7 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 SHARED = SharedWords(
     order=("start", "challenge", "join", "hint", "leave", "hand", "play", "draw", "pass",
-           "table", "rules", "stop", "history", "top", "profile", "stats"),
+           "table", "rules", "stop", "history", "top", "profile", "stats", "daily"),
     descriptions={
         "join": cmd("Sit down at this channel's Dubb lobby"),
         "leave": cmd("Leave the lobby, or leave the game (counts as a loss)"),

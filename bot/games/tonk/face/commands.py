@@ -168,7 +168,7 @@ async def ledger_page(controller: TableController, guild_id: int, query: LedgerQ
 SHARED = SharedWords(
     order=("season", "start", "challenge", "join", "hint", "leave", "hand", "draw", "knock",
            "end", "spread", "hit", "discard", "deal", "table", "rules", "stop", "history", "top",
-           "profile", "ledger", "defaults"),
+           "profile", "ledger", "defaults", "daily"),
     descriptions={
         "join": cmd("Sit down at this channel's Tonk table (lobby or between hands)"),
         "leave": cmd("Leave the table; during a hand you forfeit it and pay the stake to each "

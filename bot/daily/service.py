@@ -1,0 +1,194 @@
+"""The daily deal with its storage: the day's secret and commitment, the baseline computed once,
+a person's one attempt (started, moved on, resumed, finished), what an unfinished daily scores
+when its day ends, streaks and the day's results (``docs/daily.md``). Nothing here knows Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from bot.daily.baseline import BUDGET, Baseline, compute_baseline
+from bot.daily.day import day_end, day_of, streak
+from bot.daily.play import DailyGame
+from bot.daily.score import score_of
+from bot.daily.secret import day_commitment, new_secret
+from bot.errors import KortbordError
+from bot.gamekit.contract import GameSpec
+from bot.gamekit.search import Budget
+from bot.storage import DailyAttempt, DailyBaseline, DailyDay, DailyStanding, Finish, Store
+
+_log = logging.getLogger(__name__)
+
+CLAIM_STALE = 600.0
+"""Seconds after which a baseline claimed but never stored (its process died) is computed
+again by whoever asks next."""
+POLL = 0.25
+"""Seconds between looks at the store while another process computes the baseline."""
+
+
+class DailyPlayedError(KortbordError):
+    """The person has played the day's daily already (one attempt a day)."""
+
+    def __init__(self, attempt: DailyAttempt) -> None:
+        super().__init__(f"{attempt.kind} daily of {attempt.day} already played")
+        self.attempt = attempt
+
+
+class DailyOverError(KortbordError):
+    """A move for a daily that is over, or was never started."""
+
+
+class DailyMovedError(KortbordError):
+    """The attempt changed between reading and writing it (a second click): nothing stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    """A person's daily as it stands: the game rebuilt from its moves, and the stored row."""
+
+    game: DailyGame
+    attempt: DailyAttempt
+    day: DailyDay
+
+
+class DailyService:
+    def __init__(self, store: Store, games: Mapping[str, GameSpec], now: Callable[[], float],
+                 budget: Budget = BUDGET) -> None:
+        self.store = store
+        self.games = games
+        self.now = now
+        self.budget = budget
+        self._baselines: dict[tuple[str, str], asyncio.Lock] = {}
+
+    def today(self) -> date:
+        return day_of(self.now())
+
+    async def day(self, kind: str, day: date) -> DailyDay:
+        """The day's secret and commitment, made on first use; asking for a day also commits
+        the next one, so that its commitment is shown before it starts."""
+        found = await self._day(kind, day)
+        await self._day(kind, day + timedelta(days=1))
+        return found
+
+    async def _day(self, kind: str, day: date) -> DailyDay:
+        known = await self.store.daily.known_day(kind, day.isoformat())
+        if known is not None:
+            return known
+        secret = new_secret()
+        return await self.store.daily.day_secret(
+            kind, day.isoformat(), secret.hex(), day_commitment(kind, day, secret), self.now())
+
+    async def revealed(self, kind: str, day: date) -> DailyDay | None:
+        """The day's secret once the day is over, else ``None``."""
+        if self.now() < day_end(day):
+            return None
+        return await self.store.daily.known_day(kind, day.isoformat())
+
+    async def baseline(self, game: GameSpec, day: date) -> DailyBaseline:
+        """The expert's result on the day's deal: computed by one caller in one process, the
+        others waiting for it (a lock here, a claim row in the store between processes)."""
+        key = (game.kind, day.isoformat())
+        lock = self._baselines.setdefault(key, asyncio.Lock())
+        async with lock:
+            while True:
+                stored = await self.store.daily.baseline(*key)
+                if stored is not None:
+                    return stored
+                if await self.store.daily.claim_baseline(*key, self.now(), CLAIM_STALE):
+                    secret = bytes.fromhex((await self.day(game.kind, day)).secret)
+                    made: Baseline = await asyncio.to_thread(
+                        compute_baseline, game, day, secret, self.budget)
+                    _log.info("daily baseline of %s %s: %s in %.2f s", game.kind, key[1],
+                              made.outcome, made.seconds)
+                    await self.store.daily.store_baseline(*key, made.outcome, made.moves,
+                                                          made.seconds, self.now())
+                    continue
+                # another process claimed it: look again shortly (it takes seconds)
+                await asyncio.sleep(POLL)
+
+    async def start(self, game: GameSpec, player_id: int, guild_id: int, name: str) -> Daily:
+        """Today's daily for the person: started now (starting is the attempt), or resumed
+        where they left it; ``DailyPlayedError`` once it is over."""
+        await self.settle()
+        today = self.today()
+        day = await self.day(game.kind, today)
+        attempt = await self.store.daily.attempt(game.kind, today.isoformat(), player_id)
+        if attempt is None:
+            fresh = DailyGame(game, today, bytes.fromhex(day.secret), name)
+            fresh.advance()
+            attempt, _ = await self.store.daily.start_attempt(
+                game.kind, today.isoformat(), player_id, guild_id, name,
+                fresh.moves_record(), self.now())
+        if attempt.finished:
+            raise DailyPlayedError(attempt)
+        return Daily(self._rebuilt(game, attempt, day), attempt, day)
+
+    def _rebuilt(self, game: GameSpec, attempt: DailyAttempt, day: DailyDay) -> DailyGame:
+        return DailyGame.replay(game, date.fromisoformat(attempt.day),
+                                bytes.fromhex(day.secret), attempt.name, attempt.moves)
+
+    async def play(self, game: GameSpec, player_id: int, day: date, move: Any) -> Daily:
+        """The person's move in their daily of ``day``, the replies it gets, and the result if
+        it ends the daily; ``RuleError`` (nothing stored) if the rules refuse it,
+        ``DailyOverError`` if that daily is over (its day, too) or was never started."""
+        await self.settle()
+        attempt = await self.store.daily.attempt(game.kind, day.isoformat(), player_id)
+        known = await self.store.daily.known_day(game.kind, day.isoformat())
+        if attempt is None or known is None or attempt.finished:
+            raise DailyOverError(f"no {game.kind} daily of {day} to play")
+        daily = Daily(self._rebuilt(game, attempt, known), attempt, known)
+        daily.game.play(move)
+        return await self._save(game, daily, "played")
+
+    async def _save(self, game: GameSpec, daily: Daily, how: str) -> Daily:
+        finish = None
+        if daily.game.is_over:
+            outcome = daily.game.outcome()
+            base = await self.baseline(game, date.fromisoformat(daily.attempt.day))
+            finish = Finish(how, outcome, score_of(game, outcome, base.outcome))
+        a = daily.attempt
+        if not await self.store.daily.save_attempt(
+                a.kind, a.day, a.player_id, counted=a.move_count,
+                moves=daily.game.moves_record(), now=self.now(), finish=finish):
+            raise DailyMovedError(f"{a.kind} daily of {a.day} moved on")
+        stored = await self.store.daily.attempt(a.kind, a.day, a.player_id)
+        assert stored is not None
+        return Daily(daily.game, stored, daily.day)
+
+    async def settle(self) -> int:
+        """Score every daily left unfinished on a day that is over: played on as if each of the
+        person's turns timed out (``docs/daily.md``). Returns how many it scored; one another
+        call scored first is left to it."""
+        settled = 0
+        for attempt in await self.store.daily.open_attempts(self.today().isoformat()):
+            game = self.games.get(attempt.kind)
+            known = await self.store.daily.known_day(attempt.kind, attempt.day)
+            if game is None or known is None:
+                continue
+            daily = Daily(self._rebuilt(game, attempt, known), attempt, known)
+            daily.game.time_out(game.rules.timeout_move)
+            try:
+                await self._save(game, daily, "timed_out")
+                settled += 1
+            except DailyMovedError:
+                continue
+        return settled
+
+    async def streak(self, kind: str, player_id: int) -> int:
+        days = await self.store.daily.played_days(kind, player_id)
+        return streak((date.fromisoformat(d) for d in days), self.today())
+
+    async def board(self, kind: str, span: str, guild_id: int) -> list[DailyStanding]:
+        """The server's board: ``today``, this ISO ``week`` (Monday to today) or ``all``
+        time, dailies left unfinished on past days scored first."""
+        await self.settle()
+        today = self.today()
+        first = {"today": today, "week": today - timedelta(days=today.weekday())}.get(
+            span, date.min)
+        return await self.store.daily.board(kind, first.isoformat(), today.isoformat(),
+                                            guild_id)

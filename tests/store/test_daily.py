@@ -1,0 +1,252 @@
+"""The daily deal on a real database (SQLite and PostgreSQL), through ``DailyService`` with a
+clock the test moves: one secret a day whoever asks first (two processes' stores included), the
+next day committed before it starts, the baseline computed once however many ask at the same
+moment, one attempt a person and day that resumes where it was left, a move stored once, an
+abandoned daily scored at the day's end, streaks and the day's results; two processes agree on
+the day and compute its baseline once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.daily import service as daily_service
+from bot.daily.baseline import compute_baseline
+from bot.daily.day import day_end, day_of, day_start
+from bot.daily.play import PERSON
+from bot.daily.secret import day_commitment
+from bot.daily.service import (
+    DailyMovedError,
+    DailyOverError,
+    DailyPlayedError,
+    DailyService,
+)
+from bot.gamekit.search import Budget
+from bot.games.registry import GAMES
+from bot.storage import Finish, Store
+from tests.store.conftest import FakeClock
+
+QUICK = Budget(iterations=24, seconds=float("inf"))
+GUILD = 1 << 40
+ROOT = Path(__file__).resolve().parents[2]
+ANNA, BO, CEM = 1001, 1002, 1003
+
+
+def _service(store: Store, clock: FakeClock) -> DailyService:
+    return DailyService(store, GAMES, clock, QUICK)
+
+
+def _first_legal(daily_game: object) -> object:
+    return daily_game.engine.legal_moves(PERSON)[0]  # type: ignore[attr-defined]
+
+
+async def test_one_secret_a_day_and_the_next_committed_before_it_starts(
+        db_url: str, clock: FakeClock) -> None:
+    one, two = await Store.open(db_url), await Store.open(db_url)
+    try:
+        first, second = _service(one, clock), _service(two, clock)
+        today = first.today()
+        a, b = await asyncio.gather(first.day("dubb", today), second.day("dubb", today))
+        assert a == b
+        assert a.commitment == day_commitment("dubb", today, bytes.fromhex(a.secret))
+        tomorrow = await one.daily.known_day("dubb", (today + timedelta(days=1)).isoformat())
+        assert tomorrow is not None and tomorrow.secret != a.secret
+        assert (await first.day("tonk", today)).secret != a.secret
+        # the secret is shown only once the day is over
+        assert await first.revealed("dubb", today) is None
+        clock.now = day_end(today)
+        assert (await second.revealed("dubb", today)) == a
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_the_baseline_is_computed_once_however_many_ask_at_once(
+        db_url: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    computed: list[str] = []
+
+    def counting(game, day, secret, budget):  # type: ignore[no-untyped-def]
+        computed.append(game.kind)
+        return compute_baseline(game, day, secret, budget)
+
+    monkeypatch.setattr(daily_service, "compute_baseline", counting)
+    one, two = await Store.open(db_url), await Store.open(db_url)
+    try:
+        services = [_service(one, clock), _service(two, clock)]
+        today = services[0].today()
+        game = GAMES["tonk"]
+        found = await asyncio.gather(*(services[i % 2].baseline(game, today)
+                                       for i in range(8)))
+        assert computed == ["tonk"]
+        assert len({(b.outcome, str(b.moves)) for b in found}) == 1
+        secret = bytes.fromhex((await one.daily.known_day("tonk", today.isoformat())).secret)
+        assert found[0].outcome == compute_baseline(game, today, secret, QUICK).outcome
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_dead_claim_is_taken_over(store: Store, clock: FakeClock) -> None:
+    day = day_of(clock.now).isoformat()
+    assert await store.daily.claim_baseline("dubb", day, clock.now, 600.0)
+    assert not await store.daily.claim_baseline("dubb", day, clock.now + 10, 600.0)
+    assert await store.daily.claim_baseline("dubb", day, clock.now + 700, 600.0)
+    await store.daily.store_baseline("dubb", day, 2, [], 0.5, clock.now + 701)
+    assert not await store.daily.claim_baseline("dubb", day, clock.now + 5000, 600.0)
+    stored = await store.daily.baseline("dubb", day)
+    assert stored is not None and stored.outcome == 2
+
+
+async def test_one_attempt_a_day_resumed_then_refused_once_over(
+        store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    game = GAMES["dubb"]
+    daily = await service.start(game, ANNA, GUILD, "Anna")
+    assert daily.attempt.guild_id == GUILD and not daily.attempt.finished
+    # starting again (another server, later) resumes the same daily
+    clock.advance(3600)
+    again = await service.start(game, ANNA, GUILD + 1, "Anna")
+    assert again.attempt.started_at == daily.attempt.started_at
+    assert again.game.moves_record() == daily.game.moves_record()
+    # the same first hand for another person
+    bo = await service.start(game, BO, GUILD, "Bo")
+    assert bo.game.engine.hand(PERSON) == daily.game.engine.hand(PERSON)
+    day = date.fromisoformat(daily.attempt.day)
+    while True:
+        now = await service.start(game, ANNA, GUILD, "Anna")
+        done = await service.play(game, ANNA, day, _first_legal(now.game))
+        if done.attempt.finished:
+            break
+    attempt = done.attempt
+    base = await service.baseline(game, day)
+    assert attempt.how == "played"
+    assert attempt.outcome == done.game.outcome()
+    assert attempt.score == base.outcome - attempt.outcome
+    with pytest.raises(DailyPlayedError):
+        await service.start(game, ANNA, GUILD, "Anna")
+    with pytest.raises(DailyOverError):
+        await service.play(game, ANNA, day, _first_legal(bo.game))
+
+
+async def test_a_move_read_before_another_is_stored_once(
+        store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    game = GAMES["tonk"]
+    daily = await service.start(game, ANNA, GUILD, "Anna")
+    move = _first_legal(daily.game)
+    a = daily.attempt
+    daily.game.play(move)
+    assert await store.daily.save_attempt(a.kind, a.day, ANNA, counted=a.move_count,
+                                          moves=daily.game.moves_record(), now=clock.now)
+    assert not await store.daily.save_attempt(a.kind, a.day, ANNA, counted=a.move_count,
+                                              moves=daily.game.moves_record(), now=clock.now)
+    with pytest.raises(DailyMovedError):
+        await service._save(game, daily, "played")
+
+
+async def test_an_abandoned_daily_is_scored_at_the_days_end_and_streaks_move(
+        store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    game = GAMES["dubb"]
+    first_day = service.today()
+    daily = await service.start(game, ANNA, GUILD, "Anna")
+    await service.play(game, ANNA, first_day, _first_legal(daily.game))
+    assert await service.streak("dubb", ANNA) == 1
+    # the day ends with Anna's daily unfinished
+    clock.now = day_end(first_day) + 60
+    assert await service.settle() == 1
+    attempt = await store.daily.attempt("dubb", first_day.isoformat(), ANNA)
+    assert attempt is not None and attempt.how == "timed_out"
+    assert attempt.outcome == 4  # removed after three timed-out turns: last
+    base = await service.baseline(game, first_day)
+    assert attempt.score == base.outcome - 4
+    assert await service.settle() == 0
+    # yesterday's daily is over; today's streak holds until today's is missed too
+    with pytest.raises(DailyOverError):
+        await service.play(game, ANNA, first_day, _first_legal(daily.game))
+    assert await service.streak("dubb", ANNA) == 1
+    await service.start(game, ANNA, GUILD, "Anna")
+    assert await service.streak("dubb", ANNA) == 2
+    # two days later, with the day between missed
+    clock.now = day_start(first_day + timedelta(days=3))
+    assert await service.streak("dubb", ANNA) == 0
+    # the day's results, best first, this server's or everyone's
+    board = await store.daily.day_attempts("dubb", first_day.isoformat(), GUILD)
+    assert [a.player_id for a in board] == [ANNA]
+    assert await store.daily.day_attempts("dubb", first_day.isoformat(), GUILD + 1) == []
+
+
+async def test_the_same_moves_get_the_same_replies_for_everyone(
+        store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    game = GAMES["tonk"]
+    day = service.today()
+    games = {}
+    for who, name in ((ANNA, "Anna"), (BO, "Bo")):
+        daily = await service.start(game, who, GUILD, name)
+        rng = random.Random(5)
+        while not daily.attempt.finished:
+            legal = daily.game.engine.legal_moves(PERSON)
+            daily = await service.play(game, who, day, legal[rng.randrange(len(legal))])
+        games[who] = daily
+    assert games[ANNA].attempt.moves == games[BO].attempt.moves
+    assert games[ANNA].attempt.score == games[BO].attempt.score
+
+
+def test_two_processes_agree_on_the_day_and_compute_the_baseline_once(
+        db_url: str, clock: FakeClock) -> None:
+    async def migrated() -> None:
+        await (await Store.open(db_url)).close()
+
+    asyncio.run(migrated())
+    workers = [subprocess.Popen(
+        [sys.executable, "-m", "tests.store.daily_worker", db_url, str(clock.now)], cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
+        # both ask at the same moment
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("GO\n")
+            worker.stdin.flush()
+        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    assert [w.returncode for w in workers] == [0, 0]
+    answers = [json.loads(out.splitlines()[0]) for out in outputs]
+    assert all(out.endswith("DONE\n") for out in outputs)
+    assert answers[0]["commitment"] == answers[1]["commitment"]
+    assert (answers[0]["outcome"], answers[0]["moves"]) == (answers[1]["outcome"],
+                                                            answers[1]["moves"])
+    assert sorted(a["computed"] for a in answers) == [0, 1]
+
+
+async def test_the_servers_board_adds_up_scores_by_span(store: Store, clock: FakeClock) -> None:
+    service = _service(store, clock)
+    day = service.today()
+    for who, name, guild, when, score in (
+            (ANNA, "Anna", GUILD, day, 2), (BO, "Bo", GUILD, day, -1),
+            (ANNA, "Anna", GUILD, day - timedelta(days=1), -3),
+            (CEM, "Cem", GUILD + 1, day, 3)):
+        await store.daily.start_attempt("dubb", when.isoformat(), who, guild, name, [],
+                                        clock.now)
+        assert await store.daily.save_attempt(
+            "dubb", when.isoformat(), who, counted=0, moves=[], now=clock.now,
+            finish=Finish("played", 1, score))
+    today = await service.board("dubb", "today", GUILD)
+    assert [(s.name, s.dailies, s.total) for s in today] == [("Anna", 1, 2), ("Bo", 1, -1)]
+    ever = await service.board("dubb", "all", GUILD)
+    assert [(s.name, s.dailies, s.total) for s in ever] == [("Bo", 1, -1), ("Anna", 2, -1)]
+    assert [(s.name, s.total) for s in await service.board("dubb", "today", GUILD + 1)] == [
+        ("Cem", 3)]
