@@ -203,6 +203,25 @@ def check_layout(form: FormErrors, path: Path, components: list[Any], top: tuple
         )
 
 
+def layout_text(components: list[Any]) -> str:
+    """The text of every Text Display, in order: what a V2 message says, where its mentions
+    and emojis are read from (Edit Message: "based on the edited content in the
+    ``components`` array")."""
+    parts: list[str] = []
+    _texts(components, parts)
+    return "\n".join(parts)
+
+
+def _texts(items: list[Any], parts: list[str]) -> None:
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == TEXT_DISPLAY and isinstance(item.get("content"), str):
+            parts.append(item["content"])
+        _texts(_list(item.get("components")), parts)
+        _texts([item.get("accessory")], parts)
+
+
 def media_references(components: list[Any], path: Path) -> Iterator[tuple[Path, str]]:
     """Every ``attachment://name`` a V2 layout shows, with where it stands."""
     for index, item in enumerate(components):

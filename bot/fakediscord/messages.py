@@ -27,7 +27,7 @@ from bot.fakediscord.emojis import ApplicationEmojis, content_emoji_ids
 from bot.fakediscord.errors import FormErrors
 from bot.fakediscord.intents import INTENT_GUILD_MESSAGES
 from bot.fakediscord.jsonvalue import copy_json
-from bot.fakediscord.layouts import check_references
+from bot.fakediscord.layouts import check_references, layout_text
 from bot.fakediscord.model import (
     MESSAGE_DEFAULT,
     MESSAGE_REPLY,
@@ -271,8 +271,9 @@ class MessageStore:
             raise errors.empty_message()
         guild = world.guilds.get(channel.guild_id)
         allowed = body.get("allowed_mentions")
+        said = layout_text(components) if flags & FLAG_IS_COMPONENTS_V2 else content
         users, roles, everyone = resolve_mentions(
-            content, allowed, WEBHOOK_DEFAULT_MENTIONS if webhook else None
+            said, allowed, WEBHOOK_DEFAULT_MENTIONS if webhook else None
         )
         if everyone and not webhook and guild is not None:
             everyone = bool(guild.permissions_of(author.id) & (1 << 17))
@@ -335,7 +336,10 @@ class MessageStore:
     def _note_unknown_emojis(self, message: StoredMessage) -> None:
         """Discord accepts any ``<:name:id>`` in content, but one that is no emoji the app can
         use shows as plain ``:name:``; tests see those in ``unknown_emojis``."""
-        for name, emoji_id in content_emoji_ids(message.content):
+        said = message.content
+        if message.flags & FLAG_IS_COMPONENTS_V2:
+            said = layout_text(message.components)
+        for name, emoji_id in content_emoji_ids(said):
             if not self.emojis.known(emoji_id):
                 miss = UnknownEmoji(message.id, message.version, name, emoji_id)
                 self.unknown_emojis.append(miss)
@@ -420,9 +424,10 @@ class MessageStore:
         )
         message.attachments = attachments
         self._store_files(attachments)
-        if "content" in body:
+        v2 = bool(new_flags & FLAG_IS_COMPONENTS_V2)
+        if ("components" if v2 else "content") in body:
             users, roles, everyone = resolve_mentions(
-                content,
+                layout_text(message.components) if v2 else content,
                 body.get("allowed_mentions"),
                 WEBHOOK_DEFAULT_MENTIONS if message.webhook_id else None,
             )

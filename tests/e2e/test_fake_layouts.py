@@ -332,3 +332,50 @@ async def test_a_channel_webhooks_layout_needs_with_components(
     assert heard[0] == 200 and heard[1]["flags"] & V2
     assert edit_unheard[1]["components"][0]["content"] == "t"
     assert edit_heard[1]["components"][0]["content"] == "u"
+
+
+async def test_a_layouts_text_pings_and_its_alt_text_is_read_like_any_text(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.allow_unknown_emojis()
+    messages = f"/channels/{world.channel.id}/messages"
+    body = layout(
+        container(text(f"{world.anna.mention} to move <:nine:1234567890123456789>"), gallery(1, description="9♥")),
+        allowed_mentions={"users": [str(world.anna.id)]},
+    )
+
+    status, sent = await call(fake, "POST", messages, body)
+    await call(fake, "PATCH", f"{messages}/{sent['id']}", {"components": [text(world.bo.mention)]})
+
+    assert status == 200
+    assert [p.user_id for p in driver.pings()] == [world.anna.id]  # an edit notifies nobody
+    stored = fake.messages[int(sent["id"])]
+    assert [m.id for m in stored.mentions] == [world.bo.id]  # read again from the new text
+    assert [(u.name, u.emoji_id) for u in fake.unknown_emojis] == [("nine", 1234567890123456789)]
+    assert "9♥" in driver.log[0].text  # leak scans see alt text
+
+
+async def test_a_defer_takes_no_layout_flag_and_the_follow_up_brings_the_layout(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    driver.allow_rest_errors()
+    refused: list[tuple[int, Any]] = []
+
+    def setup(tree: app_commands.CommandTree) -> None:
+        @tree.command(name="think", description="Think, then show")
+        async def think(interaction: discord.Interaction) -> None:
+            where = f"/interactions/{interaction.id}/{interaction.token}/callback"
+            refused.append(await call(fake, "POST", where, {"type": 5, "data": {"flags": V2}}))
+            await interaction.response.defer(thinking=True)
+            view = discord.ui.LayoutView()
+            view.add_item(discord.ui.TextDisplay("## Tonk — hand 2"))
+            await interaction.followup.send(view=view)
+
+    await bare_clients.start(setup)
+    result = await driver.slash(world.anna, world.channel, "think")
+
+    assert refused[0][0] == 400
+    assert first_error(refused[0][1], ["data", "flags"]) == "INTERACTION_DEFERRED_FLAGS_INVALID"
+    assert result.message is not None
+    shown = fake.messages[result.message.id]
+    assert shown.flags & V2 and shown.components[0]["content"] == "## Tonk — hand 2"
