@@ -340,7 +340,10 @@ async def test_a_layouts_text_pings_and_its_alt_text_is_read_like_any_text(
     driver.allow_unknown_emojis()
     messages = f"/channels/{world.channel.id}/messages"
     body = layout(
-        container(text(f"{world.anna.mention} to move <:nine:1234567890123456789>"), gallery(1, description="9♥")),
+        container(
+            text(f"{world.anna.mention} to move <:nine:1234567890123456789>"),
+            gallery(1, description="9♥"),
+        ),
         allowed_mentions={"users": [str(world.anna.id)]},
     )
 
