@@ -1,6 +1,7 @@
-"""A table posted in the old layout (turn line, embed, a row of buttons) before an upgrade
-becomes a Components V2 layout at its next write, nothing lost: its old buttons still work,
-and afterwards the channel holds the table once, as a layout (issue 44)."""
+"""The public table as a Components V2 layout (issue 44): every write of a whole Dubb game and
+a Tonk hand is one; and a table posted in the old layout (turn line, embed, a row of buttons)
+before an upgrade becomes a layout at its next write, nothing lost: its old buttons still
+work, and afterwards the channel holds the table once, as a layout."""
 
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ import aiohttp
 import pytest
 
 from bot.fakediscord import Driver, FakeDiscord
+from bot.games.tonk import HandEnd
 from bot.storage import Store
 from tests.e2e.conftest import TEST_TOKEN, BotRunner, World
 from tests.e2e.dubb_table import open_table, pings_off, table_id_of, title
 from tests.e2e.table_card import card, turn_line
+from tests.e2e.tonk_table import POLICY_FOR
+from tests.e2e.tonk_table import open_table as open_tonk
 
 pytestmark = pytest.mark.e2e
+
+V2 = 1 << 15
 
 
 async def call(fake: FakeDiscord, method: str, path: str, body: Any = None) -> Any:
@@ -83,3 +89,35 @@ async def test_a_table_in_the_old_layout_becomes_a_layout_at_its_next_write(
         assert old_message.deleted  # posted again to ping the next player, the old one gone
     else:
         assert shown_now.id == old_message.id  # the same message, now a layout
+
+
+def _table_writes(driver: Driver, world: World) -> list[Any]:
+    """Every version of every public message the bot wrote with a table's buttons (``kb:``
+    custom ids) or an embed."""
+    return [
+        e
+        for e in driver.log
+        if e.audience is None
+        and e.action != "delete"
+        and e.author_id not in (world.anna.id, world.bo.id, world.cem.id, world.mod.id)
+        and ("kb:" in str(e.components) or e.embeds)
+    ]
+
+
+async def test_every_table_write_of_a_dubb_game_and_a_tonk_hand_is_a_layout(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    dubb = await open_table(driver, world.channel, world.anna, [world.bo])
+    while not dubb.over():
+        await dubb.turn_by_buttons()
+    # a channel of its own: a game's private cards are checked against its channel's messages
+    elsewhere = driver.add_channel(world.guild, "tonk")
+    tonk = await open_tonk(bot, driver, elsewhere, world.cem, [world.mod])
+    await tonk.play_hand(POLICY_FOR[HandEnd.DROP_CAUGHT], "buttons")
+
+    writes = _table_writes(driver, world)
+    assert len(writes) > 10
+    # with the flag, and nothing else: no content, no embeds (every write was also checked by
+    # the fake's validation of layouts and against Discord's description)
+    assert [e.seq for e in writes if not e.flags & V2 or e.content or e.embeds] == []
+    assert all(e.components[0]["type"] == 17 for e in writes)
