@@ -88,13 +88,18 @@ def _action_rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow]:
     """``view``'s items in the rows discord.py would send them in."""
     if view is None:
         return []
-    by_id = {getattr(item, "custom_id", None): item for item in view.children}
+    # a component names its item by custom id, a link button by its address
+    by_key = {_key(item): item for item in view.children}
     layout = view.to_components()
     view.clear_items()
     rows = []
     for row in layout:
-        items = [by_id[c.get("custom_id")] for c in row["components"]]
+        items = [by_key[c.get("custom_id") or c.get("url")] for c in row["components"]]
         for item in items:
             item.row = None  # placed by the row it is in now
         rows.append(discord.ui.ActionRow(*items))
     return rows
+
+
+def _key(item: discord.ui.Item[discord.ui.View]) -> str | None:
+    return getattr(item, "custom_id", None) or getattr(item, "url", None)
