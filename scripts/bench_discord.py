@@ -464,8 +464,25 @@ class Person:
     """The table and move counter at which the person last acted on a turn of theirs."""
 
 
+def _layout_texts(message: StoredMessage) -> list[str]:
+    """The Text Displays of a table drawn as a Components V2 layout (a container first)."""
+    box = message.components[0] if message.components else {}
+    if box.get("type") != 17:
+        return []
+    return [str(c["content"]) for c in box.get("components") or [] if c.get("type") == 10]
+
+
 def _title(message: StoredMessage) -> str:
-    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+    """A table's title, in the embed of old code or in the layout's heading of new code."""
+    if message.embeds:
+        return str(message.embeds[0].get("title", ""))
+    heading = next((t for t in _layout_texts(message) if t.startswith("## ")), "")
+    return heading[3:].split("\n")[0]
+
+
+def _said(message: StoredMessage) -> str:
+    """What a table says above itself (who is to move): its content, or its layout's text."""
+    return message.content or "\n".join(_layout_texts(message))
 
 
 def by_bot(fake: FakeDiscord, message: StoredMessage) -> bool:
@@ -479,7 +496,8 @@ def by_bot(fake: FakeDiscord, message: StoredMessage) -> bool:
 
 def table_message(driver: Driver, channel: Channel) -> StoredMessage | None:
     for message in reversed(driver.channel_messages(channel)):
-        if message.embeds and by_bot(driver.fake, message):
+        shown = message.embeds or _layout_texts(message)
+        if shown and by_bot(driver.fake, message):
             return message
     return None
 
@@ -641,7 +659,7 @@ class Bench:
         shown = shown_counter(table)
         if shown is None or shown <= person.acted:
             return
-        if f"<@{person.user.id}>" not in (table.content or ""):
+        if f"<@{person.user.id}>" not in _said(table):
             return
         panel = None if person.panel is None else self.fake.messages.get(person.panel.id)
         if panel is None or panel.deleted or shown_counter(panel) != shown:

@@ -24,10 +24,15 @@ import contextlib
 import discord
 
 
-def empty_view(view: discord.ui.View | None) -> None:
+def empty_view(view: discord.ui.BaseView | None) -> None:
     """Empty a view that is sent or done with: nothing uses it again (components are routed by
-    their custom ids), and emptied it no longer points at its items, which point at it."""
+    their custom ids), and emptied it no longer points at its items, which point at it. A
+    layout's containers and rows hold items the same way, each emptied too."""
     if view is not None:
+        for item in list(view.walk_children()):
+            clear = getattr(item, "clear_items", None)
+            if clear is not None:
+                clear()
         view.clear_items()
 
 

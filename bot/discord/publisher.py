@@ -60,6 +60,7 @@ from discord.webhook.async_ import async_context
 
 from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
+from bot.discord.layout import table_layout
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
 from bot.discord.reach import ASLEEP_BEFORE, FollowUps, asleep, interaction_only
@@ -99,7 +100,7 @@ class TableRender:
     view: discord.ui.View | None
     content: str | None = None
     image: CardImage | None = None
-    """A picture of the table's cards, attached to the message (the embed shows it)."""
+    """A picture of the table's cards, attached to the message (its layout shows it)."""
 
 
 Draw = Callable[[], TableRender]
@@ -761,8 +762,7 @@ class TablePublisher:
         state.picture = None  # until the edit is known to have landed
         try:
             await self._write(state, state.message_id, hook if _by_hook(grant) else None,
-                              content=render.content, embed=render.embed, view=render.view,
-                              allowed_mentions=_QUIET, **kwargs)
+                              allowed_mentions=_QUIET, **_layout(render), **kwargs)
         except discord.NotFound as exc:
             grant.release()
             gone = _webhook_gone(exc)
@@ -849,14 +849,10 @@ class TablePublisher:
                 grant = await self._regrant(state, grant, hook)
             if not _by_hook(grant):
                 hook = None
-            kwargs: dict[str, object] = {
-                "content": render.content, "embed": render.embed, "allowed_mentions": mentions,
-            }
+            kwargs: dict[str, object] = {"allowed_mentions": mentions, **_layout(render)}
             if nonce is not None and hook is None:
                 # a webhook takes no nonce; a restart's sweep finds its strays
                 kwargs["nonce"] = nonce
-            if render.view is not None:
-                kwargs["view"] = render.view
             if render.image is not None:
                 kwargs["file"] = attachment(render.image)
             try:
@@ -1013,6 +1009,15 @@ def _drawn(showing: Showing) -> TableRender:
     if not showing.asleep:
         return render
     return replace(render, content=asleep(render.content, showing.asleep_note))
+
+
+def _layout(render: TableRender) -> dict[str, Any]:
+    """A write's fields for ``render`` as a Components V2 layout. ``content`` and ``embeds``
+    go out empty: the flag allows nothing else, and an edit that empties them is how Discord
+    lets a table posted in the old layout before an upgrade become a layout ("Edit Message":
+    IS_COMPONENTS_V2 can be set), the same message with the same buttons."""
+    layout = table_layout(render.embed, render.view, render.content, render.image)
+    return {"content": None, "embed": None, "view": layout}
 
 
 def _by_hook(grant: Grant) -> bool:

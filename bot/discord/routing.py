@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -204,9 +204,19 @@ def _on_message(interaction: discord.Interaction, custom_id: str, component_type
     return any(
         getattr(child, "custom_id", None) == custom_id
         and int(getattr(getattr(child, "type", None), "value", -1)) == component_type
-        for row in message.components
-        for child in getattr(row, "children", [row])
+        for child in _every_component(message.components)
     )
+
+
+def _every_component(components: Any) -> Iterator[Any]:
+    """Every component at any depth: a layout's buttons sit in action rows inside a container,
+    or beside a section's text."""
+    for component in components:
+        yield component
+        yield from _every_component(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
 
 
 async def answer_unmatched(interaction: discord.Interaction) -> None:

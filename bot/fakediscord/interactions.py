@@ -41,6 +41,7 @@ from bot.fakediscord.records import (
 from bot.fakediscord.snowflake import new_token
 from bot.fakediscord.validation import (
     FLAG_EPHEMERAL,
+    FLAG_IS_COMPONENTS_V2,
     FLAG_LOADING,
     validate_autocomplete_choices,
     validate_modal,
@@ -302,6 +303,12 @@ class InteractionStore:
             )
             record.original_id = message.id
         elif callback_type == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
+            if (data.get("flags") or 0) & FLAG_IS_COMPONENTS_V2:
+                # Discord: only EPHEMERAL on a defer; a layout comes with the edit of the
+                # original response ("Interaction Callback Data Structure")
+                raise errors.invalid_form_body({"data": {"flags": {"_errors": [
+                    {"code": "INTERACTION_DEFERRED_FLAGS_INVALID",
+                     "message": "Only the EPHEMERAL flag may be set on a deferred response"}]}}})
             message = self.store.create_message(
                 channel,
                 bot,
@@ -406,6 +413,8 @@ class InteractionStore:
             record.deferred_followup_pending = False
             original = self.store.messages[record.original_id]
             edit = {k: v for k, v in body.items() if k != "flags"}
+            if (body.get("flags") or 0) & FLAG_IS_COMPONENTS_V2:
+                edit["flags"] = FLAG_IS_COMPONENTS_V2  # the layout it sends stays a layout
             message = self.store.edit_message(original, edit, files=files)
             self.changes.changed()
             return message

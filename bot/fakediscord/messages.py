@@ -27,6 +27,7 @@ from bot.fakediscord.emojis import ApplicationEmojis, content_emoji_ids
 from bot.fakediscord.errors import FormErrors
 from bot.fakediscord.intents import INTENT_GUILD_MESSAGES
 from bot.fakediscord.jsonvalue import copy_json
+from bot.fakediscord.layouts import check_references, layout_text
 from bot.fakediscord.model import (
     MESSAGE_DEFAULT,
     MESSAGE_REPLY,
@@ -52,6 +53,7 @@ from bot.fakediscord.validation import (
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
+    validate_conversion,
     validate_message_body,
 )
 from bot.fakediscord.world import World
@@ -127,16 +129,20 @@ class MessageStore:
     # -- what Discord makes of a message body ---------------------------------------------------
 
     def _normalise_components(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Discord numbers components that carry no ``id`` (1, 2, ... across the message) and
-        returns emoji ids as snowflake strings; a Unicode emoji comes back without an ``id``
-        (its description's ComponentEmojiResponse has no null id)."""
+        """Discord numbers components that carry no ``id`` (1, 2, ... across the message,
+        passing over the ids given; 0 counts as none) and returns emoji ids as snowflake
+        strings; a Unicode emoji comes back without an ``id`` (its description's
+        ComponentEmojiResponse has no null id)."""
         result: list[dict[str, Any]] = copy_json(components)
+        taken = _given_ids(result)
         counter = [0]
 
         def walk(items: list[dict[str, Any]]) -> None:
             for item in items:
-                counter[0] += 1
-                if item.get("id") is None:
+                if not item.get("id"):
+                    counter[0] += 1
+                    while counter[0] in taken:
+                        counter[0] += 1
                     item["id"] = counter[0]
                 for holder in [item, *(item.get("options") or [])]:
                     emoji = holder.get("emoji")
@@ -242,6 +248,8 @@ class MessageStore:
             ephemeral=ephemeral_for is not None,
             editing=False,
         )
+        if _is_int(body.get("flags")) and body["flags"] & FLAG_IS_COMPONENTS_V2:
+            _check_shown_files(form, path, body.get("components"), attachments)
         form.raise_if_any()
         nonce = body.get("nonce")
         if body.get("enforce_nonce") and nonce is not None and not webhook:
@@ -263,8 +271,9 @@ class MessageStore:
             raise errors.empty_message()
         guild = world.guilds.get(channel.guild_id)
         allowed = body.get("allowed_mentions")
+        said = layout_text(components) if flags & FLAG_IS_COMPONENTS_V2 else content
         users, roles, everyone = resolve_mentions(
-            content, allowed, WEBHOOK_DEFAULT_MENTIONS if webhook else None
+            said, allowed, WEBHOOK_DEFAULT_MENTIONS if webhook else None
         )
         if everyone and not webhook and guild is not None:
             everyone = bool(guild.permissions_of(author.id) & (1 << 17))
@@ -327,7 +336,10 @@ class MessageStore:
     def _note_unknown_emojis(self, message: StoredMessage) -> None:
         """Discord accepts any ``<:name:id>`` in content, but one that is no emoji the app can
         use shows as plain ``:name:``; tests see those in ``unknown_emojis``."""
-        for name, emoji_id in content_emoji_ids(message.content):
+        said = message.content
+        if message.flags & FLAG_IS_COMPONENTS_V2:
+            said = layout_text(message.components)
+        for name, emoji_id in content_emoji_ids(said):
             if not self.emojis.known(emoji_id):
                 miss = UnknownEmoji(message.id, message.version, name, emoji_id)
                 self.unknown_emojis.append(miss)
@@ -385,6 +397,11 @@ class MessageStore:
             ephemeral=message.ephemeral_for is not None,
             editing=True,
         )
+        sets_v2 = _is_int(body.get("flags")) and body["flags"] & FLAG_IS_COMPONENTS_V2
+        if sets_v2 and not message.flags & FLAG_IS_COMPONENTS_V2:
+            validate_conversion(form, path, body, message.content, message.embeds)
+        if sets_v2 or message.flags & FLAG_IS_COMPONENTS_V2:
+            _check_shown_files(form, path, body.get("components"), attachments)
         form.raise_if_any()
         new_flags = message.flags & ~FLAG_LOADING
         if "flags" in body and body["flags"] is not None:
@@ -407,9 +424,10 @@ class MessageStore:
         )
         message.attachments = attachments
         self._store_files(attachments)
-        if "content" in body:
+        v2 = bool(new_flags & FLAG_IS_COMPONENTS_V2)
+        if ("components" if v2 else "content") in body:
             users, roles, everyone = resolve_mentions(
-                content,
+                layout_text(message.components) if v2 else content,
                 body.get("allowed_mentions"),
                 WEBHOOK_DEFAULT_MENTIONS if message.webhook_id else None,
             )
@@ -450,6 +468,30 @@ class MessageStore:
     def user_says(self, user: User, channel: Channel, content: str) -> StoredMessage:
         """A user's own message, typed into ``channel``."""
         return self.create_message(channel, user, {"content": content})
+
+
+def _given_ids(items: list[dict[str, Any]]) -> set[int]:
+    found: set[int] = set()
+    for item in items:
+        if item.get("id"):
+            found.add(item["id"])
+        found |= _given_ids(item.get("components") or [])
+        found |= _given_ids([item[k] for k in ("accessory", "component") if item.get(k)])
+    return found
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_shown_files(
+    form: FormErrors, path: tuple[str | int, ...], components: Any, attachments: list[Attachment]
+) -> None:
+    """A V2 message shows its files through components: each ``attachment://`` must name one
+    of the files the message carries once written."""
+    if isinstance(components, list):
+        names = {a.filename for a in attachments}
+        check_references(form, (*path, "components"), components, names)
 
 
 def _attach_interaction(message: StoredMessage, record: InteractionRecord) -> None:

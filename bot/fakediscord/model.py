@@ -591,6 +591,12 @@ def _component_text(components: list[dict[str, Any]], parts: list[str]) -> None:
         for option in component.get("options") or []:
             parts.append(option.get("label") or "")
             parts.append(option.get("description") or "")
+        # a V2 picture's alt text (a Thumbnail's, a gallery item's) is read out too
+        if component.get("type") == 11 and component.get("description"):
+            parts.append(str(component["description"]))
+        for item in component.get("items") or []:
+            if isinstance(item, dict) and item.get("description"):
+                parts.append(str(item["description"]))
         _component_text(component.get("components") or [], parts)
         for key in ("accessory", "component"):
             if isinstance(component.get(key), dict):

@@ -11,6 +11,7 @@ from aiohttp import web
 from bot.fakediscord import errors
 from bot.fakediscord.model import MANAGE_WEBHOOKS, Webhook
 from bot.fakediscord.restkit import answer, fake_of, no_content, path_id, read_body, truthy
+from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2
 
 # -- interactions ------------------------------------------------------------------------------
 
@@ -53,12 +54,23 @@ def _thread_id(request: web.Request) -> int | None:
         ) from None
 
 
+def _layout_heard(request: web.Request, body: Any, *, v2: bool) -> Any:
+    """A channel webhook's Components V2 layout counts only with ``with_components=true``
+    (Discord's "Execute Webhook": without it the ``components`` field is ignored)."""
+    flags = body.get("flags") if isinstance(body, dict) else None
+    sets_v2 = isinstance(flags, int) and bool(flags & FLAG_IS_COMPONENTS_V2)
+    if (v2 or sets_v2) and not truthy(request.query.get("with_components")):
+        return {k: v for k, v in body.items() if k != "components"}
+    return body
+
+
 async def execute_webhook(request: web.Request) -> web.Response:
     fake = fake_of(request)
     webhook = _channel_webhook(request)
     if webhook is not None:
         thread_id = _thread_id(request)
         body, files = await read_body(request)
+        body = _layout_heard(request, body, v2=False)
         message = fake.execute_webhook(webhook, body, files, thread_id)
     else:
         record = _record(request)
@@ -87,6 +99,7 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
     if _channel_webhook(request) is not None:
         message = _webhook_message(request)
         body, files = await read_body(request)
+        body = _layout_heard(request, body, v2=bool(message.flags & FLAG_IS_COMPONENTS_V2))
         return answer(fake.edit_message(message, body, files=files).payload())
     record = _record(request)
     body, files = await read_body(request)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.fakediscord.errors import FormErrors, PathPart
+from bot.fakediscord.layouts import check_layout
 from bot.fakediscord.locales import LOCALES
 
 Path = tuple[PathPart, ...]
@@ -32,6 +33,7 @@ BUTTON_LABEL_MAX = 80
 SELECT_OPTIONS_MAX = 25
 SELECT_PLACEHOLDER_MAX = 150
 V2_COMPONENTS_MAX = 40
+LEGACY_FIELDS = ("content", "embeds", "poll", "sticker_ids")
 
 COMPONENT_ACTION_ROW = 1
 COMPONENT_BUTTON = 2
@@ -58,6 +60,8 @@ SELECT_TYPES = (
     COMPONENT_CHANNEL_SELECT,
 )
 V2_TOP_LEVEL = (1, 9, 10, 12, 13, 14, 17)
+# what an action row holds: buttons and selects (text inputs too, in a modal)
+ROW_CHILDREN = (COMPONENT_BUTTON, *SELECT_TYPES)
 
 OPTION_SUB_COMMAND = 1
 OPTION_SUB_COMMAND_GROUP = 2
@@ -293,6 +297,14 @@ class _ComponentCheck:
                     "Action rows cannot contain action rows",
                 )
                 continue
+            allowed = (*ROW_CHILDREN, COMPONENT_TEXT_INPUT)  # a text input's own rule below
+            if isinstance(child, dict) and child.get("type") not in allowed:
+                self.form.add(
+                    (*child_path, "type"),
+                    "UNION_TYPE_CHOICES",
+                    f'Value of field "type" must be one of {allowed}.',
+                )
+                continue
             self.component(child_path, child, width_budget=width)
         if width[0] > ROW_WIDTH:
             self.form.add(
@@ -456,6 +468,8 @@ def validate_components(
             )
             continue
         check.component(here, component)
+    if v2:
+        check_layout(form, path, components, V2_TOP_LEVEL)
     if v2 and check.count > V2_COMPONENTS_MAX:
         form.add(
             path,
@@ -488,7 +502,7 @@ def validate_message_body(
     if body.get("allowed_mentions") is not None:
         validate_allowed_mentions(form, (*path, "allowed_mentions"), body["allowed_mentions"])
     if effective_flags & FLAG_IS_COMPONENTS_V2:
-        for legacy in ("content", "embeds", "poll"):
+        for legacy in LEGACY_FIELDS:
             if body.get(legacy):
                 form.add(
                     (*path, legacy),
@@ -496,6 +510,22 @@ def validate_message_body(
                     "The 'content', 'embeds', 'stickers' and 'poll' fields cannot be used "
                     "when using MessageFlags.IS_COMPONENTS_V2",
                 )
+
+
+def validate_conversion(
+    form: FormErrors, path: Path, body: dict[str, Any], content: str, embeds: list[Any]
+) -> None:
+    """An edit that sets IS_COMPONENTS_V2 on a message that had none must empty the legacy
+    fields the message used (``content`` to null, ``embeds`` to []): Discord's "Edit Message"
+    answers 400 otherwise."""
+    for field, used in (("content", content), ("embeds", embeds)):
+        if used and (field not in body or body[field]):
+            form.add(
+                (*path, field),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content', 'embeds', 'stickers' and 'poll' fields cannot be used "
+                "when using MessageFlags.IS_COMPONENTS_V2",
+            )
 
 
 def validate_modal(form: FormErrors, path: Path, data: Any) -> None:

@@ -37,14 +37,15 @@ class PlaygroundPage:
         return self.page.locator("#messages article.message")
 
     def table(self, game: str) -> Locator:
-        """The newest public message whose embed title starts with the game's name."""
-        title = self.page.locator(".embed-title", has_text=re.compile(rf"^{game}\b"))
+        """The newest public message whose layout's heading starts with the game's name."""
+        title = self.page.locator(".container .text-display .heading",
+                                  has_text=re.compile(rf"^{game}\b"))
         return self.page.locator("#messages article.message:not(.ephemeral)").filter(
             has=title).last
 
     def my_turn(self, game: str) -> Locator:
         """The game's newest table while it names this user (whose turn it is)."""
-        return self.table(game).filter(has=self.page.locator(".content .mention.me"))
+        return self.table(game).filter(has=self.page.locator(".text-display .mention.me"))
 
     def panels(self) -> Locator:
         """This user's private messages (Discord's "Only you can see this")."""

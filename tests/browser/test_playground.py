@@ -25,7 +25,8 @@ def _hand_line(panel: Locator) -> str:
 
 
 def _dubb_over(page: PlaygroundPage) -> Locator:
-    return page.table("Dubb").filter(has=page.page.locator(".embed-title", has_text="game over"))
+    return page.table("Dubb").filter(has=page.page.locator(".container .heading",
+                                                            has_text="game over"))
 
 
 def _move(anna: PlaygroundPage, game: str, panel: Locator, act: Callable[[], None]) -> None:
@@ -103,14 +104,14 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
 
     final = anna.table("Dubb")
     for name in ("Anna", "Astrid", "Bertil"):
-        expect(final.locator(".embed-description")).to_contain_text(name)
+        expect(final.locator(".container")).to_contain_text(name)
     # a finished game offers Play again and Replay, and no move
     expect(final.get_by_role("button")).to_have_text(["Play again", "Replay", "Review"])
     assert hands, "Anna never had a turn"
     expect(anna.panels().first).to_contain_text("Only you can see this")
 
     # Bo watched the whole game live in the same channel, and never saw Anna's panel
-    expect(bo.table("Dubb").locator(".embed-title")).to_contain_text("game over")
+    expect(bo.table("Dubb").locator(".container .heading")).to_contain_text("game over")
     expect(bo.panels()).to_have_count(0)
     seen = bo.seen_text()
     assert "Dubb — in play" in seen

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from bot import cards
 from bot.fakediscord import Channel, Driver, User
 from bot.fakediscord.model import StoredMessage
+from tests.e2e import table_card
 
 _COUNTER = re.compile(r"^kb:dubb:(\d+):draw:(\d+)$")
 _MENTION = re.compile(r"<@(\d+)>")
@@ -19,7 +20,7 @@ _CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|🃏")
 def table_message(driver: Driver, channel: Channel) -> StoredMessage:
     """The channel's Dubb table (lobby or game): the newest public message titled Dubb."""
     for message in reversed(driver.channel_messages(channel)):
-        if message.embeds and str(message.embeds[0].get("title", "")).startswith("Dubb"):
+        if title(message).startswith("Dubb"):
             return message
     raise AssertionError("no Dubb table in the channel")
 
@@ -30,7 +31,10 @@ async def wait_table(driver: Driver, channel: Channel) -> StoredMessage:
 
 
 def title(message: StoredMessage) -> str:
-    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+    """The title of a table (a layout) or of an answer (an embed)."""
+    if message.embeds:
+        return str(message.embeds[0].get("title", ""))
+    return table_card.title(message)
 
 
 def counter_of(message: StoredMessage) -> int | None:
@@ -51,7 +55,8 @@ def table_id_of(message: StoredMessage) -> int:
 
 
 def to_move(message: StoredMessage) -> int | None:
-    m = _MENTION.search(message.content or "")
+    # a layout's turn line, or the content of a table posted in the old layout
+    m = _MENTION.search(table_card.turn_line(message) or message.content or "")
     return int(m.group(1)) if m else None
 
 

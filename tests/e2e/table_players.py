@@ -13,6 +13,7 @@ from bot.fakediscord.model import StoredMessage
 from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table.fairdeal import deals_of, engine_from_start
+from tests.e2e import table_card
 
 _MENTION = re.compile(r"<@(\d+)>")
 
@@ -40,8 +41,7 @@ class Player:
 
     def table(self) -> StoredMessage | None:
         for message in reversed(self.driver.channel_messages(self.channel)):
-            embeds = message.embeds
-            if embeds and str(embeds[0].get("title", "")).startswith(self.game.capitalize()):
+            if table_card.title(message).startswith(self.game.capitalize()):
                 return message
         return None
 
@@ -71,7 +71,7 @@ class Player:
     async def _act_on(self, table: StoredMessage) -> bool:
         if any(b.get("label") == "Deal next hand" for b in table.buttons()):
             return await self._act(next(iter(self.users.values())), table, "Deal next hand")
-        mention = _MENTION.search(table.content or "")
+        mention = _MENTION.search(table_card.turn_line(table))
         if mention is None:
             return False
         user = self.users[int(mention.group(1))]

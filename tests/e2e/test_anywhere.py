@@ -26,6 +26,7 @@ from tests.e2e.dubb_table import (
     wait_table,
 )
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
+from tests.e2e.table_card import turn_line
 from tests.fakeclock import FakeClock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -112,16 +113,16 @@ async def test_a_table_left_alone_says_so_and_the_next_click_brings_it_up_to_dat
     await table.wait_counter(1)
     # just before that token runs out, the table says it waits for a click
     clock.advance(3 * 60 + 30)
-    await driver.wait_for(lambda: ASLEEP in table.table.content, what="the table's note")
+    await driver.wait_for(lambda: ASLEEP in turn_line(table.table), what="the table's note")
     # the next timeout falls due while no token is good: applied, but nobody can show it
     clock.advance(10 * 60)
     shown = table.table
-    assert counter_of(shown) == 1 and ASLEEP in shown.content
+    assert counter_of(shown) == 1 and ASLEEP in turn_line(shown)
 
     # a click (Your hand) brings the table up to date through the click's own token
     await driver.click(world.bo, shown, "Your hand")
     await table.wait_counter(2)
-    assert ASLEEP not in table.table.content
+    assert ASLEEP not in turn_line(table.table)
     assert bot_runner.bot is not None
     timeouts = [r for r in await bot_runner.bot.service.moves(table_id)
                 if r.move["type"] == "timeout"]
@@ -250,7 +251,7 @@ async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
     opened = await driver.user_command(world.anna, group, "Play Dubb with…", world.bo)
     assert opened.ephemeral, opened.content
     lobby = await wait_table(driver, group)
-    assert f"Anna invites <@{world.bo.id}> to play Dubb" in lobby.content
+    assert f"Anna invites <@{world.bo.id}> to play Dubb" in turn_line(lobby)
     assert [p.message_id for p in driver.pings(world.bo, group)] == [lobby.id]
     joined = await driver.click(world.bo, lobby, "Join")
     assert joined.ephemeral and "joined" in joined.content
@@ -270,5 +271,5 @@ async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
     await driver.slash(world.cem, world.channel, "dubb challenge", {"user": world.anna})
     invitation = await wait_table(driver, world.channel)
     # the public lobby speaks the server's language, the private answer Cem's
-    assert f"Cem invites <@{world.anna.id}> to play Dubb" in invitation.content
+    assert f"Cem invites <@{world.anna.id}> to play Dubb" in turn_line(invitation)
     assert bot_token_calls(fake, group) == []

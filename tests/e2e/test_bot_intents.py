@@ -9,6 +9,7 @@ import pytest
 from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.gateway import INTENT_GUILDS
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
 
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +20,7 @@ async def test_the_bot_gets_no_message_events(
     await bot_runner.start()
     opened = await driver.slash(world.anna, world.channel, "dubb start")
     assert opened.ephemeral, opened.content
-    await driver.wait_for_message(world.channel, lambda m: bool(m.embeds))
+    await driver.wait_for_message(world.channel, lambda m: card(m) is not None)
     driver.say(world.bo, world.channel, "hello")
 
     sessions = fake.gateway.live_sessions()

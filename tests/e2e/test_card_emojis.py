@@ -160,8 +160,8 @@ async def test_a_dubb_table_and_hand_panel_show_the_cards_emojis(
 
     await table.turn_by_buttons()
 
-    pile = next(f["value"] for f in table.table.embeds[0]["fields"] if f["name"] == "Play pile")
-    latest = next(f["value"] for f in table.table.embeds[0]["fields"] if f["name"] == "Latest")
+    pile = field_value(table.table, "Play pile") or ""
+    latest = field_value(table.table, "Latest") or ""
     assert markups(fake, pile) and markups(fake, latest)
     assert options[0]["emoji"]["name"] in markups(fake, pile)
 

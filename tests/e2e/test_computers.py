@@ -22,6 +22,7 @@ from tests.e2e import dubb_table
 from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.table_card import card, turn_line
 from tests.e2e.tonk_table import TonkPlay, open_table, payments_announced, standings_shown
 
 pytestmark = pytest.mark.e2e
@@ -40,10 +41,10 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
     opened = await driver.slash(anna, world.channel, "dubb start", {"computers": 2})
     assert opened.ephemeral, opened.content
     lobby = await dubb_table.wait_table(driver, world.channel)
-    players = dubb_table.title(lobby), lobby.embeds[0]["fields"][1]["value"]
+    players = dubb_table.title(lobby), card(lobby)["fields"][1]["value"]
     assert players == ("Dubb — waiting for players",
                        "• Anna (host)\n• 🤖 Astrid\n• 🤖 Bertil")
-    assert "90 seconds per turn" in lobby.embeds[0]["fields"][0]["value"]
+    assert "90 seconds per turn" in card(lobby)["fields"][0]["value"]
     table_id = dubb_table.table_id_of(lobby)
     started = await driver.click(anna, lobby, "Start")
     assert started.ephemeral, started.content
@@ -62,7 +63,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_computers(
 
     final = table.table
     assert turns > 0
-    ranking = final.embeds[0]["description"]
+    ranking = card(final)["description"]
     assert "🤖 Astrid" in ranking and "🤖 Bertil" in ranking and "Anna" in ranking
     assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
     assert await snapshot(bot_runner, world.channel) is None
@@ -133,7 +134,7 @@ async def test_a_person_plays_five_tonk_hands_against_two_computers(
         if hand > 1:
             await play.play(DealNextHand(), "buttons", anna)
         final = await play_until_hand_over(play, anna.id)
-        assert play.table.embeds[0]["title"] == f"Tonk — hand {hand} over"
+        assert card(play.table)["title"] == f"Tonk — hand {hand} over"
         for payer, payee, amount, _ in payments_announced(final):
             nets[payer] -= amount
             nets[payee] += amount
@@ -168,7 +169,7 @@ async def test_the_host_seats_computers_with_the_lobby_button(
     await driver.slash(anna, world.channel, "tonk start", {"turn_time": 0})
     lobby = await driver.wait_for_message(world.channel,
                                           lambda m: dubb_table.title(m).startswith("Tonk"))
-    assert "no turn timer" in lobby.embeds[0]["fields"][0]["value"]
+    assert "no turn timer" in card(lobby)["fields"][0]["value"]
     await driver.click(bo, lobby, "Join")
     refused = await driver.click(bo, lobby, "Add computer player")
     assert refused.ephemeral and refused.content == "Only the host can do that."
@@ -223,7 +224,7 @@ async def test_a_dubb_table_whose_last_person_leaves_ends(
         lambda: _titled(dubb_table.table_message(driver, world.channel), "Dubb — closed"),
         what="the table closed",
     )
-    assert closed.embeds[0]["description"] == ("Nobody but computer players was left at the "
+    assert card(closed)["description"] == ("Nobody but computer players was left at the "
                                                "table, so the game ended.")
     assert "Anna left the game (counts as a loss)" in closed.text
     # a game that ended can be played again and replayed, nothing more
@@ -328,7 +329,7 @@ async def test_a_computer_that_cannot_move_is_moved_by_its_turn_timer(
         await table.turn_by_buttons()
     stuck = await snapshot(bot_runner, world.channel)
     assert stuck is not None and stuck.engine is not None and stuck.engine.to_move == -1
-    await driver.wait_for(lambda: table.table.content == "🤖 Astrid to move.",
+    await driver.wait_for(lambda: turn_line(table.table) == "🤖 Astrid to move.",
                           what="the computer's turn on the table")
 
     clock.advance(40)

@@ -16,6 +16,7 @@ from tests.e2e.dubb_table import (
     title,
     to_move,
 )
+from tests.e2e.table_card import card
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -33,7 +34,7 @@ async def test_a_three_player_game_with_buttons_only(
         assert turns < MAX_TURNS
     final = table.table
     assert title(final) == "Dubb — game over"
-    description = final.embeds[0]["description"]
+    description = card(final)["description"]
     loser_line = next(line for line in description.splitlines() if "loses" in line)
     assert sum(name in loser_line for name in ("Anna", "Bo", "Cem")) == 1
     # issue 13: a finished game offers Play again and a Replay, nothing else
@@ -48,7 +49,7 @@ async def test_a_three_player_game_with_buttons_only(
     lobby = await driver.wait_for_message(
         world.channel, lambda m: title(m) == "Dubb — waiting for players")
     assert table_id_of(lobby) != old_table
-    seated = lobby.embeds[0]["fields"][1]["value"]
+    seated = card(lobby)["fields"][1]["value"]
     assert all(p.global_name in seated for p in (world.anna, world.bo, world.cem)), seated
     assert "(host)" in next(line for line in seated.splitlines() if "Bo" in line)
     started = await driver.click(world.bo, lobby, "Start")
@@ -88,7 +89,7 @@ async def test_a_three_player_game_with_slash_commands_only(
         await table.turn_by_commands()
         turns += 1
         assert turns < MAX_TURNS
-    assert "loses" in table.table.embeds[0]["description"]
+    assert "loses" in card(table.table)["description"]
 
 
 async def test_nobody_ever_sees_a_card_they_should_not(

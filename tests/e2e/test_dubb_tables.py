@@ -18,6 +18,7 @@ from tests.e2e.dubb_table import (
     title,
     to_move,
 )
+from tests.e2e.table_card import card
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +27,7 @@ MAX_TURNS = 400
 
 
 def _latest(message: object) -> list[str]:
-    fields = message.embeds[0]["fields"]  # type: ignore[attr-defined]
+    fields = card(message)["fields"]  # type: ignore[arg-type]
     return next(f["value"] for f in fields if f["name"] == "Latest").splitlines()
 
 
@@ -102,7 +103,7 @@ async def test_the_old_table_keeps_working_after_a_restart(
     # the latest moves are read back from the move log, not lost with the old process
     assert last_line in _latest(table.table) or table.over()
     await _play_out(table)
-    assert "loses" in table.table.embeds[0]["description"]
+    assert "loses" in card(table.table)["description"]
     assert to_move(table.table) is None
 
 
@@ -117,7 +118,7 @@ async def test_leaving_mid_game_counts_as_a_loss_and_the_rest_play_on(
     del table.players[world.bo.id]
     await driver.wait_for(lambda: "Bo left the game" in table.table.text, what="the leave")
     await _play_out(table)
-    description = table.table.embeds[0]["description"]
+    description = card(table.table)["description"]
     assert "💀 **Bo loses**" in description
 
     # issue 13: one game is no record, so nobody is ranked yet; each person's record is there

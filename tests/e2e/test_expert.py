@@ -24,6 +24,7 @@ from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.table_card import card
 from tests.e2e.test_computers import play_until_hand_over
 from tests.e2e.tonk_table import open_table
 
@@ -48,7 +49,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_experts(
                                 {"computers": 2, "level": "expert"})
     assert opened.ephemeral, opened.content
     lobby = await dubb_table.wait_table(driver, world.channel)
-    assert lobby.embeds[0]["fields"][1]["value"] == "• Anna (host)\n• 🤖 Rut\n• 🤖 Sune"
+    assert card(lobby)["fields"][1]["value"] == "• Anna (host)\n• 🤖 Rut\n• 🤖 Sune"
     table_id = dubb_table.table_id_of(lobby)
     await driver.click(anna, lobby, "Start")
 
@@ -62,7 +63,7 @@ async def test_a_person_plays_a_whole_dubb_game_against_two_experts(
         await table.turn_by_buttons()
         turns += 1
     assert turns > 0
-    assert "🤖 Rut" in table.table.embeds[0]["description"]
+    assert "🤖 Rut" in card(table.table)["description"]
     assert await snapshot(bot_runner, world.channel) is None
 
     assert bot_runner.bot is not None
@@ -127,7 +128,7 @@ async def test_a_person_plays_tonk_hands_against_two_experts(
         if hand > 1:
             await play.play(DealNextHand(), "buttons", anna)
         await play_until_hand_over(play, anna.id)
-        assert play.table.embeds[0]["title"] == f"Tonk — hand {hand} over"
+        assert card(play.table)["title"] == f"Tonk — hand {hand} over"
     assert bot_runner.bot is not None
     records = await bot_runner.bot.service.moves(play.table_id)
     by_player = Counter(r.player_id for r in records[1:])

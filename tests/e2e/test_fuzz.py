@@ -33,6 +33,7 @@ from bot.fakediscord.ratelimit import RateLimitConfig
 from bot.storage import Store
 from tests.e2e import dubb_table, tonk_table
 from tests.e2e.conftest import BotRunner, ErrorLog
+from tests.e2e.table_card import card
 from tests.store.helpers import check_against_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -214,7 +215,7 @@ async def _act(bed: Bed, action: Slash | Complete | Forge,
 def _table(driver: Driver, channel: Channel) -> StoredMessage:
     """The channel's table message (or, once a game was stopped, its last message)."""
     messages = driver.channel_messages(channel)
-    live = [m for m in messages if m.embeds and m.interactive_components()]
+    live = [m for m in messages if card(m) is not None and m.interactive_components()]
     return (live or messages)[-1]
 
 

@@ -10,6 +10,7 @@ import pytest
 from bot.fakediscord import Driver
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, table_id_of, to_move
+from tests.e2e.table_card import card
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -60,7 +61,7 @@ async def test_cards_are_pictures_by_default_and_text_for_who_chooses_it(
     await table.turn_by_buttons()
     shown = table.table
     [streak] = shown.attachments if shown.attachments else [None]
-    image_url = shown.embeds[0].get("image", {}).get("url", "")
+    image_url = (card(shown) or {}).get("image", {}).get("url", "")
     if streak is not None:
         assert image_url.endswith("table.png") or image_url.startswith("attachment://")
         assert streak.description and CARD_WORDS.search(streak.description)

@@ -13,6 +13,7 @@ from bot.games.tonk.settlement import HandEnd
 from tests.e2e import dubb_table, tonk_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card, title
 from tests.fakeclock import FakeClock
 
 pytestmark = pytest.mark.e2e
@@ -139,7 +140,7 @@ async def test_names_are_shown_as_typed_never_as_markdown_or_mentions(
     lobby = await driver.wait_for(lambda: dubb_table.table_message(driver, world.channel)
                                   if "everyone" in dubb_table.table_message(
                                       driver, world.channel).text else None, what="the join")
-    players = lobby.embeds[0]["fields"][1]["value"]
+    players = card(lobby)["fields"][1]["value"]
     assert r"\[nitro](https://x.example)" in players  # no masked link
     assert "\\*\\*@\u200beveryone\\*\\*" in players  # @everyone can never ping
     stopped = await driver.slash(masked, world.channel, "dubb stop")
@@ -281,7 +282,7 @@ async def test_between_hands_a_table_nobody_deals_at_closes_and_nobody_pays(
     await clock.someone_sleeping()
     clock.advance(30)
     closed = await driver.wait_for(
-        lambda: (m := play.table) and m.embeds[0].get("title") == "Tonk — table closed" and m,
+        lambda: (m := play.table) and title(m) == "Tonk — table closed" and m,
         what="the table closing")
     assert "nobody dealt the next hand in time" in closed.text
     assert "How it went" in closed.text and "Play again" in str(closed.components)
@@ -304,7 +305,7 @@ async def test_between_hands_a_player_who_deals_in_time_plays_the_next_hand(
     clock.advance(20)
     await play.deal("buttons")
     dealt = await driver.wait_for(
-        lambda: (m := play.table) and m.embeds[0].get("title") == "Tonk — hand 2" and m,
+        lambda: (m := play.table) and title(m) == "Tonk — hand 2" and m,
         what="the next hand")
     assert "table closed" not in dealt.text
     assert (await play.engine()).hand_number == 2

@@ -15,6 +15,7 @@ from bot.fakediscord.model import StoredMessage
 from bot.i18n.catalogs import extract
 from tests.e2e.conftest import BotRunner
 from tests.e2e.dubb_table import to_move
+from tests.e2e.table_card import title, turn_line
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -66,7 +67,7 @@ async def _moved_on(driver: Driver, channel: Channel, counter: int) -> None:
 
 def _table(driver: Driver, channel: Channel) -> StoredMessage:
     return next(m for m in reversed(driver.channel_messages(channel))
-                if m.embeds and str(m.embeds[0].get("title", "")).startswith("Dubb"))
+                if title(m).startswith("Dubb"))
 
 
 async def _play_dubb(driver: Driver, channel: Channel, anna: User, bo: User) -> list[str]:
@@ -74,7 +75,7 @@ async def _play_dubb(driver: Driver, channel: Channel, anna: User, bo: User) -> 
     first move offered; what each was told in private."""
     opened = await driver.slash(anna, channel, "dubb start")
     assert opened.ephemeral
-    lobby = await driver.wait_for_message(channel, lambda m: bool(m.embeds))
+    lobby = await driver.wait_for_message(channel, lambda m: bool(title(m)))
     joined = await driver.click(bo, lobby, _button(lobby, "join") or "")
     assert joined.ephemeral
     started = await driver.click(anna, lobby, _button(lobby, "start") or "")
@@ -166,7 +167,7 @@ async def test_norwegian_players_on_a_norwegian_server(bot_runner: BotRunner,
 
 def _tonk_table(driver: Driver, channel: Channel) -> StoredMessage:
     return next(m for m in reversed(driver.channel_messages(channel))
-                if m.embeds and str(m.embeds[0].get("title", "")).startswith("Tonk"))
+                if title(m).startswith("Tonk"))
 
 
 def _select(message: StoredMessage, action: str) -> dict[str, object] | None:
@@ -185,14 +186,14 @@ async def test_three_tonk_hands_in_swedish_on_a_danish_server(bot_runner: BotRun
     await bot_runner.start()
     opened = await driver.slash(anna, channel, "tonk start", {"computers": 2})
     private: list[str] = [opened.content]
-    lobby = await driver.wait_for_message(channel, lambda m: bool(m.embeds))
+    lobby = await driver.wait_for_message(channel, lambda m: bool(title(m)))
     started = await driver.click(anna, lobby, _button(lobby, "start") or "")
     private.append(started.content)
     hands_dealt = 1
 
     def waiting() -> StoredMessage | None:
         table = _tonk_table(driver, channel)
-        if _button(table, "deal") is not None or f"<@{anna.id}>" in (table.content or ""):
+        if _button(table, "deal") is not None or f"<@{anna.id}>" in turn_line(table):
             return table
         return None
 

@@ -9,13 +9,14 @@ from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, pings_off, to_move
+from tests.e2e.table_card import card
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
 
 def table_file(message: StoredMessage) -> tuple[int, bytes, str | None] | None:
-    """The file the table's embed shows: its id, bytes and alt text."""
-    url = message.embeds[0].get("image", {}).get("url") if message.embeds else None
+    """The file the table's layout shows: its id, bytes and alt text."""
+    url = (card(message) or {}).get("image", {}).get("url")
     if url is None:
         return None
     [shown] = [a for a in message.attachments if a.url == url]

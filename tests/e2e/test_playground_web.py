@@ -18,6 +18,7 @@ from bot.fakediscord.attachments import Upload
 from bot.playground.web import build_app
 from bot.playground.world import World, build_world
 from tests.e2e.conftest import BotRunner
+from tests.e2e.table_card import is_layout, title
 
 pytestmark = pytest.mark.e2e
 
@@ -98,10 +99,9 @@ async def test_a_command_reaches_the_bot_and_each_user_sees_only_their_own_answe
 
     private = await anna_stream.until("message", lambda m: m["ephemeral"])
     assert private["interaction"] == {"user": "Anna", "command": "dubb start"}
-    lobby = await bo_stream.until("message", lambda m: m["embeds"])
-    assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["embeds"])
-    start = next(c for row in lobby["components"] for c in row["components"]
-                 if c.get("label") == "Start")
+    lobby = await bo_stream.until("message", lambda m: is_layout(m["components"]))
+    assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["components"])
+    start = next(c for c in _walk(lobby["components"]) if c.get("label") == "Start")
 
     status, answer = await _post(client, "/api/click", {
         "as": str(bo.id), "message": lobby["id"], "custom_id": start["custom_id"],
@@ -148,7 +148,7 @@ async def test_suggestions_ask_the_bot_for_autocomplete_choices(
     lobby = await driver.wait_for_message(channel, lambda m: bool(m.buttons()))
     await driver.click(anna, lobby, "Start")
     await driver.wait_for_message(
-        channel, lambda m: bool(m.embeds) and "in play" in str(m.embeds[0].get("title"))
+        channel, lambda m: "in play" in title(m)
     )
     status, found = await _post(client, "/api/suggest", {
         "as": str(anna.id), "channel": str(channel.id), "text": "/dubb play cards:",
@@ -204,3 +204,13 @@ async def test_a_file_is_served_only_to_those_who_can_see_its_message(
     assert mine.content_type == "image/png"
     assert (await client.get(f"{path}?as={bo.id}")).status == 404
     assert (await client.get(path)).status == 404
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component at any depth: a layout's buttons are in rows inside its container."""
+    out = []
+    for component in components:
+        out.append(component)
+        out += _walk(component.get("components") or [])
+    return out
+

@@ -13,6 +13,8 @@ from bot.games.registry import GAMES
 from bot.sim.generic import main as simulate
 from bot.sim.generic import run
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import title as table_title
+from tests.e2e.table_card import turn_line
 from tests.highcard import SPEC as HIGHCARD
 from tests.highcard.engine import HighCardGame
 
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _title(message: StoredMessage) -> str:
-    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+    return table_title(message)
 
 
 def _table(driver: Driver, world: World) -> StoredMessage | None:
@@ -49,15 +51,15 @@ async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
     table = await driver.wait_for(lambda: _table(driver, world), what="the start")
     assert _title(table) == "High card — in play"
 
-    first, second = (anna, bo) if table.content == f"<@{anna.id}> to move." else (bo, anna)
-    assert table.content == f"<@{first.id}> to move."
+    first, second = (anna, bo) if turn_line(table) == f"<@{anna.id}> to move." else (bo, anna)
+    assert turn_line(table) == f"<@{first.id}> to move."
     await driver.wait_for(lambda: driver.pings(first, world.channel), what="the ping")
     panel = await driver.click(first, table, "Your hand")
     assert panel.ephemeral and panel.content.startswith("Your card: ")
     shown = await driver.click(first, panel.message, "Show")
     assert shown.content.startswith("You showed ")
     table = await driver.wait_for(
-        lambda: (t := _table(driver, world)) and t.content == f"<@{second.id}> to move." and t,
+        lambda: (t := _table(driver, world)) and turn_line(t) == f"<@{second.id}> to move." and t,
         what="the second player's turn")
     assert driver.pings(second, world.channel)
 

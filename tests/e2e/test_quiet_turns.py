@@ -21,6 +21,7 @@ from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
 from bot.fakediscord.records import LogEntry
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import is_layout, title, turn_line
 from tests.e2e.test_request_budget import _counter, _fresh_panel, _table
 from tests.e2e.test_turn_pings import _move_from
 from tests.fakeclock import FakeClock
@@ -38,8 +39,7 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     people = {anna.id: anna, bo.id: bo}
     await driver.slash(anna, world.channel, "dubb start", {"turn_time": 0})
     lobby = await driver.wait_for_message(
-        world.channel, lambda m: bool(m.embeds) and "waiting for players" in str(
-            m.embeds[0].get("title")))
+        world.channel, lambda m: "waiting for players" in title(m))
     await driver.click(bo, lobby, "Join")
     await driver.click(anna, lobby, "Start")
     table = await driver.wait_for(
@@ -114,7 +114,7 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     await driver.wait_for(lambda: len(driver.pings(people[other])) > before,
                           what="the ping of the player who looked away")
     assert len(driver.fake.pings) == pinged + 1
-    assert f"<@{other}>" in (_table(driver, world.channel, "dubb").content or "")
+    assert f"<@{other}>" in turn_line(_table(driver, world.channel, "dubb"))
     assert driver.fake.rate_limited == []
 
 
@@ -136,7 +136,7 @@ def _first_seen(driver: Driver, audience: int | None, counter: int) -> int:
     for entry in driver.fake.log:
         if entry.audience != audience or drawn_at(entry) < counter:
             continue
-        if audience is None and entry.embeds:
+        if audience is None and is_layout(entry.components):
             return entry.seq
         if audience is not None and entry.content.startswith("🔔"):
             return entry.seq

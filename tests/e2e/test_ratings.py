@@ -12,6 +12,7 @@ from bot.fakediscord import Driver
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable, open_table
+from tests.e2e.table_card import card, field_value
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -20,8 +21,7 @@ CHANGE = re.compile(r"^\*\*(Anna|Bo)\*\* (\d[\d,]*) \(([+−]\d+|0)\)$")
 
 
 def field(message: StoredMessage, name: str) -> str | None:
-    return next((f["value"] for f in message.embeds[0].get("fields", []) if f["name"] == name),
-                None)
+    return field_value(message, name)
 
 
 async def play_out(table: DubbTable) -> StoredMessage:
@@ -38,7 +38,7 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
 ) -> None:
     final = await play_out(await open_table(driver, world.channel, world.anna, [world.bo]))
     ratings = field(final, "Ratings")
-    assert ratings is not None, final.embeds[0]
+    assert ratings is not None, card(final)
     lines = [CHANGE.match(line) for line in ratings.splitlines()]
     assert all(lines) and len(lines) == 2, ratings
     (first, rating, up), (second, low, down) = (m.groups() for m in lines if m)
@@ -80,7 +80,7 @@ async def test_an_unrated_game_shows_no_ratings(
 ) -> None:
     table = await open_table(driver, world.channel, world.anna, [world.bo], rated=False)
     lobby_note = [m for m in driver.fake.messages.values()
-                  if m.embeds and "not rated" in str(m.embeds[0])]
+                  if "not rated" in str(card(m))]
     assert lobby_note, "the lobby says the table is not rated"
     final = await play_out(table)
     assert field(final, "Ratings") is None

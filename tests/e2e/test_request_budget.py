@@ -30,6 +30,8 @@ import pytest
 from bot.fakediscord import Channel, Driver, User
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import title as table_title
+from tests.e2e.table_card import turn_line
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +47,7 @@ collector."""
 
 
 def _title(message: StoredMessage) -> str:
-    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+    return table_title(message)
 
 
 def _table(driver: Driver, channel: Channel, game: str) -> StoredMessage:
@@ -63,7 +65,7 @@ def _actor(table: StoredMessage, people: dict[int, User]) -> User | None:
     """Who the table waits for: the person it names, the host between Tonk hands."""
     if "Deal next hand" in _labels(table):
         return next(iter(people.values()))
-    return next((u for uid, u in people.items() if f"<@{uid}>" in (table.content or "")), None)
+    return next((u for uid, u in people.items() if f"<@{uid}>" in turn_line(table)), None)
 
 
 async def _move(driver: Driver, user: User, table: StoredMessage) -> int:

@@ -30,6 +30,7 @@ import pytest
 from bot.fakediscord import Channel, Driver, FakeDiscord, User
 from bot.fakediscord.ratelimit import RateLimitConfig
 from tests.e2e.conftest import TEST_TOKEN, SubprocessBot
+from tests.e2e.table_card import title
 
 pytestmark = pytest.mark.e2e
 
@@ -107,4 +108,4 @@ async def test_two_processes_on_one_token_never_exceed_its_global_limit_together
 
 def _lobbies(driver: Driver, hosts: list[tuple[User, Channel]]) -> int:
     return sum(1 for _, channel in hosts for m in driver.channel_messages(channel)
-               if m.embeds and "waiting for players" in str(m.embeds[0].get("title")))
+               if "waiting for players" in title(m))

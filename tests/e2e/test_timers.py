@@ -20,6 +20,7 @@ from tests.e2e import dubb_table, tonk_table
 from tests.e2e.automation import assert_someone_can_move, snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.table_card import card
 
 pytestmark = pytest.mark.e2e
 
@@ -106,7 +107,7 @@ async def test_an_idle_dubb_player_is_moved_by_the_timer_then_removed(
     # each ping is the table itself, posted anew, with its countdown
     assert len(pings) == 3 and all("time runs out <t:" in p for p in pings)
     final = table.table
-    assert "Bo" in final.embeds[0]["description"]
+    assert "Bo" in card(final)["description"]
     assert bot_runner.bot is not None
     rows = {r.player_id: r for r in await bot_runner.bot.service.stats(world.guild.id, "dubb")}
     assert (rows[bo.id].count("games_played"), rows[bo.id].count("losses")) == (1, 1)
@@ -220,9 +221,9 @@ async def test_a_lobby_nobody_starts_closes_after_15_minutes(
         lambda: lobby if tonk_table.title(lobby) == "Tonk — closed" else None,
         what="the lobby closed",
     )
-    assert closed.embeds[0]["description"] == ("The lobby closed: the game did not start "
+    assert card(closed)["description"] == ("The lobby closed: the game did not start "
                                                "within 15 minutes.")
-    assert closed.components == []
+    assert closed.interactive_components() == []
     assert await snapshot(bot_runner, world.channel) is None
     # both players are free to sit down again
     reopened = await driver.slash(world.bo, world.channel, "dubb start")
@@ -309,7 +310,7 @@ async def test_stop_works_on_a_table_whose_stored_game_no_longer_loads(
         lambda: play.table if tonk_table.title(play.table) == "Tonk — closed" else None,
         what="the table closed",
     )
-    assert closed.components == []
+    assert closed.interactive_components() == []
     assert await snapshot(bot_runner, world.channel) is None
     again = await driver.slash(bo, world.channel, "tonk start")
     assert "opened" in again.content

@@ -12,6 +12,7 @@ import pytest
 from bot.fakediscord import Driver, User
 from bot.games.tonk import DealNextHand, Discard, HandEnd, TonkOptions
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
 from tests.e2e.tonk_table import (
     POLICY_FOR,
     TonkPlay,
@@ -68,7 +69,7 @@ async def _play_plan(play: TonkPlay, plan: list[HandEnd], way: Way, stake: int) 
             await play.deal(way, users[n % len(users)])
         final = await play.play_hand(POLICY_FOR[ending], way)
         assert title(final) == f"Tonk — hand {n + 1} over"
-        assert ENDING_WORDS[ending] in final.embeds[0]["description"]
+        assert ENDING_WORDS[ending] in card(final)["description"]
         announced = payments_announced(final)
         assert announced and all(amount % stake == 0 for _, _, amount, _ in announced)
         for payer, payee, amount, _ in announced:
@@ -97,7 +98,7 @@ async def test_three_players_play_five_hands_with_buttons_only(
     turns = sum(isinstance(m, Discard | DealNextHand) for m in play.made) + 1
     assert 1 <= len(driver.pings()) <= turns
     await driver.wait_for(
-        lambda: not any("your turn" in m.content for m in driver.channel_messages(world.channel)),
+        lambda: not any("your turn" in m.text for m in driver.channel_messages(world.channel)),
         what="the last ping to be removed between hands",
     )
 

@@ -12,6 +12,7 @@ from bot.fakediscord import Driver, User
 from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
 from bot.games.tonk.face import ledger
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
 from tests.e2e.tonk_table import (
     POLICY_FOR,
     RULE_CODE,
@@ -117,7 +118,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
         "You left during the hand and forfeited it: you paid 2 chips to each other player.")
     final = await play.settle()
     assert title(final) == "Tonk — hand 1 over"
-    assert "Bo left during the hand and forfeited it." in final.embeds[0]["description"]
+    assert "Bo left during the hand and forfeited it." in card(final)["description"]
     assert payments_announced(final) == [("Bo", "Anna", 2, "forfeit"), ("Bo", "Cem", 2, "forfeit")]
     assert "Bo — **" in field_value(final, "Hands revealed")  # the forfeited hand is shown too
     del play.users[world.bo.id]
@@ -126,7 +127,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     assert joined.ephemeral and joined.content == "You joined the table."
     play.users[world.mod.id] = world.mod
     final = await play.settle()
-    assert "Moderator Maja" in final.embeds[0]["description"]
+    assert "Moderator Maja" in card(final)["description"]
     await play.deal("buttons", world.mod)
     engine = await play.engine()
     assert set(engine.hand_players) == {world.anna.id, world.cem.id, world.mod.id}
@@ -143,7 +144,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     closed = await play.settle()
     assert title(closed) == "Tonk — table closed"
     assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
-    assert "Anna left during the hand and forfeited it." in closed.embeds[0]["description"]
+    assert "Anna left during the hand and forfeited it." in card(closed)["description"]
 
     assert bot.bot is not None
     entries = await bot.bot.service.ledger_entries(world.guild.id, "tonk", limit=None)

@@ -21,6 +21,7 @@ from bot.discord import panels
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import title
 from tests.e2e.test_request_budget import _counter, _fresh_panel, _labels, _table
 
 pytestmark = pytest.mark.e2e
@@ -65,8 +66,7 @@ async def test_a_turn_that_comes_back_in_a_folded_write_pings_its_person_anew(
     people = {anna.id: anna, bo.id: bo}
     await driver.slash(anna, world.channel, "dubb start", {})
     lobby = await driver.wait_for_message(
-        world.channel, lambda m: "waiting for players" in (m.embeds[0].get("title", "")
-                                                            if m.embeds else ""))
+        world.channel, lambda m: "waiting for players" in title(m))
     await driver.click(bo, lobby, "Join")
     await driver.click(anna, lobby, "Start")
     table = await driver.wait_for(

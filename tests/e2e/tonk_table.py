@@ -43,6 +43,7 @@ from bot.games.tonk import (
 )
 from bot.games.tonk.autoplay import auto_discard
 from bot.games.tonk.spreads import hits_on, spreads_in
+from tests.e2e import table_card
 from tests.e2e.conftest import BotRunner
 
 Way = Literal["buttons", "commands"]
@@ -68,7 +69,10 @@ RULE_CODE = re.compile(r"\bT\d{1,2}\b")
 
 
 def title(message: StoredMessage) -> str:
-    return str(message.embeds[0].get("title", "")) if message.embeds else ""
+    """The title of a table (a layout) or of an answer (an embed)."""
+    if message.embeds:
+        return str(message.embeds[0].get("title", ""))
+    return table_card.title(message)
 
 
 def table_message(driver: Driver, channel: Channel) -> StoredMessage:
@@ -97,14 +101,14 @@ def table_id_of(message: StoredMessage) -> int:
 
 
 def to_move(message: StoredMessage) -> int | None:
-    m = _MENTION.search(message.content or "")
+    m = _MENTION.search(table_card.turn_line(message))
     return int(m.group(1)) if m else None
 
 
 def field_value(message: StoredMessage, name: str) -> str:
-    for f in message.embeds[0].get("fields") or []:
-        if f.get("name") == name:
-            return str(f.get("value", ""))
+    value = table_card.field_value(message, name)
+    if value is not None:
+        return value
     raise AssertionError(f"no field {name!r} on {title(message)!r}")
 
 

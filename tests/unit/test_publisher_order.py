@@ -28,7 +28,9 @@ class Http:
 
     async def edit_message(self, channel_id: int, message_id: int, *, params: Any
                            ) -> dict[str, Any]:
-        self.titles.append(params.payload["embeds"][0]["title"])
+        # the table's layout opens with its heading: "## title"
+        heading = params.payload["components"][0]["components"][0]["content"]
+        self.titles.append(heading.removeprefix("## "))
         return {"id": str(message_id)}
 
 

@@ -1,0 +1,105 @@
+"""The public table as Discord draws messages today: a Components V2 layout (issue 44).
+
+A game's face and the lobby describe a table as an embed (title, description, fields, footer,
+colour) with its buttons and picture; this turns that into one Container whose accent colour
+is the embed's (lobby, playing, over), a heading, a block of text per field, the picture in
+a Media Gallery with its alt text, the footer in small print and the buttons in action rows.
+The turn line that pings the person to move opens the container: with the layout flag a
+message has no ``content``, and Discord reads its mentions from the Text Displays.
+
+Discord's limits for a layout (Component Reference): 40 components counted through every
+level and 4,000 characters across all Text Displays; ``fit_texts`` keeps a table within them
+the way ``common.fit`` keeps an embed (the latest blocks stay, the oldest lines go first).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.cardart import CardImage
+from bot.discord.common import cut
+
+COMPONENTS_MAX = 40
+TEXT_MAX = 4000
+
+
+def table_layout(
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    content: str | None,
+    image: CardImage | None,
+) -> discord.ui.LayoutView:
+    """``embed``'s table as a layout; ``view``'s items move into it (``view`` is left
+    empty)."""
+    rows = _action_rows(view)
+    head = [content] if content else []
+    body = [_heading(embed), *(_field(f.name, f.value) for f in embed.fields)]
+    foot = [f"-# {embed.footer.text}"] if embed.footer.text else []
+    texts = fit_texts(head, body, foot)
+    fixed = 1 + (1 if image is not None else 0) + sum(1 + len(r.children) for r in rows)
+    if fixed + len(texts) > COMPONENTS_MAX:
+        # a table with more blocks than a layout holds reads as one text
+        texts = ["\n\n".join(texts)]
+    container = discord.ui.Container(accent_colour=embed.colour)
+    for text in texts:
+        container.add_item(discord.ui.TextDisplay(text))
+    if image is not None:
+        item = discord.MediaGalleryItem(f"attachment://{image.filename}", description=image.alt)
+        container.add_item(discord.ui.MediaGallery(item))
+    for row in rows:
+        container.add_item(row)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return layout
+
+
+def _heading(embed: discord.Embed) -> str:
+    title = f"## {embed.title}" if embed.title else ""
+    return "\n".join(p for p in (title, embed.description or "") if p)
+
+
+def _field(name: str | None, value: str | None) -> str:
+    shown = (name or "").strip("\u200b")
+    return "\n".join(p for p in (f"**{shown}**" if shown else "", value or "") if p)
+
+
+def fit_texts(head: list[str], body: list[str], foot: list[str]) -> list[str]:
+    """The blocks within 4,000 characters together: ``head`` and ``foot`` are kept whole (a
+    turn line and the options); of ``body``, the oldest lines go first, each block's first
+    line (its heading) last."""
+    head, kept, foot = [t for t in head if t], [t for t in body if t], [t for t in foot if t]
+
+    def over() -> int:
+        return sum(len(t) for t in (*head, *kept, *foot)) - TEXT_MAX
+
+    while over() > 0 and kept:
+        lines = kept[0].split("\n")
+        if len(lines) > 1:
+            kept[0] = "\n".join([lines[0], *lines[2:]])
+        else:
+            kept.pop(0)
+    fitted = [*head, *kept, *foot]
+    if over() > 0:
+        fitted[-1] = cut(fitted[-1], max(len(fitted[-1]) - over(), 1))
+    return fitted
+
+
+def _action_rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow]:
+    """``view``'s items in the rows discord.py would send them in."""
+    if view is None:
+        return []
+    # a component names its item by custom id, a link button by its address
+    by_key = {_key(item): item for item in view.children}
+    layout = view.to_components()
+    view.clear_items()
+    rows = []
+    for row in layout:
+        items = [by_key[c.get("custom_id") or c.get("url")] for c in row["components"]]
+        for item in items:
+            item.row = None  # placed by the row it is in now
+        rows.append(discord.ui.ActionRow(*items))
+    return rows
+
+
+def _key(item: discord.ui.Item[discord.ui.View]) -> str | None:
+    return getattr(item, "custom_id", None) or getattr(item, "url", None)

@@ -1,0 +1,71 @@
+"""Read a public table message, a Components V2 layout (``bot.discord.layout``), as its parts:
+the turn line, the heading's title and text, each block by its name, the small print and the
+picture, in the shape of the embed the table used to be, so a test asks the same questions
+of it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.fakediscord.model import StoredMessage
+
+V2 = 1 << 15
+_NAMED = re.compile(r"^\*\*(.+)\*\*$")
+
+
+def card(message: StoredMessage) -> dict[str, Any] | None:
+    """``{"content", "title", "description", "fields": [{"name", "value"}], "footer":
+    {"text"}, "image": {"url", "description"}, "color"}`` of a table layout; ``None`` for
+    any other message."""
+    if not message.flags & V2 or not message.components:
+        return None
+    box = message.components[0]
+    if box.get("type") != 17:
+        return None
+    out: dict[str, Any] = {"content": "", "fields": [], "color": box.get("accent_color")}
+    for part in box.get("components") or []:
+        if part.get("type") == 12:
+            item = part["items"][0]
+            out["image"] = {"url": item["media"]["url"], "description": item.get("description")}
+        if part.get("type") != 10:
+            continue
+        text = str(part["content"])
+        first, _, rest = text.partition("\n")
+        if first.startswith("## ") and "title" not in out:
+            out["title"] = first[3:]
+            if rest:
+                out["description"] = rest
+        elif first.startswith("-# "):
+            out["footer"] = {"text": text[3:]}
+        elif (named := _NAMED.match(first)) and "title" in out:
+            out["fields"].append({"name": named.group(1), "value": rest})
+        elif "title" not in out:
+            out["content"] = text
+        else:
+            out["fields"].append({"name": "", "value": text})
+    return out
+
+
+def title(message: StoredMessage) -> str:
+    shown = card(message)
+    return str(shown.get("title", "")) if shown else ""
+
+
+def turn_line(message: StoredMessage) -> str:
+    """The line above the table that names (and pings) whose turn it is."""
+    shown = card(message)
+    return str(shown["content"]) if shown else ""
+
+
+def field_value(message: StoredMessage, name: str) -> str | None:
+    shown = card(message)
+    for f in (shown or {}).get("fields", []):
+        if f["name"] == name:
+            return str(f["value"])
+    return None
+
+
+def is_layout(components: list[dict[str, Any]]) -> bool:
+    """Whether a message's components are a table layout (a container first)."""
+    return bool(components) and components[0].get("type") == 17

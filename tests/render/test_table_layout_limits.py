@@ -1,0 +1,117 @@
+"""The public table as a Components V2 layout stays within Discord's limits at the largest
+tables, in every language the bot speaks: a six-seat Dubb table with every option and a
+four-seat Tonk table through many hands, with the longest names Discord allows, each version
+of the whole game drawn the way the controller draws it (fitted, latest lines, picture) and
+checked as the fake Discord checks a message (40 components, 4,000 characters of text)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.discord.common import fit
+from bot.discord.layout import table_layout
+from bot.fakediscord.errors import FormErrors
+from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2, validate_message_body
+from bot.gamekit.contract import Seat
+from bot.games.dubb import DubbEngine, DubbOptions
+from bot.games.dubb import event_to_dict as dubb_event
+from bot.games.dubb import public_form as dubb_public
+from bot.games.dubb.face import pictures as dubb_pictures
+from bot.games.dubb.face import render as dubb_render
+from bot.games.tonk import TonkEngine, TonkOptions
+from bot.games.tonk import event_to_dict as tonk_event
+from bot.games.tonk import public_form as tonk_public
+from bot.games.tonk.face import render as tonk_render
+from bot.i18n import LANGUAGES
+
+RECENT = 6  # the controller's latest lines (``controller.RECENT_LINES``)
+LONG = "W" * 32  # the longest name Discord shows
+
+
+def _names(count: int) -> dict[int, str]:
+    return {i: f"{LONG[:-2]}{i:02d}" for i in range(1, count + 1)}
+
+
+def _check(render: Any) -> tuple[int, int]:
+    layout = table_layout(fit(render.embed), render.view, render.content, render.image)
+    components = layout.to_components()
+    form = FormErrors()
+    validate_message_body(form, (), {"flags": FLAG_IS_COMPONENTS_V2, "components": components})
+    form.raise_if_any()  # what the fake Discord would refuse, with where and why
+    return layout.total_children_count, len(_text(components))
+
+
+def _text(components: list[dict[str, Any]]) -> str:
+    out = ""
+    for c in components:
+        if c.get("type") == 10:
+            out += c["content"]
+        out += _text(c.get("components") or [])
+    return out
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_six_seat_dubb_table_with_every_option_fits_a_layout(lang: str) -> None:
+    names = _names(6)
+    seats = [Seat(i, n) for i, n in names.items()]
+    options = DubbOptions(decks=2, jokers=True, hand_limit=True, last_player_draw_play=True)
+    game = DubbEngine.new(seats, options, seed=5)
+    rng = random.Random(5)
+    recent: list[str] = []
+    most = (0, 0)
+    for _ in range(3000):
+        view = game.public_view()
+        render = dubb_render.table_render(
+            view,
+            recent[-RECENT:],
+            names,
+            lang,
+            table_id=1,
+            counter=view.move_count,
+            deadline=2_000_000_000.0,
+        )
+        render = replace(render, image=dubb_pictures.streak_picture(view, lang))
+        most = max(most, _check(render))
+        if view.result is not None:
+            break
+        player = game.to_move
+        assert player is not None
+        events = game.apply(player, rng.choice(game.legal_moves(player)))
+        recent += dubb_render.describe([dubb_public(dubb_event(e)) for e in events], names, lang)
+    assert most[0] <= 40 and most[1] <= 4000
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_four_seat_tonk_table_through_many_hands_fits_a_layout(lang: str) -> None:
+    names = _names(4)
+    seats = [Seat(i, n) for i, n in names.items()]
+    options = TonkOptions(
+        stake=1_000_000, must_spread=True, double_needs_spread=True, hit_lock=True
+    )
+    game = TonkEngine.new(seats, options, seed=9)
+    rng = random.Random(9)
+    recent: list[str] = []
+    hands_over = 0
+    most = (0, 0)
+    while hands_over < 6:
+        view = game.public_view()
+        render = tonk_render.table_render(
+            view,
+            recent[-RECENT:],
+            table_id=1,
+            counter=1,
+            names=names,
+            lang=lang,
+            deadline=2_000_000_000.0,
+        )
+        most = max(most, _check(render))
+        # between hands nobody is to move: the first seat deals the next one
+        player = game.to_move if game.to_move is not None else next(iter(names))
+        hands_over += game.to_move is None
+        events = game.apply(player, rng.choice(game.legal_moves(player)))
+        recent += tonk_render.describe([tonk_public(tonk_event(e)) for e in events], names, lang)
+    assert most[0] <= 40 and most[1] <= 4000
