@@ -28,7 +28,7 @@ from bot.coach.review import Position, review_job, run_review
 from bot.discord.coach import hint_text, review_text
 from bot.discord.common import LobbySeat, fit, label, lobby_embed
 from bot.discord.controller import TableController, load_face
-from bot.discord.publisher import TableRender
+from bot.discord.showing import TableRender
 from bot.gamekit.contract import Seat
 from bot.gamekit.search import Budget, search
 from bot.games.registry import GAMES

@@ -39,10 +39,11 @@ from bot.discord.errors import UserFacingError
 from bot.discord.face import GameFace
 from bot.discord.panels import HandPanels
 from bot.discord.pictures import show_in
-from bot.discord.publisher import Draw, Hook, Showing, TablePublisher, TableRender
+from bot.discord.publisher import TablePublisher
 from bot.discord.ratings import result_text
 from bot.discord.reach import place_of
 from bot.discord.routing import Route
+from bot.discord.showing import Draw, Hook, Showing, TableRender
 from bot.gamekit.contract import Engine, GameSpec
 from bot.i18n import DEFAULT, lang_of, tr
 from bot.storage import MoveRecord

@@ -20,9 +20,9 @@ import discord
 from discord.ext import commands
 
 from bot.cardart import CardImage
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.discord.shared import SharedWords
+from bot.discord.showing import TableRender
 from bot.table.service import TableSnapshot
 
 Host = TypeVar("Host", contravariant=True)

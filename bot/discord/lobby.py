@@ -16,10 +16,10 @@ from bot.discord.common import level_text, shown_name
 from bot.discord.controller import TableController, closed_text
 from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
-from bot.discord.publisher import TableRender
 from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
+from bot.discord.showing import TableRender
 from bot.discord.translator import cmd
 from bot.gamekit.contract import Seat
 from bot.i18n import tr

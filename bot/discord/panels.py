@@ -33,7 +33,7 @@ _log = logging.getLogger(__name__)
 PLAYING_SECONDS = 60.0
 """A person answered at a table this recently is playing: when the turn comes back to them,
 their open hand panel announcing it tells them, and the table pings them only if they do not
-act within ``bot.discord.publisher.PING_AFTER`` (issue 32)."""
+act within ``bot.discord.showing.PING_AFTER`` (issue 32)."""
 PANEL_FRESH_SECONDS = 14 * 60
 """A panel is refreshed when the turn comes back to its player while Discord still lets the
 bot edit it (15 minutes after the interaction that showed it; a minute is kept in hand)."""

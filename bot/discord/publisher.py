@@ -49,9 +49,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import aiohttp
 import discord
@@ -64,6 +64,14 @@ from bot.discord.layout import table_layout
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
 from bot.discord.reach import ASLEEP_BEFORE, FollowUps, asleep, interaction_only
+from bot.discord.showing import (
+    HOOK_LIFETIME,
+    PING_AFTER,
+    Hook,
+    PublishHooks,
+    Showing,
+    TableRender,
+)
 from bot.discord.webhooks import ChannelHook, ChannelWebhooks
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
@@ -90,139 +98,6 @@ RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
 state within seconds of Discord coming back."""
-
-
-@dataclass(frozen=True)
-class TableRender:
-    """What a game's face draws for the public table message at one moment."""
-
-    embed: discord.Embed
-    view: discord.ui.View | None
-    content: str | None = None
-    image: CardImage | None = None
-    """A picture of the table's cards, attached to the message (its layout shows it)."""
-
-
-Draw = Callable[[], TableRender]
-"""Draws one version of a table when it is about to be sent. Under load most versions are
-replaced before their write's turn comes, so only the ones sent are ever drawn (issue 16); a
-draw reads only what was captured when the version was made, never the live game. Each call
-draws a new render: a sent render's view is emptied (``bot.discord.cycles``), and a failed
-write draws again."""
-
-
-PING_AFTER = 8.0
-"""Seconds a person who is playing (their open hand panel announced the turn: ``Showing.quiet``)
-has before the table pings them after all: a ping costs a post and a delete, and an edit of
-their panel told them already, unless they looked away."""
-HOOK_LIFETIME = 14 * 60
-"""Seconds an interaction's webhook is used for after the interaction was made: Discord accepts
-its token for 15 minutes ("Interaction tokens are valid for 15 minutes"); a minute is kept in
-hand for a write that waits its turn."""
-
-
-@dataclass(frozen=True, eq=False)
-class Hook:
-    """A person's interaction at the table, answered, whose webhook (the application's, with the
-    interaction's token) can post, edit and delete the table's messages: the interaction
-    endpoints, outside the bot's global rate limit (Discord: "Interaction endpoints are not
-    bound to the bot's Global Rate Limit"). Only the webhook is kept, not the interaction
-    (``bot.discord.controller._OpenPanel`` says why). A message is edited and deleted only
-    through the hook that posted it, as Discord documents follow-ups."""
-
-    webhook: discord.Webhook
-    channel_id: int
-    made_at: float
-    """When Discord made the interaction (Unix seconds, its id's time)."""
-    channel: ChannelHook | None = None
-    """Not an interaction's: the bot's webhook on the channel (``bot.discord.webhooks``),
-    good until it is deleted, on the address's budget rather than the interactions'."""
-    thread_id: int | None = None
-    """The thread the table is in, which a channel webhook names in every request."""
-
-    @classmethod
-    def of(cls, interaction: discord.Interaction) -> Hook | None:
-        """The interaction's webhook, once its answer is sent; ``None`` when it cannot post a
-        table: not answered yet, or deferred as a private "thinking…" message (its first
-        follow-up would replace that, and stay private)."""
-        response = interaction.response
-        if (interaction.channel_id is None or not response.is_done()
-                or response.type is discord.InteractionResponseType.deferred_channel_message):
-            return None
-        return cls(interaction.followup, interaction.channel_id,
-                   interaction.created_at.timestamp())
-
-    @classmethod
-    def of_channel(cls, hook: ChannelHook, channel_id: int, thread_id: int | None,
-                   client: discord.Client) -> Hook:
-        return cls(discord.Webhook.partial(hook.webhook_id, hook.token, client=client),
-                   channel_id, 0.0, hook, thread_id)
-
-    @property
-    def key(self) -> int:
-        """The pacer's key for this token's own limits (a channel webhook's: its id, which
-        every table of the channel and its threads shares)."""
-        return self.channel.webhook_id if self.channel is not None else hash(self.webhook.token)
-
-    @property
-    def kind(self) -> Kind:
-        return Kind.HOOK if self.channel is None else Kind.WEBHOOK
-
-    def fresh(self, now: float) -> bool:
-        """Whether the token is still good at ``now`` (the publisher's clock, Unix seconds:
-        Discord's time as far as the bot knows it); a channel webhook's always is."""
-        return self.channel is not None or now - self.made_at < HOOK_LIFETIME
-
-
-@dataclass(frozen=True)
-class Showing:
-    """One version of one table, ready for its channel. ``to_move`` is the person whose turn
-    it is (``None``: a computer's, or nobody's) and ``ping`` the person to notify that it is
-    their turn (``None``: nobody, or they do not want pings); ``message_id`` and ``pinged`` are
-    the table message and whose turn it pinged for, as stored."""
-
-    table_id: int
-    channel_id: int
-    message_id: int | None
-    version: int
-    counter: int
-    draw: Draw
-    to_move: int | None = None
-    ping: int | None = None
-    pinged: int | None = None
-    final: bool = False
-    """The table is over: once this is shown the publisher forgets it."""
-    behind: bool = False
-    """The stored message showed an older version when this was made (a restart after a crash
-    or an outage): a table message posted but never recorded may stand below it."""
-    hook: Hook | None = None
-    """The interaction this version answers (a person's move, join, start), whose webhook the
-    table's next post goes through."""
-    message_webhook: int | None = None
-    """The channel webhook that posted the stored message (``None``: the bot, or an
-    interaction), as stored: only it can edit that message."""
-    quiet: bool = False
-    """``ping`` is playing and their open hand panel announces the turn: the table does not
-    ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
-    interaction_only: bool = False
-    """The bot is not a member where the table is (``bot.discord.reach``): it is written only
-    through people's interactions, never with the bot token."""
-    asleep_note: str | None = None
-    """For an ``interaction_only`` table: the line it shows, in its language, once no token
-    is left to write it (``reach.asleep``)."""
-    asleep: bool = False
-    """This write is the table's last before its tokens run out: it shows ``asleep_note``."""
-
-
-class PublishHooks(Protocol):
-    """What the publisher records as it goes (the table service stores it)."""
-
-    async def message_moved(self, table_id: int, channel_id: int, message_id: int,
-                            pinged: int | None, version: int, *,
-                            webhook: int | None = None) -> None: ...
-
-    async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None: ...
 
 
 class _Unknown:

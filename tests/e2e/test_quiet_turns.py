@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.discord import panels
-from bot.discord.publisher import PING_AFTER
+from bot.discord.showing import PING_AFTER
 from bot.fakediscord import Driver, User
 from bot.fakediscord.model import StoredMessage
 from bot.fakediscord.records import LogEntry

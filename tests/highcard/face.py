@@ -16,9 +16,9 @@ from bot.discord import lobby, moves
 from bot.discord.common import button, name_of
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
 from bot.discord.shared import SharedWords
+from bot.discord.showing import TableRender
 from bot.table.service import TableSnapshot
 from tests.highcard.engine import HighCardGame, HighCardOptions, Show, Shown
 from tests.highcard.spec import PLAYED, WINS

@@ -12,7 +12,7 @@ import pytest
 
 from bot.discord.common import shown_name
 from bot.discord.events import EventController
-from bot.discord.publisher import TableRender
+from bot.discord.showing import TableRender
 from bot.games.registry import GAMES
 from bot.i18n import LANGUAGES, PSEUDO
 from bot.storage import EventEntrant, EventRecord

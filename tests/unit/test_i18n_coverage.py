@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from bot.discord.common import fit, label
 from bot.discord.controller import load_face
-from bot.discord.publisher import TableRender
+from bot.discord.showing import TableRender
 from bot.gamekit.contract import GameSpec, Seat
 from bot.games.registry import GAMES
 from bot.i18n import LANGUAGES, PSEUDO

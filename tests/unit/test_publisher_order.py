@@ -11,7 +11,8 @@ from typing import Any
 import discord
 
 from bot.discord.pacing import Limits, RequestPacer
-from bot.discord.publisher import Showing, TablePublisher, TableRender
+from bot.discord.publisher import TablePublisher
+from bot.discord.showing import Showing, TableRender
 from bot.table.timers import SystemClock
 
 CHANNEL = 5

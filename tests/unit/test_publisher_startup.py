@@ -12,7 +12,8 @@ from typing import Any
 import discord
 
 from bot.discord.pacing import Limits, RequestPacer
-from bot.discord.publisher import Showing, TablePublisher, TableRender
+from bot.discord.publisher import TablePublisher
+from bot.discord.showing import Showing, TableRender
 from bot.table.timers import SystemClock
 
 POSTED = discord.utils.time_snowflake(discord.utils.utcnow())

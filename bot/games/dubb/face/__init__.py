@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.cardart import CardImage
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
+from bot.discord.showing import TableRender
 from bot.games.dubb.engine import DubbEngine
 from bot.games.dubb.face import pictures, reasons, render
 from bot.games.dubb.face.commands import SHARED, Dubb, routes

@@ -17,8 +17,8 @@ import discord
 from bot import cards
 from bot.discord.common import FINISHED_COLOUR, PLAYING_COLOUR, button, countdown, label, name_of
 from bot.discord.emojis import card_emoji
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
+from bot.discord.showing import TableRender
 from bot.games.dubb import (
     DrawPlay,
     DrawPlayed,

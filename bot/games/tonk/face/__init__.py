@@ -12,8 +12,8 @@ from discord.ext import commands
 from bot.cardart import CardImage
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Handler
+from bot.discord.showing import TableRender
 from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import Left
 from bot.games.tonk.face import pictures, reasons, render

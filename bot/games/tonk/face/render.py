@@ -29,8 +29,8 @@ from bot.discord.common import (
 )
 from bot.discord.emojis import card_emoji
 from bot.discord.face import Panel
-from bot.discord.publisher import TableRender
 from bot.discord.routing import Route, RoutedSelect
+from bot.discord.showing import TableRender
 from bot.discord.translator import slash
 from bot.games.tonk import (
     MIN_PLAYERS,
