@@ -472,7 +472,8 @@ class TablePublisher:
         hook = state.poster(now)
         if (state.only_hooks and hook is not None and hook.channel is None
                 and hook.webhook.token is not None
-                and not self._followups.room(hook.webhook.token)):
+                and not self._followups.room(hook.webhook.token,
+                                             hook.answered_by_follow_up)):
             return None
         return hook
 

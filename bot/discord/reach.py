@@ -59,10 +59,10 @@ class FollowUps:
             # the oldest token ran out long ago
             del self._sent[next(iter(self._sent))]
 
-    def room(self, token: str) -> bool:
+    def room(self, token: str, answered: bool = False) -> bool:
         """Whether the interaction of ``token`` may post one more follow-up where the limit
-        applies."""
-        return self._sent.get(token, 0) < FOLLOWUPS_PER_INTERACTION
+        applies; ``answered``: its own answer may have taken one (a late acknowledgement)."""
+        return self._sent.get(token, 0) + answered < FOLLOWUPS_PER_INTERACTION
 
 
 def place_of(interaction: discord.Interaction) -> int | None:

@@ -63,6 +63,9 @@ class Hook:
     good until it is deleted, on the address's budget rather than the interactions'."""
     thread_id: int | None = None
     """The thread the table is in, which a channel webhook names in every request."""
+    answered_by_follow_up: bool = False
+    """The interaction was acknowledged late (``bot.discord.deadline``), so its own answer may
+    have been a follow-up: one fewer is left for the table where follow-ups are counted."""
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Hook | None:
@@ -73,8 +76,9 @@ class Hook:
         if (interaction.channel_id is None or not response.is_done()
                 or response.type is discord.InteractionResponseType.deferred_channel_message):
             return None
+        late = response.type is discord.InteractionResponseType.deferred_message_update
         return cls(interaction.followup, interaction.channel_id,
-                   interaction.created_at.timestamp())
+                   interaction.created_at.timestamp(), answered_by_follow_up=late)
 
     @classmethod
     def of_channel(cls, hook: ChannelHook, channel_id: int, thread_id: int | None,
