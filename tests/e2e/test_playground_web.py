@@ -127,8 +127,8 @@ async def test_the_group_dm_plays_where_the_bot_is_not_a_member(
     })
 
     assert (status, answer) == (200, {"ok": True})
-    lobby = await bo_stream.until("message", lambda m: m["embeds"])
-    assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["embeds"])
+    lobby = await bo_stream.until("message", lambda m: is_layout(m["components"]))
+    assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["components"])
     # the lobby came through Anna's interaction: the bot's token never wrote there
     assert not [c for c in fake.rest_calls if c.path.startswith(f"/channels/{group.id}")]
 
