@@ -13,6 +13,7 @@ import sys
 from datetime import date
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from bot.discord import daily as daily_room
 from bot.fakediscord import Driver
 from bot.fakediscord.model import Channel, User
 from bot.i18n import ordinal, signed
-from bot.storage import DailyAttempt
+from bot.storage import DailyAttempt, Finish
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
@@ -293,3 +294,77 @@ async def test_moves_beyond_one_menu_are_paged(
     assert moved.message is not None and not moved.failed
     attempt = await _attempt(bot_runner, "dubb", world.anna)
     assert any(m["player"] == 1 for m in attempt.moves)
+
+
+async def test_boards_across_servers_hiding_and_percentiles(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    """Two servers, only North opted in: the board across servers shows North's players only;
+    a person who hides is on no board; everyone's percentile among the day's players is exact
+    (the dailies are stored finished, with the day's baseline, so no game is played here)."""
+    north = driver.add_guild("North")
+    hall = driver.add_channel(north, "hall")
+    olga = driver.add_user("Olga", admin=True, guilds=[north])
+    dag, eva = (driver.add_user(n, guilds=[north]) for n in ("Dag", "Eva"))
+    anna, bo = world.anna, world.bo
+    await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    assert bot_runner.bot is not None
+    store = bot_runner.bot.store
+    day = DAY.isoformat()
+    assert await store.daily.claim_baseline("dubb", day, START, 600.0)
+    await store.daily.store_baseline("dubb", day, 3, [], 0.0, START)
+    scores = {anna.id: 2, bo.id: 1, dag.id: 1, eva.id: -2}
+    for user, guild in ((anna, world.guild), (bo, world.guild), (dag, north), (eva, north)):
+        await store.daily.start_attempt("dubb", day, user.id, guild.id,
+                                        user.global_name or user.username, [], START)
+        assert await store.daily.save_attempt(
+            "dubb", day, user.id, counted=0, moves=[], now=START,
+            finish=Finish("played", 3 - scores[user.id], scores[user.id]))
+
+    def names(answer: Any) -> list[str]:
+        assert answer.message is not None and not answer.ephemeral
+        description = answer.message.embeds[0]["description"]
+        return [line.split("**")[1] for line in description.splitlines() if "**" in line]
+
+    # off by default: nobody is on the board across servers
+    empty = await driver.slash(anna, world.channel, "dubb daily",
+                               {"board": "today", "everywhere": True})
+    assert names(empty) == []
+    assert empty.message is not None and empty.message.embeds[0]["description"] == (
+        "Nobody on the servers that share their boards has finished a daily yet.")
+    refused = await driver.slash(dag, hall, "kortbord settings", {"daily_everywhere": True})
+    assert refused.ephemeral and "Manage Server" in refused.content
+    opted = await driver.slash(olga, hall, "kortbord settings", {"daily_everywhere": True})
+    assert "• Players on the daily boards across servers: on" in opted.content
+
+    # asked from the other server, it shows North's players only, best first
+    across = await driver.slash(anna, world.channel, "dubb daily",
+                                {"board": "today", "everywhere": True})
+    assert across.message is not None
+    assert across.message.embeds[0]["title"] == "Dubb daily across servers — today"
+    assert names(across) == ["Dag", "Eva"]
+    assert "You" not in str(across.message.embeds[0].get("fields"))
+
+    # Dag hides himself: on no board, his server's own included, until he shows himself again
+    hidden = await driver.slash(dag, hall, "dubb daily", {"hide": True})
+    assert hidden.ephemeral and hidden.content.startswith(
+        "You are hidden from every daily board now")
+    assert names(await driver.slash(eva, hall, "dubb daily",
+                                    {"board": "all", "everywhere": True})) == ["Eva"]
+    assert names(await driver.slash(eva, hall, "dubb daily", {"board": "today"})) == ["Eva"]
+    assert names(await driver.slash(anna, world.channel, "dubb daily",
+                                    {"board": "today"})) == ["Anna", "Bo"]
+    shown = await driver.slash(dag, hall, "dubb daily", {"hide": False})
+    assert shown.ephemeral and shown.content == "You are on the daily boards again."
+    assert names(await driver.slash(eva, hall, "dubb daily", {"board": "week"})) == [
+        "Dag", "Eva"]
+
+    # percentiles among everyone who played the deal, on every server, hidden or not
+    await driver.slash(bo, world.channel, "dubb daily", {"hide": True})
+    expected = ((anna, 100), (bo, 33), (dag, 33), (eva, 0))
+    for user, percent in expected:
+        channel = world.channel if user in (anna, bo) else hall
+        result = await driver.slash(user, channel, "dubb daily")
+        assert result.ephemeral and result.content.startswith("You have played today's")
+        assert (f"Better than {percent}% of the others who played this deal."
+                in result.content), result.content
