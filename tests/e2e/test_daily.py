@@ -283,6 +283,20 @@ async def test_the_daily_speaks_the_players_language(
         assert opened.ephemeral and opened.content.startswith(words), opened.content
 
 
+async def test_hiding_from_the_boards_is_answered_in_the_players_language(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    await start_clocked(bot_runner)
+    for locale, words in (("sv-SE", "Nu syns du inte på någon topplista för dagens giv"),
+                          ("da", "Nu er du skjult på alle toplister for dagens spil"),
+                          ("fi", "Et nyt näy yhdelläkään päivän pelin tulostaululla"),
+                          ("no", "Nå er du skjult på alle topplister for dagens spill")):
+        player = driver.add_user(f"Player {locale}", guilds=[world.guild], locale=locale)
+        hidden = await driver.slash(player, world.channel, "dubb daily", {"hide": True})
+        assert hidden.ephemeral and hidden.content.startswith(words), hidden.content
+        assert bot_runner.bot is not None
+        assert await bot_runner.bot.store.daily.hidden(player.id)
+
+
 async def test_moves_beyond_one_menu_are_paged(
         bot_runner: BotRunner, driver: Driver, world: World,
         monkeypatch: pytest.MonkeyPatch) -> None:
