@@ -98,6 +98,8 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
            if settings.event_role is None
            else tr(lang, "Manage Server or <@&{role}>", role=settings.event_role)),
         tr(lang, "• Hints: {state}", state=tr(lang, "on") if settings.hints else tr(lang, "off")),
+        tr(lang, "• Players on the daily boards across servers: {state}",
+           state=tr(lang, "on") if settings.daily_everywhere else tr(lang, "off")),
     ]
     for game in games:
         defaults = settings.games.get(game.kind, GameDefaults())
@@ -178,7 +180,8 @@ class Meta(commands.Cog):
     @app_commands.rename(language=cmd("language"), pings=cmd("pings"), cards=cmd("cards"),
                          games_here=cmd("games_here"), game=cmd("game"),
                          turn_time=cmd("turn_time"), event_role=cmd("event_role"),
-                         computer_level=cmd("computer_level"), hints=cmd("hints"))
+                         computer_level=cmd("computer_level"), hints=cmd("hints"),
+                         daily_everywhere=cmd("daily_everywhere"))
     @app_commands.describe(
         language=cmd("The language of the server's tables"),
         pings=cmd("Whether players are pinged on their turn, unless they chose themselves"),
@@ -189,6 +192,8 @@ class Meta(commands.Cog):
         event_role=cmd("A role whose members may open events (@everyone: only Manage Server)"),
         computer_level=cmd("The game's default level of computer players"),
         hints=cmd("Whether players may ask for hints (rated tables never give them)"),
+        daily_everywhere=cmd("Whether this server's players appear on the daily boards across "
+                             "servers"),
     )
     @app_commands.choices(
         language=[app_commands.Choice(name=cmd("the server's own"), value="auto"),
@@ -210,6 +215,7 @@ class Meta(commands.Cog):
         turn_time: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         event_role: discord.Role | None = None,
         computer_level: str | None = None, hints: bool | None = None,
+        daily_everywhere: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise UserFacingError("Server settings are made in a server.")
@@ -225,6 +231,8 @@ class Meta(commands.Cog):
                                      else event_role.id)
         if hints is not None:
             changes["hints"] = hints
+        if daily_everywhere is not None:
+            changes["daily_everywhere"] = daily_everywhere
         if changes:
             if not interaction.permissions.manage_guild:
                 raise UserFacingError("Only members with the Manage Server permission can "

@@ -183,9 +183,21 @@ class DailyService:
         days = await self.store.daily.played_days(kind, player_id)
         return streak((date.fromisoformat(d) for d in days), self.today())
 
-    async def board(self, kind: str, span: str, guild_id: int) -> list[DailyStanding]:
-        """The server's board: ``today``, this ISO ``week`` (Monday to today) or ``all``
-        time, dailies left unfinished on past days scored first."""
+    async def percentile(self, attempt: DailyAttempt) -> int | None:
+        """The share (whole percent, rounded down) of everyone else who finished the day's
+        daily that the person's score beat; ``None`` while nobody else has. Counted from the
+        stored rows, so every process gives the same figure."""
+        if attempt.score is None:
+            return None
+        beaten, others = await self.store.daily.beaten(attempt.kind, attempt.day,
+                                                       attempt.player_id, attempt.score)
+        return 100 * beaten // others if others else None
+
+    async def board(self, kind: str, span: str, guild_id: int | None
+                    ) -> list[DailyStanding]:
+        """The server's board (``guild_id``), or for ``None`` the board across the servers
+        that opted in: ``today``, this ISO ``week`` (Monday to today) or ``all`` time,
+        dailies left unfinished on past days scored first."""
         await self.settle()
         today = self.today()
         first = {"today": today, "week": today - timedelta(days=today.weekday())}.get(

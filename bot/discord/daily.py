@@ -139,8 +139,12 @@ async def _over_text(controller: TableController, service: DailyService,
     base = await service.baseline(game, day)
     days = await service.streak(game.kind, attempt.player_id)
     tomorrow = await service.day(game.kind, service.today() + timedelta(days=1))
+    percent = await service.percentile(attempt)
     lines = [
         _result(controller, attempt, base.outcome, lang),
+        *([] if percent is None else [tr(
+            lang, "Better than {percent}% of the others who played this deal.",
+            percent=percent)]),
         trn(lang, "Streak: {count} day in a row.", "Streak: {count} days in a row.", days,
             count=days),
         tr(lang, "One daily a day: come back tomorrow. Tomorrow's deal is committed: "
@@ -437,39 +441,50 @@ BOARD_SIZE = 10
 
 
 def board_embed(controller: TableController, standings: Sequence[DailyStanding], span: str,
-                viewer_id: int, lang: str) -> discord.Embed:
-    """The server's daily board of a span: the best total scores against the expert, and
-    where the viewer stands (place and percentile)."""
-    embed = discord.Embed(title=tr(lang, "{game} daily — {span}", game=controller.game.name,
-                                   span=tr(lang, SPANS[span])),
-                          colour=discord.Colour.gold())
+                viewer_id: int, lang: str, *, everywhere: bool = False) -> discord.Embed:
+    """The server's daily board of a span (or, ``everywhere``, the board across the servers
+    that opted in): the best total scores against the expert, and where the viewer stands
+    (place and percentile)."""
+    title = (tr(lang, "{game} daily across servers — {span}", game=controller.game.name,
+                span=tr(lang, SPANS[span])) if everywhere
+             else tr(lang, "{game} daily — {span}", game=controller.game.name,
+                     span=tr(lang, SPANS[span])))
+    embed = discord.Embed(title=title, colour=discord.Colour.gold())
     lines = [tr(lang, "{place}. **{name}** {total} · {dailies} · average {average}",
                 place=n, name=shown_name(s.name), total=signed(lang, s.total),
                 dailies=trn(lang, "{n} daily", "{n} dailies", s.dailies, n=s.dailies),
                 average=signed(lang, s.total / s.dailies, 1))
              for n, s in enumerate(standings[:BOARD_SIZE], start=1)]
-    embed.description = "\n".join(lines) or tr(lang, "Nobody here has finished a daily yet.")
+    embed.description = "\n".join(lines) or (
+        tr(lang, "Nobody on the servers that share their boards has finished a daily yet.")
+        if everywhere else tr(lang, "Nobody here has finished a daily yet."))
     mine = next((n for n, s in enumerate(standings, start=1) if s.player_id == viewer_id), None)
     if mine is not None:
         count = len(standings)
         embed.add_field(name=tr(lang, "You"), value=tr(
             lang, "{place} of {count} (top {percent}%)", place=ordinal(lang, mine),
             count=number(lang, count), percent=max(1, math.ceil(100 * mine / count))))
-    embed.set_footer(text=tr(lang, "Scores are against the expert in the same seat of the same "
-                                   "deal, added up over the dailies played here."))
+    embed.set_footer(text=tr(
+        lang, "Scores are against the expert in the same seat of the same deal, added up "
+              "over the dailies played in every server that shares its boards.")
+        if everywhere else tr(
+        lang, "Scores are against the expert in the same seat of the same deal, added up "
+              "over the dailies played here."))
     return fit(embed)
 
 
 async def show_board(controller: TableController, interaction: discord.Interaction,
-                     span: str) -> None:
-    """The server's daily board, shown to the channel in its language."""
+                     span: str, everywhere: bool = False) -> None:
+    """The server's daily board, or the board across the servers that opted in, shown to the
+    channel in its language."""
     if interaction.guild_id is None:
         raise UserFacingError("Games are played in server channels.")
     async with in_time(interaction, update=False):
-        standings = await service_of(controller).board(controller.game.kind, span,
-                                                       interaction.guild_id)
+        standings = await service_of(controller).board(
+            controller.game.kind, span, None if everywhere else interaction.guild_id)
         lang = await controller.channel_lang(interaction)
-        embed = board_embed(controller, standings, span, interaction.user.id, lang)
+        embed = board_embed(controller, standings, span, interaction.user.id, lang,
+                            everywhere=everywhere)
         async with answering(interaction):
             if interaction.response.is_done():
                 await interaction.followup.send(embed=embed, ephemeral=False)
@@ -477,17 +492,40 @@ async def show_board(controller: TableController, interaction: discord.Interacti
                 await interaction.response.send_message(embed=embed)
 
 
+async def set_hidden(controller: TableController, interaction: discord.Interaction,
+                     hidden: bool) -> None:
+    """``/… daily hide:``: leave every daily board (every game's, every server's), or come
+    back; the person's dailies and results stay as they are."""
+    lang = user_lang(interaction)
+    async with in_time(interaction, update=False):
+        service = service_of(controller)
+        await service.store.daily.set_hidden(interaction.user.id, hidden, service.now())
+        text = (tr(lang, "You are hidden from every daily board now, on every server. Your "
+                         "dailies still count for you.") if hidden
+                else tr(lang, "You are on the daily boards again."))
+        await _send(interaction, content=text)
+
+
 def commands(controller: TableController) -> list[SharedCommand]:
-    @app_commands.rename(export=cmd("export"), board=cmd("board"))
+    @app_commands.rename(export=cmd("export"), board=cmd("board"),
+                         everywhere=cmd("everywhere"), hide=cmd("hide"))
     @app_commands.describe(export=cmd("Attach your latest daily whose day is over, to check "
                                        "it (JSON)"),
-                           board=cmd("Show this server's board of the dailies instead"))
+                           board=cmd("Show this server's board of the dailies instead"),
+                           everywhere=cmd("Show the board across every server that shares "
+                                          "its boards"),
+                           hide=cmd("Hide yourself from every daily board (False: show you "
+                                    "again)"))
     @app_commands.choices(board=[app_commands.Choice(name=cmd(SPANS[v]), value=v)
                                  for v in SPANS])
     async def daily(interaction: discord.Interaction, export: bool = False,
-                    board: app_commands.Choice[str] | None = None) -> None:
-        if board is not None:
-            await show_board(controller, interaction, board.value)
+                    board: app_commands.Choice[str] | None = None, everywhere: bool = False,
+                    hide: bool | None = None) -> None:
+        if hide is not None:
+            await set_hidden(controller, interaction, hide)
+        elif board is not None or everywhere:
+            await show_board(controller, interaction, board.value if board else "today",
+                             everywhere)
         elif export:
             await send_export(controller, interaction)
         else:

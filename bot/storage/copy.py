@@ -113,12 +113,30 @@ TABLES: tuple[TableCopy, ...] = (
     )),
     TableCopy("guild_settings", ("guild_id",), (
         ("guild_id", "int"), ("settings", "text"), ("updated_at", "real"),
+        ("daily_everywhere", "int"),
     )),
     TableCopy("user_settings", ("user_id",), (
         ("user_id", "int"), ("settings", "text"), ("updated_at", "real"),
     )),
     TableCopy("channel_webhooks", ("channel_id",), (
         ("channel_id", "int"), ("webhook_id", "int"), ("token", "text"), ("created_at", "real"),
+    )),
+    TableCopy("daily_days", ("kind", "day"), (
+        ("kind", "text"), ("day", "text"), ("secret", "text"), ("commitment", "text"),
+        ("created_at", "real"),
+    )),
+    TableCopy("daily_baselines", ("kind", "day"), (
+        ("kind", "text"), ("day", "text"), ("claimed_at", "real"), ("outcome", "int"),
+        ("moves", "text"), ("seconds", "real"), ("computed_at", "real"),
+    )),
+    TableCopy("daily_attempts", ("kind", "day", "player_id"), (
+        ("kind", "text"), ("day", "text"), ("player_id", "int"), ("guild_id", "int"),
+        ("name", "text"), ("started_at", "real"), ("moves", "text"), ("move_count", "int"),
+        ("updated_at", "real"), ("finished_at", "real"), ("how", "text"), ("outcome", "int"),
+        ("score", "int"),
+    )),
+    TableCopy("daily_hidden", ("player_id",), (
+        ("player_id", "int"), ("hidden_at", "real"),
     )),
 )
 """Every table, parents before the rows that refer to them."""

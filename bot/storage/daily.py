@@ -226,15 +226,49 @@ class DailyStore:
             params)
         return [_attempt(r) for r in rows]
 
-    async def board(self, kind: str, first: str, last: str, guild_id: int
+    async def board(self, kind: str, first: str, last: str, guild_id: int | None
                     ) -> list[DailyStanding]:
-        """Everyone's finished dailies started in the server from day ``first`` to ``last``,
-        the highest total score first; between equal totals, the one with fewer dailies (the
-        better average), then the lower id."""
+        """Everyone's finished dailies from day ``first`` to ``last`` started in the server
+        (``guild_id``) or, for ``None``, in any server that opted in to the cross-server
+        boards; people who hid themselves are left out. The highest total score first; between
+        equal totals, the one with fewer dailies (the better average), then the lower id."""
+        if guild_id is None:
+            where, params = ("guild_id IN (SELECT guild_id FROM guild_settings "
+                             "WHERE daily_everywhere = 1)"), [kind, first, last]
+        else:
+            where, params = "guild_id = ?", [kind, first, last, guild_id]
         rows = await self._db.fetch(
             "SELECT player_id, MAX(name), COUNT(*), SUM(score) FROM daily_attempts "
-            "WHERE kind = ? AND guild_id = ? AND day >= ? AND day <= ? "
-            "AND finished_at IS NOT NULL GROUP BY player_id "
-            "ORDER BY SUM(score) DESC, COUNT(*), player_id",
-            (kind, guild_id, first, last))
+            "WHERE kind = ? AND day >= ? AND day <= ? AND finished_at IS NOT NULL "
+            f"AND {where} AND player_id NOT IN (SELECT player_id FROM daily_hidden) "
+            "GROUP BY player_id ORDER BY SUM(score) DESC, COUNT(*), player_id",
+            params)
         return [DailyStanding(int(r[0]), str(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+    async def beaten(self, kind: str, day: str, player_id: int, score: int
+                     ) -> tuple[int, int]:
+        """Among everyone else who finished the day's daily, on every server and hidden or
+        not: how many scored less than ``score``, and how many there are."""
+        rows = await self._db.fetch(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN score < ? THEN 1 ELSE 0 END), 0) "
+            "FROM daily_attempts WHERE kind = ? AND day = ? AND finished_at IS NOT NULL "
+            "AND player_id <> ?", (score, kind, day, player_id))
+        return int(rows[0][1]), int(rows[0][0])
+
+    async def set_hidden(self, player_id: int, hidden: bool, now: float) -> None:
+        """Hide the person from every daily board, or show them again."""
+
+        async def body(db: Tx) -> None:
+            if hidden:
+                await db.execute(
+                    "INSERT INTO daily_hidden (player_id, hidden_at) VALUES (?, ?) "
+                    "ON CONFLICT (player_id) DO NOTHING", (player_id, now))
+            else:
+                await db.execute("DELETE FROM daily_hidden WHERE player_id = ?", (player_id,))
+
+        await self._transaction(body)
+
+    async def hidden(self, player_id: int) -> bool:
+        rows = await self._db.fetch(
+            "SELECT 1 FROM daily_hidden WHERE player_id = ?", (player_id,))
+        return bool(rows)

@@ -742,6 +742,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             "WHERE finished_at IS NULL",
         ),
     ),
+    Migration(
+        11,
+        "daily boards across servers: which servers opt in, and who hides from every board",
+        sqlite=(
+            # mirrors the server setting daily_everywhere (its JSON is the source), so that
+            # the cross-server board selects the servers that opted in in SQL
+            "ALTER TABLE guild_settings ADD COLUMN daily_everywhere INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE daily_hidden (
+                player_id INTEGER NOT NULL PRIMARY KEY,
+                hidden_at REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+        postgresql=(
+            "ALTER TABLE guild_settings ADD COLUMN daily_everywhere BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE daily_hidden (
+                player_id BIGINT NOT NULL PRIMARY KEY,
+                hidden_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -24,7 +24,20 @@ class SettingsStore(StorePart):
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any], *,
                                  now: float) -> None:
-        await self._put_settings("guild_settings", "guild_id", guild_id, settings, now)
+        # the one setting a query needs (the cross-server daily board) is kept in its own
+        # column too, written with the JSON it mirrors
+        everywhere = int(bool(settings.get("daily_everywhere", False)))
+
+        async def body(db: Tx) -> None:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at, daily_everywhere) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at, "
+                "daily_everywhere = excluded.daily_everywhere",
+                (guild_id, dumps(settings), now, everywhere),
+            )
+
+        await self._transaction(body)
 
     async def user_settings(self, user_id: int) -> dict[str, Any]:
         """A person's own settings (the same in every server), ``{}`` before they set one."""

@@ -65,6 +65,8 @@ class ServerSettings(_Settings):
     """Members with this role may open events, besides those with Manage Server."""
     hints: bool = True
     """Whether players may ask for hints at the server's tables (issue 34)."""
+    daily_everywhere: bool = False
+    """Whether the server's players appear on the cross-server daily boards (issue 46)."""
 
 
 def rated(table: Any) -> bool:

@@ -13,6 +13,7 @@ import sys
 from datetime import date
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from bot.discord import daily as daily_room
 from bot.fakediscord import Driver
 from bot.fakediscord.model import Channel, User
 from bot.i18n import ordinal, signed
-from bot.storage import DailyAttempt
+from bot.storage import DailyAttempt, Finish
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
@@ -90,6 +91,12 @@ async def _play(driver: Driver, user: User, channel: Channel, kind: str, *,
     return seen
 
 
+def _unranked(seen: list[str]) -> list[str]:
+    """The messages without the percentile line, which depends on who finished before."""
+    return ["\n".join(line for line in text.splitlines() if not line.startswith("Better than"))
+            for text in seen]
+
+
 def _edited(driver: Driver, message_id: int, before: str) -> bool:
     return driver.fake.messages[message_id].content != before
 
@@ -122,7 +129,11 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
 
     # Anna, Dag and Eva make the same moves; Bo and Fia others; Cem walks away after one
     same = [await _play(driver, u, where[u.id], "dubb") for u in (anna, dag, eva)]
-    assert same[0] == same[1] == same[2]
+    assert _unranked(same[0]) == _unranked(same[1]) == _unranked(same[2])
+    # Anna finished first, alone; Dag and Eva tie with those before them, beating nobody
+    assert "Better than" not in same[0][-1]
+    assert all("Better than 0% of the others who played this deal." in seen[-1]
+               for seen in same[1:])
     others = [await _play(driver, u, where[u.id], "dubb", pick="last") for u in (bo, fia)]
     left = await _play(driver, cem, where[cem.id], "dubb", stop_after=1)
     # everyone was dealt the same first hand, with the same commitment shown
@@ -245,7 +256,8 @@ async def test_tonk_daily_same_moves_same_replies_in_any_server(
     assert rest[0] == begun[-1]
     anna_seen = begun + rest[1:]
     dag_seen = await _play(driver, dag, hall, "tonk")
-    assert anna_seen == dag_seen
+    assert _unranked(anna_seen) == _unranked(dag_seen)
+    assert "Better than 0% of the others who played this deal." in dag_seen[-1]
     anna = await _attempt(bot_runner, "tonk", world.anna)
     assert anna.moves == (await _attempt(bot_runner, "tonk", dag)).moves
     assert bot_runner.bot is not None
@@ -271,6 +283,20 @@ async def test_the_daily_speaks_the_players_language(
         assert opened.ephemeral and opened.content.startswith(words), opened.content
 
 
+async def test_hiding_from_the_boards_is_answered_in_the_players_language(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    await start_clocked(bot_runner)
+    for locale, words in (("sv-SE", "Nu syns du inte på någon topplista för dagens giv"),
+                          ("da", "Nu er du skjult på alle toplister for dagens spil"),
+                          ("fi", "Et nyt näy yhdelläkään päivän pelin tulostaululla"),
+                          ("no", "Nå er du skjult på alle topplister for dagens spill")):
+        player = driver.add_user(f"Player {locale}", guilds=[world.guild], locale=locale)
+        hidden = await driver.slash(player, world.channel, "dubb daily", {"hide": True})
+        assert hidden.ephemeral and hidden.content.startswith(words), hidden.content
+        assert bot_runner.bot is not None
+        assert await bot_runner.bot.store.daily.hidden(player.id)
+
+
 async def test_moves_beyond_one_menu_are_paged(
         bot_runner: BotRunner, driver: Driver, world: World,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,3 +319,77 @@ async def test_moves_beyond_one_menu_are_paged(
     assert moved.message is not None and not moved.failed
     attempt = await _attempt(bot_runner, "dubb", world.anna)
     assert any(m["player"] == 1 for m in attempt.moves)
+
+
+async def test_boards_across_servers_hiding_and_percentiles(
+        bot_runner: BotRunner, driver: Driver, world: World) -> None:
+    """Two servers, only North opted in: the board across servers shows North's players only;
+    a person who hides is on no board; everyone's percentile among the day's players is exact
+    (the dailies are stored finished, with the day's baseline, so no game is played here)."""
+    north = driver.add_guild("North")
+    hall = driver.add_channel(north, "hall")
+    olga = driver.add_user("Olga", admin=True, guilds=[north])
+    dag, eva = (driver.add_user(n, guilds=[north]) for n in ("Dag", "Eva"))
+    anna, bo = world.anna, world.bo
+    await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    assert bot_runner.bot is not None
+    store = bot_runner.bot.store
+    day = DAY.isoformat()
+    assert await store.daily.claim_baseline("dubb", day, START, 600.0)
+    await store.daily.store_baseline("dubb", day, 3, [], 0.0, START)
+    scores = {anna.id: 2, bo.id: 1, dag.id: 1, eva.id: -2}
+    for user, guild in ((anna, world.guild), (bo, world.guild), (dag, north), (eva, north)):
+        await store.daily.start_attempt("dubb", day, user.id, guild.id,
+                                        user.global_name or user.username, [], START)
+        assert await store.daily.save_attempt(
+            "dubb", day, user.id, counted=0, moves=[], now=START,
+            finish=Finish("played", 3 - scores[user.id], scores[user.id]))
+
+    def names(answer: Any) -> list[str]:
+        assert answer.message is not None and not answer.ephemeral
+        description = answer.message.embeds[0]["description"]
+        return [line.split("**")[1] for line in description.splitlines() if "**" in line]
+
+    # off by default: nobody is on the board across servers
+    empty = await driver.slash(anna, world.channel, "dubb daily",
+                               {"board": "today", "everywhere": True})
+    assert names(empty) == []
+    assert empty.message is not None and empty.message.embeds[0]["description"] == (
+        "Nobody on the servers that share their boards has finished a daily yet.")
+    refused = await driver.slash(dag, hall, "kortbord settings", {"daily_everywhere": True})
+    assert refused.ephemeral and "Manage Server" in refused.content
+    opted = await driver.slash(olga, hall, "kortbord settings", {"daily_everywhere": True})
+    assert "• Players on the daily boards across servers: on" in opted.content
+
+    # asked from the other server, it shows North's players only, best first
+    across = await driver.slash(anna, world.channel, "dubb daily",
+                                {"board": "today", "everywhere": True})
+    assert across.message is not None
+    assert across.message.embeds[0]["title"] == "Dubb daily across servers — today"
+    assert names(across) == ["Dag", "Eva"]
+    assert "You" not in str(across.message.embeds[0].get("fields"))
+
+    # Dag hides himself: on no board, his server's own included, until he shows himself again
+    hidden = await driver.slash(dag, hall, "dubb daily", {"hide": True})
+    assert hidden.ephemeral and hidden.content.startswith(
+        "You are hidden from every daily board now")
+    assert names(await driver.slash(eva, hall, "dubb daily",
+                                    {"board": "all", "everywhere": True})) == ["Eva"]
+    assert names(await driver.slash(eva, hall, "dubb daily", {"board": "today"})) == ["Eva"]
+    assert names(await driver.slash(anna, world.channel, "dubb daily",
+                                    {"board": "today"})) == ["Anna", "Bo"]
+    shown = await driver.slash(dag, hall, "dubb daily", {"hide": False})
+    assert shown.ephemeral and shown.content == "You are on the daily boards again."
+    assert names(await driver.slash(eva, hall, "dubb daily", {"board": "week"})) == [
+        "Dag", "Eva"]
+
+    # percentiles among everyone who played the deal, on every server, hidden or not
+    await driver.slash(bo, world.channel, "dubb daily", {"hide": True})
+    expected = ((anna, 100), (bo, 33), (dag, 33), (eva, 0))
+    for user, percent in expected:
+        channel = world.channel if user in (anna, bo) else hall
+        result = await driver.slash(user, channel, "dubb daily")
+        assert result.ephemeral and result.content.startswith("You have played today's")
+        assert (f"Better than {percent}% of the others who played this deal."
+                in result.content), result.content

@@ -250,3 +250,48 @@ async def test_the_servers_board_adds_up_scores_by_span(store: Store, clock: Fak
     assert [(s.name, s.dailies, s.total) for s in ever] == [("Bo", 1, -1), ("Anna", 2, -1)]
     assert [(s.name, s.total) for s in await service.board("dubb", "today", GUILD + 1)] == [
         ("Cem", 3)]
+
+
+async def test_the_board_across_servers_has_only_opted_in_servers_and_nobody_hidden(
+        store: Store, clock: FakeClock) -> None:
+    """Across servers: only those whose setting opted in; a hidden person is on no board but
+    still counts in everyone's percentile, which every store reads alike."""
+    service = _service(store, clock)
+    day = service.today().isoformat()
+    dan = 1004
+    for who, name, guild, score in ((ANNA, "Anna", GUILD, 2), (BO, "Bo", GUILD, -1),
+                                    (CEM, "Cem", GUILD + 1, 3), (dan, "Dan", GUILD, 0)):
+        await store.daily.start_attempt("dubb", day, who, guild, name, [], clock.now)
+        assert await store.daily.save_attempt("dubb", day, who, counted=0, moves=[],
+                                              now=clock.now, finish=Finish("played", 1, score))
+    # nobody opted in yet: the board across servers is empty
+    assert await service.board("dubb", "today", None) == []
+    await store.set_guild_settings(GUILD, {"daily_everywhere": True}, now=clock.now)
+    await store.set_guild_settings(GUILD + 1, {"hints": False}, now=clock.now)
+    everywhere = await service.board("dubb", "today", None)
+    assert [(s.name, s.total) for s in everywhere] == [("Anna", 2), ("Dan", 0), ("Bo", -1)]
+    # Dan hides himself: on no board, his own server's included; showing him puts him back
+    await store.daily.set_hidden(dan, True, clock.now)
+    await store.daily.set_hidden(dan, True, clock.now)
+    assert await store.daily.hidden(dan)
+    assert [s.name for s in await service.board("dubb", "today", None)] == ["Anna", "Bo"]
+    assert [s.name for s in await service.board("dubb", "all", GUILD)] == ["Anna", "Bo"]
+    # opting out takes the server off again
+    await store.set_guild_settings(GUILD, {"daily_everywhere": False}, now=clock.now)
+    assert await service.board("dubb", "today", None) == []
+    await store.daily.set_hidden(dan, False, clock.now)
+    assert not await store.daily.hidden(dan)
+    assert [s.name for s in await service.board("dubb", "today", GUILD)] == ["Anna", "Dan", "Bo"]
+    # percentiles among everyone who played the day, every server and hidden or not
+    percent = {}
+    for who in (ANNA, BO, CEM, dan):
+        attempt = await store.daily.attempt("dubb", day, who)
+        assert attempt is not None
+        percent[who] = await service.percentile(attempt)
+    assert percent == {ANNA: 66, BO: 0, CEM: 100, dan: 33}
+    # alone on a day, there is nobody to be better than
+    await store.daily.start_attempt("tonk", day, ANNA, GUILD, "Anna", [], clock.now)
+    await store.daily.save_attempt("tonk", day, ANNA, counted=0, moves=[], now=clock.now,
+                                   finish=Finish("played", 3, 1))
+    alone = await store.daily.attempt("tonk", day, ANNA)
+    assert alone is not None and await service.percentile(alone) is None

@@ -172,6 +172,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     7: fill_v4,  # version 7 added the ratings, derived data rebuilt by rerate
     8: fill_v4,  # version 8 added events, none needed here
     9: fill_v4,  # version 9 added channel webhooks, none needed here
+    10: fill_v4,  # version 10 added the daily deal, none needed here
 }
 
 
