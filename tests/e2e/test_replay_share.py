@@ -1,0 +1,72 @@
+"""Share replay (issue 46): on a finished table's replay, one click posts the game, move by move,
+as an animated picture in the channel, for everyone, with alt text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.fakediscord import Driver
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import open_table, title, wait_table
+
+pytestmark = pytest.mark.e2e
+
+TURNS = 12
+
+
+async def test_share_replay_posts_the_game_in_the_channel_for_everyone(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    anna, bo = world.anna, world.bo
+    table = await open_table(driver, world.channel, anna, [bo])
+    for _ in range(TURNS):
+        await table.turn_by_buttons()
+    await driver.slash(anna, world.channel, "dubb stop")
+    closed = table.table
+    await driver.wait_for(lambda: title(closed) == "Dubb — closed", what="the table closed")
+    replay = await driver.click(bo, closed, "Replay")
+    assert replay.ephemeral and replay.message is not None
+    head, last = replay.content.rsplit(" of ", 1)
+    number = head.split("#", 1)[1].split(":", 1)[0]
+
+    shared = await driver.click(bo, replay.message, "Share replay")
+    message = shared.message
+    assert message is not None and not message.ephemeral
+    await driver.wait_for(lambda: message if message.attachments else None,
+                          what="the replay posted")
+    # posted in the channel by Bo's click, as the answer to it
+    assert message.channel_id == world.channel.id
+    assert any(m.id == message.id for m in driver.channel_messages(world.channel))
+    assert message.content == f"<@{bo.id}> shares the replay of Dubb #{number}."
+    [gif] = message.attachments
+    assert gif.filename == f"replay-dubb-{number}.gif"
+    assert gif.description is not None and gif.description.startswith(
+        f"Animated replay of Dubb #{number}: the cards on the table after each move")
+    assert len(gif.data) < 2 * 1024 * 1024
+    with Image.open(io.BytesIO(gif.data)) as picture:
+        assert picture.format == "GIF" and picture.is_animated
+        # a frame for the deal and each move (identical neighbours are stored as one)
+        assert picture.n_frames <= int(last.rstrip(".")) + 1
+
+
+async def test_share_replay_is_in_the_tables_language(bot: BotRunner, driver: Driver) -> None:
+    """Posted for the channel, it speaks the table's language, whatever the clicker's."""
+    guild = driver.add_guild("Kortklubben", preferred_locale="sv-SE")
+    channel = driver.add_channel(guild, "kort")
+    anna = driver.add_user("Anna", locale="en-US")
+    await driver.slash(anna, channel, "dubb start", {"computers": 2, "turn_time": 0})
+    lobby = await wait_table(driver, channel)
+    await driver.click(anna, lobby, "Starta")
+    await driver.slash(anna, channel, "dubb stop")
+    await driver.wait_for(lambda: title(lobby).endswith("stängt"), what="the table closed")
+    replay = await driver.click(anna, lobby, "Visa repris")
+    assert replay.message is not None
+    shared = await driver.click(anna, replay.message, "Share replay")
+    message = shared.message
+    assert message is not None
+    await driver.wait_for(lambda: message if message.attachments else None, what="posted")
+    assert message.content.startswith(f"<@{anna.id}> delar reprisen av Dubb #")
+    assert (message.attachments[0].description or "").startswith("Animerad repris av Dubb")
