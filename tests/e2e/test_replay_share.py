@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.fakediscord import Driver
+from bot.fakediscord import Driver, FakeDiscord
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, title, wait_table
 
@@ -70,3 +70,25 @@ async def test_share_replay_is_in_the_tables_language(bot: BotRunner, driver: Dr
     await driver.wait_for(lambda: message if message.attachments else None, what="posted")
     assert message.content.startswith(f"<@{anna.id}> delar reprisen av Dubb #")
     assert (message.attachments[0].description or "").startswith("Animerad repris av Dubb")
+
+
+async def test_share_replay_in_a_group_dm_goes_through_the_click_alone(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Where the bot is not a member, the picture is the click's own answer: no request with
+    the bot token to that channel."""
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo], name="Kortkväll")
+    table = await open_table(driver, group, world.anna, [world.bo])
+    await table.turn_by_buttons()
+    await driver.slash(world.anna, group, "dubb stop")
+    await driver.wait_for(lambda: title(table.table).endswith("closed"), what="closed")
+    replay = await driver.click(world.bo, table.table, "Replay")
+    assert replay.message is not None
+    shared = await driver.click(world.bo, replay.message, "Share replay")
+    message = shared.message
+    assert message is not None and not message.ephemeral
+    await driver.wait_for(lambda: message if message.attachments else None, what="posted")
+    assert message.channel_id == group.id and message.webhook_id == fake.application.id
+    assert [c for c in fake.rest_calls if c.path.startswith(f"/channels/{group.id}")] == []
