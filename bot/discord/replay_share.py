@@ -3,7 +3,7 @@ as one animated picture in the channel, for everyone.
 
 Only what the table showed is drawn: each frame is the game's own table picture of the public
 view after a move, the same picture the live table carried then. The person's click posts it
-(a public answer to their interaction), so it works where the bot is not a member too
+(a public follow-up of their interaction), so it works where the bot is not a member too
 (``bot.discord.reach``). Drawing a whole game takes a while, so it runs in a worker thread.
 """
 
@@ -18,6 +18,7 @@ import discord
 
 from bot.cardart import CardImage
 from bot.cardart.animation import animate, sampled
+from bot.discord.answers import user_lang
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.history import finished_record, replayed
@@ -65,11 +66,12 @@ def _alt(lang: str, game: str, table_id: int, shown: ReplayPicture) -> str:
 
 async def share(controller: TableController, interaction: discord.Interaction,
                 table_id: int) -> None:
-    """Post the replay of a finished table of this channel's place publicly, as the person's
-    answer."""
+    """Post the replay of a finished table of this channel's place publicly, as a follow-up of
+    the person's click."""
     record = await finished_record(controller, interaction, table_id)
-    # public, and acknowledged before the drawing, which may take longer than Discord waits
-    await interaction.response.defer(thinking=True)
+    # acknowledged before the drawing, which may take longer than Discord waits; privately, so
+    # that a refusal stays the clicker's and the picture is a public message of its own
+    await interaction.response.defer(ephemeral=True, thinking=True)
     records = await controller.service.moves(table_id)
     game, face = controller.game, controller.face
     final = replayed(controller, record, records, len(records) - 1)
@@ -85,10 +87,12 @@ async def share(controller: TableController, interaction: discord.Interaction,
     if len(shown.data) > interaction.filesize_limit:
         raise UserFacingError("That replay is too large to post here. Nothing was sent.")
     await interaction.edit_original_response(
-        content=tr(lang, "{person} shares the replay of {game} #{table}.",
-                   person=interaction.user.mention, game=game.name, table=table_id),
-        attachments=[data_file(shown.data, f"replay-{game.kind}-{table_id}.gif",
-                               _alt(lang, game.name, table_id, shown))],
+        content=tr(user_lang(interaction), "The replay is posted in the channel."))
+    await interaction.followup.send(
+        tr(lang, "{person} shares the replay of {game} #{table}.",
+           person=interaction.user.mention, game=game.name, table=table_id),
+        file=data_file(shown.data, f"replay-{game.kind}-{table_id}.gif",
+                       _alt(lang, game.name, table_id, shown)),
         allowed_mentions=discord.AllowedMentions.none())
 
 

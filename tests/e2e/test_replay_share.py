@@ -4,10 +4,12 @@ as an animated picture in the channel, for everyone, with alt text."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
+from bot.discord import replay_share
 from bot.fakediscord import Driver, FakeDiscord
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, title, wait_table
@@ -33,12 +35,10 @@ async def test_share_replay_posts_the_game_in_the_channel_for_everyone(
     number = head.split("#", 1)[1].split(":", 1)[0]
 
     shared = await driver.click(bo, replay.message, "Share replay")
-    message = shared.message
-    assert message is not None and not message.ephemeral
-    await driver.wait_for(lambda: message if message.attachments else None,
-                          what="the replay posted")
-    # posted in the channel by Bo's click, as the answer to it
-    assert message.channel_id == world.channel.id
+    [message] = await shared.wait_followups()
+    # Bo is told privately; the picture is public, posted in the channel by Bo's click
+    assert shared.ephemeral and shared.content == "The replay is posted in the channel."
+    assert not message.ephemeral and message.channel_id == world.channel.id
     assert any(m.id == message.id for m in driver.channel_messages(world.channel))
     assert message.content == f"<@{bo.id}> shares the replay of Dubb #{number}."
     [gif] = message.attachments
@@ -65,9 +65,9 @@ async def test_share_replay_is_in_the_tables_language(bot: BotRunner, driver: Dr
     replay = await driver.click(anna, lobby, "Visa repris")
     assert replay.message is not None
     shared = await driver.click(anna, replay.message, "Share replay")
-    message = shared.message
-    assert message is not None
-    await driver.wait_for(lambda: message if message.attachments else None, what="posted")
+    [message] = await shared.wait_followups()
+    # the clicker's own answer is in her language
+    assert shared.content == "The replay is posted in the channel."
     assert message.content.startswith(f"<@{anna.id}> delar reprisen av Dubb #")
     assert (message.attachments[0].description or "").startswith("Animerad repris av Dubb")
 
@@ -87,8 +87,33 @@ async def test_share_replay_in_a_group_dm_goes_through_the_click_alone(
     replay = await driver.click(world.bo, table.table, "Replay")
     assert replay.message is not None
     shared = await driver.click(world.bo, replay.message, "Share replay")
-    message = shared.message
-    assert message is not None and not message.ephemeral
-    await driver.wait_for(lambda: message if message.attachments else None, what="posted")
+    [message] = await shared.wait_followups()
+    assert not message.ephemeral and message.attachments
     assert message.channel_id == group.id and message.webhook_id == fake.application.id
     assert [c for c in fake.rest_calls if c.path.startswith(f"/channels/{group.id}")] == []
+
+
+async def test_a_replay_too_large_to_upload_is_refused_privately(
+    bot: BotRunner, driver: Driver, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [world.bo])
+    await table.turn_by_buttons()
+    await driver.slash(world.anna, world.channel, "dubb stop")
+    await driver.wait_for(lambda: title(table.table).endswith("closed"), what="closed")
+    replay = await driver.click(world.bo, table.table, "Replay")
+    assert replay.message is not None
+    before = len(driver.channel_messages(world.channel))
+    drawn = replay_share.replay_picture
+
+    def huge(*args: object) -> replay_share.ReplayPicture:
+        shown = drawn(*args)  # type: ignore[arg-type]
+        return replace(shown, data=shown.data + bytes(26 * 1024 * 1024))
+
+    monkeypatch.setattr(replay_share, "replay_picture", huge)
+    shared = await driver.click(world.bo, replay.message, "Share replay")
+    await driver.wait_for(lambda: shared.content or None, what="the answer")
+    assert shared.ephemeral
+    assert shared.content == "That replay is too large to post here. Nothing was sent."
+    assert shared.followups == []
+    # nothing public is left behind
+    assert len(driver.channel_messages(world.channel)) == before
