@@ -92,8 +92,8 @@ def main() -> None:
         out.write_bytes(shown.data)
         with Image.open(io.BytesIO(shown.data)) as gif:
             stored = gif.n_frames
-        print(f"{kind}: {shown.moves} moves, {shown.frames} frames drawn ({stored} stored: "
-              f"identical neighbours merge), {len(shown.data) / 1024:.0f} KiB, "
+        print(f"{kind}: {shown.moves} moves, {shown.frames} frames ({stored} in the file), "
+              f"{len(shown.data) / 1024:.0f} KiB, "
               f"drawn in "
               f"{statistics.median(times) * 1000:.0f} ms (median of {args.runs}, min "
               f"{min(times) * 1000:.0f} ms) -> {out.relative_to(ROOT)}")

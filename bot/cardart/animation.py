@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from bot.cardart.compose import CardImage
+from bot.cardart.text import line_mask
 
 FRAME_WIDTH = 480
 """Pixels: the cards stay readable in a chat's preview, which shows about this width."""
@@ -27,6 +28,10 @@ PAUSE_MS = 700
 LAST_MS = 4000
 """The final table stays longer before the replay starts again."""
 FELT = (30, 90, 60)
+CAPTION = 24
+"""Pixels at the top of each frame for its caption (which move it shows), above the cards."""
+CAPTION_SIZE = 16
+CAPTION_INK = (235, 240, 235)
 SAMPLE = 12
 """Frames the shared palette is chosen from."""
 
@@ -39,27 +44,34 @@ def sampled(count: int, cap: int = MAX_FRAMES) -> list[int]:
     return sorted({round(i * (count - 1) / (cap - 1)) for i in range(cap)})
 
 
-def _frame(picture: CardImage | None, size: tuple[int, int]) -> Image.Image:
+def _frame(picture: CardImage | None, caption: str, size: tuple[int, int]) -> Image.Image:
     canvas = Image.new("RGB", size, FELT)
+    if caption:
+        canvas.paste(CAPTION_INK, (8, (CAPTION - CAPTION_SIZE) // 2), line_mask(caption,
+                                                                              CAPTION_SIZE))
     if picture is None:
         return canvas
     with Image.open(io.BytesIO(picture.data)) as opened:
         image = opened.convert("RGBA")
-    scale = min(size[0] / image.width, size[1] / image.height, 1.0)
+    room = (size[0], size[1] - CAPTION)
+    scale = min(room[0] / image.width, room[1] / image.height, 1.0)
     if scale < 1.0:
         image = image.resize((max(1, round(image.width * scale)),
                               max(1, round(image.height * scale))), Image.Resampling.LANCZOS)
-    canvas.paste(image, ((size[0] - image.width) // 2, (size[1] - image.height) // 2), image)
+    canvas.paste(image, ((room[0] - image.width) // 2,
+                         CAPTION + (room[1] - image.height) // 2), image)
     return canvas
 
 
-def animate(pictures: Sequence[CardImage | None], *, width: int = FRAME_WIDTH,
-            height: int = FRAME_HEIGHT) -> bytes:
-    """An endlessly looping GIF of ``pictures`` in order (``None``: nothing on the table yet,
-    the bare felt), each shown ``PAUSE_MS`` and the last ``LAST_MS``. At least one picture."""
+def animate(pictures: Sequence[CardImage | None], captions: Sequence[str] | None = None, *,
+            width: int = FRAME_WIDTH, height: int = FRAME_HEIGHT) -> bytes:
+    """An endlessly looping GIF of ``pictures`` in order (``None``: nothing on the table then,
+    the bare felt), each under its caption, shown ``PAUSE_MS`` and the last ``LAST_MS``. At
+    least one picture."""
     if not pictures:
         raise ValueError("a replay needs at least one frame")
-    frames = [_frame(p, (width, height)) for p in pictures]
+    captions = captions or [""] * len(pictures)
+    frames = [_frame(p, c, (width, height)) for p, c in zip(pictures, captions, strict=True)]
     # one palette for all, from a sample: identical pixels stay identical between frames
     step = max(1, len(frames) // SAMPLE)
     chosen = frames[::step][:SAMPLE]

@@ -45,15 +45,18 @@ def replay_picture(engine: Engine, moves: Sequence[tuple[int, Any]],
                    picture: Callable[[Any], CardImage | None]) -> ReplayPicture:
     """The replay of ``moves`` applied to ``engine`` (as dealt; it is played on), a frame per
     move after the deal's (an even sample of them in a long game), each ``picture`` of the
-    engine's public view then."""
+    engine's public view then, captioned with the moves made so far of all of them."""
     keep = set(sampled(len(moves) + 1))
     frames: list[CardImage | None] = []
+    captions: list[str] = []
     for step in range(len(moves) + 1):
         if step:
             engine.apply(*moves[step - 1])
         if step in keep:
             frames.append(picture(engine.public_view()))
-    return ReplayPicture(animate(frames), len(frames), len(moves), frames[-1])
+            # numbers only: the same in every language
+            captions.append(f"{step}/{len(moves)}")
+    return ReplayPicture(animate(frames, captions), len(frames), len(moves), frames[-1])
 
 
 def _alt(lang: str, game: str, table_id: int, shown: ReplayPicture) -> str:
