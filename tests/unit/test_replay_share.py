@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.cardart import CardImage
-from bot.cardart.animation import MAX_FRAMES, sampled
+from bot.cardart import CardImage, Group, render
+from bot.cardart.animation import MAX_FRAMES, animate, sampled
+from bot.cards import new_deck
 from bot.discord.controller import load_face
 from bot.discord.replay_share import replay_picture
 from bot.gamekit.contract import Engine, GameSpec, Seat
@@ -97,3 +98,15 @@ def test_a_long_game_keeps_an_even_sample_with_its_first_and_last_frames() -> No
     assert len(kept) == MAX_FRAMES and kept[0] == 0 and kept[-1] == 999
     gaps = {b - a for a, b in pairwise(kept)}
     assert max(gaps) - min(gaps) <= 1
+
+
+def test_the_largest_replay_stays_well_under_the_upload_limit() -> None:
+    """Every frame a different, full table (three revealed hands), as many as are kept."""
+    rng = random.Random(1)
+    pictures = []
+    for _ in range(MAX_FRAMES):
+        deck = list(new_deck())
+        rng.shuffle(deck)
+        pictures.append(render([[Group(deck[i:i + 5], f"#{i // 5 + 1}")] for i in (0, 5, 10)]))
+    data = animate(pictures, [f"{i}/{MAX_FRAMES}" for i in range(MAX_FRAMES)])
+    assert len(data) < 2 * 1024 * 1024
