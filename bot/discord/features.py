@@ -13,7 +13,16 @@ from typing import Any, Protocol
 
 from discord import app_commands
 
-from bot.discord import challenge, coach, daily, hands, history, leaderboards, lobby
+from bot.discord import (
+    challenge,
+    coach,
+    daily,
+    hands,
+    history,
+    leaderboards,
+    lobby,
+    replay_share,
+)
 from bot.discord.controller import TableController
 from bot.discord.routing import Handler, Router
 from bot.discord.shared import SharedCommand
@@ -25,7 +34,8 @@ class Room(Protocol):
     def commands(self, controller: TableController) -> list[SharedCommand]: ...
 
 
-ROOMS: tuple[Room, ...] = (lobby, challenge, hands, history, coach, leaderboards, daily)
+ROOMS: tuple[Room, ...] = (lobby, challenge, hands, history, coach, leaderboards, daily,
+                          replay_share)
 
 
 def register_routes(router: Router, controller: TableController) -> None:

@@ -81,14 +81,11 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
     (a private card only once the game made it public) — with ◀ ▶, privately to whoever
     asked."""
     lang = user_lang(interaction)
-    record = await controller.service.store.table(table_id)
-    if (record is None or record.guild_id != place_of(interaction) or record.is_live
-            or not record.has_started or record.kind != controller.game.kind):
-        raise UserFacingError("There is no finished game to replay there.")
+    record = await finished_record(controller, interaction, table_id)
     records = await controller.service.moves(table_id)
     last = len(records) - 1
     step = min(max(step, 0), last)
-    snapshot = _replayed(controller, record, records, step)
+    snapshot = replayed(controller, record, records, step)
     names = controller.names(snapshot)
     public = [controller.game.events.public(e) for e in records[step].events]
     lines = controller.face.describe(public, names, lang)
@@ -104,6 +101,9 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
         view.add_item(button(controller.game.kind, table_id, "replay", label_text,
                              counter=max(to, 0), arg=label_text.encode().hex(),
                              disabled=off))
+    # posting it for everyone is a click away (``bot.discord.replay_share``)
+    view.add_item(button(controller.game.kind, table_id, "share_replay",
+                         tr(lang, "Share replay"), row=1))
     embed = fit(render.embed)
     if edit:
         await interaction.response.edit_message(content=content, embed=embed, view=view)
@@ -112,7 +112,18 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
                                                 ephemeral=True)
 
 
-def _replayed(controller: TableController, record: TableRecord,
+async def finished_record(controller: TableController, interaction: discord.Interaction,
+                          table_id: int) -> TableRecord:
+    """Table ``table_id`` of this game, if it was played and is over, filed where ``interaction``
+    comes from; refused otherwise."""
+    record = await controller.service.store.table(table_id)
+    if (record is None or record.guild_id != place_of(interaction) or record.is_live
+            or not record.has_started or record.kind != controller.game.kind):
+        raise UserFacingError("There is no finished game to replay there.")
+    return record
+
+
+def replayed(controller: TableController, record: TableRecord,
               records: Sequence[MoveRecord], step: int) -> TableSnapshot:
     start = records[0].move
     options = controller.game.validate_options(start["options"])
