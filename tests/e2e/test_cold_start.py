@@ -8,43 +8,15 @@ The test holds the game's start until Discord has seen an answer to the click (a
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
 
 from bot.fakediscord import Driver
-from bot.fakediscord.records import InteractionRecord
 from tests.e2e import dubb_table
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable
+from tests.e2e.held import HeldUntilAnswered
 
 pytestmark = pytest.mark.e2e
-
-HOLD = 4.0
-"""Seconds the held start waits for the click's answer at most: past the 3-second deadline."""
-
-
-class HeldStart:
-    """The next game start waits until the interaction set in ``clicked`` is answered."""
-
-    def __init__(self, service: Any) -> None:
-        self.service = service
-        self.start = service.start
-        self.clicked: asyncio.Future[InteractionRecord] = asyncio.get_running_loop().create_future()
-        self.answered_before_start: bool | None = None
-        service.start = self._start
-
-    async def _start(self, *args: Any, **kwargs: Any) -> Any:
-        self.service.start = self.start
-        record = await self.clicked
-        try:
-            async with asyncio.timeout(HOLD):
-                await asyncio.shield(record.acknowledged)
-        except TimeoutError:
-            pass
-        self.answered_before_start = record.acknowledged.done() and not record.failed
-        return await self.start(*args, **kwargs)
 
 
 async def test_a_start_that_is_slow_is_answered_within_the_deadline(
@@ -54,14 +26,14 @@ async def test_a_start_that_is_slow_is_answered_within_the_deadline(
     assert opened.ephemeral, opened.content
     lobby = await dubb_table.wait_table(driver, world.channel)
     assert bot.bot is not None
-    held = HeldStart(bot.bot.service)
+    held = HeldUntilAnswered(bot.bot.service, "start")
 
     result = await driver.click(world.anna, lobby, "Start", wait=False)
     held.clicked.set_result(result.record)
     table = DubbTable(driver, world.channel, {world.anna.id: world.anna})
     await table.wait_counter(0)
 
-    assert held.answered_before_start is True
+    assert held.answered_first is True
     assert not result.failed
     # a private "thinking…" answer, which then says the game started
     assert result.type == 5

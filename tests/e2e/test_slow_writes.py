@@ -9,42 +9,14 @@ the bot must acknowledge the click before its write is done, then show the move.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 import pytest
 
 from bot.fakediscord import Driver
-from bot.fakediscord.records import InteractionRecord
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, to_move
+from tests.e2e.held import HeldUntilAnswered
 
 pytestmark = pytest.mark.e2e
-
-HOLD = 4.0
-"""Seconds the held write waits for the click's answer at most: past the 3-second deadline."""
-
-
-class HeldWrite:
-    """The next move's commit waits until the interaction set in ``clicked`` is answered."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.commit = store.commit_move
-        self.clicked: asyncio.Future[InteractionRecord] = asyncio.get_running_loop().create_future()
-        self.answered_before_commit: bool | None = None
-        store.commit_move = self._commit
-
-    async def _commit(self, *args: Any, **kwargs: Any) -> None:
-        self.store.commit_move = self.commit
-        record = await self.clicked
-        try:
-            async with asyncio.timeout(HOLD):
-                await asyncio.shield(record.acknowledged)
-        except TimeoutError:
-            pass
-        self.answered_before_commit = record.acknowledged.done() and not record.failed
-        await self.commit(*args, **kwargs)
 
 
 @pytest.mark.parametrize("by", ["panel", "slash"])
@@ -64,19 +36,19 @@ async def test_a_move_whose_write_is_slow_is_answered_within_the_deadline(
         assert panel.message is not None
         shown = panel.message.content
         select = panel.message.selects()[0]
-        held = HeldWrite(bot.bot.service.store)
+        held = HeldUntilAnswered(bot.bot.service.store, "commit_move")
         result = await driver.select(user, panel.message, [select["options"][0]["value"]],
                                      custom_id=select["custom_id"], wait=False)
     else:
         choices = await driver.autocomplete(user, world.channel, "dubb play", {"cards": ""},
                                             focused="cards")
-        held = HeldWrite(bot.bot.service.store)
+        held = HeldUntilAnswered(bot.bot.service.store, "commit_move")
         result = await driver.slash(user, world.channel, "dubb play",
                                     {"cards": choices[0]["value"]}, wait=False)
     held.clicked.set_result(result.record)
 
     await table.wait_counter(before + 1)
-    assert held.answered_before_commit is True
+    assert held.answered_first is True
     assert not result.failed
     if by == "panel":
         # acknowledged as an update of the panel (no "thinking…"), which then shows the move
