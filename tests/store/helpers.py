@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from bot.gamekit.contract import GameSpec
@@ -95,3 +98,30 @@ async def check_table(store: Store, table_id: int) -> int:
 
 async def check_against_log(store: Store, table_id: int) -> None:
     await check_table(store, table_id)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_together(*commands: list[str]) -> list[str]:
+    """Start one ``python -m`` worker per command, wait until each says READY, then tell them
+    all GO at once (so they really contend), and return what each printed after READY. Each
+    must exit 0."""
+    workers = [subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+               for command in commands]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("GO\n")
+            worker.stdin.flush()
+        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    assert [w.returncode for w in workers] == [0] * len(workers)
+    return outputs

@@ -10,10 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
-import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -32,10 +29,10 @@ from bot.gamekit.search import Budget
 from bot.games.registry import GAMES
 from bot.storage import Finish, Store
 from tests.store.conftest import FakeClock
+from tests.store.helpers import run_together
 
 QUICK = Budget(iterations=24, seconds=float("inf"))
 GUILD = 1 << 40
-ROOT = Path(__file__).resolve().parents[2]
 ANNA, BO, CEM = 1001, 1002, 1003
 
 
@@ -206,24 +203,9 @@ def test_two_processes_agree_on_the_day_and_compute_the_baseline_once(
         await (await Store.open(db_url)).close()
 
     asyncio.run(migrated())
-    workers = [subprocess.Popen(
-        [sys.executable, "-m", "tests.store.daily_worker", db_url, str(clock.now)], cwd=ROOT,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    try:
-        for worker in workers:
-            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
-        # both ask at the same moment
-        for worker in workers:
-            assert worker.stdin is not None
-            worker.stdin.write("GO\n")
-            worker.stdin.flush()
-        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-                worker.wait()
-    assert [w.returncode for w in workers] == [0, 0]
+    # both ask at the same moment
+    command = ["tests.store.daily_worker", db_url, str(clock.now)]
+    outputs = run_together(command, command)
     answers = [json.loads(out.splitlines()[0]) for out in outputs]
     assert all(out.endswith("DONE\n") for out in outputs)
     assert answers[0]["commitment"] == answers[1]["commitment"]

@@ -13,10 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
@@ -36,13 +33,12 @@ from bot.storage.database import Database, Tx
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
 from bot.table import StaleMoveError, TableService
-from tests.store.helpers import GUILD, KINDS, check_table, started_table
+from tests.store.helpers import GUILD, KINDS, check_table, run_together, started_table
 from tests.store.pgserver import PgServer
 from tests.store.rival_worker import CHANNELS
 from tests.store.toy import Add
 
 T = TypeVar("T")
-ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_700_000_000.0
 WAIT_LIMIT = 30.0
 """Seconds to wait for a transaction to be seen waiting on a lock (only a failure waits so
@@ -283,26 +279,8 @@ async def check_rival_tables(url: str, table_ids: Sequence[int],
 @pytest.mark.slow
 def test_two_worker_processes_playing_the_same_tables_apply_each_move_once(db_url: str) -> None:
     table_ids = asyncio.run(start_rival_tables(db_url))
-    workers = [
-        subprocess.Popen([sys.executable, "-m", "tests.store.rival_worker", db_url, str(seed)],
-                         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        for seed in (1, 2)
-    ]
-    try:
-        for worker in workers:
-            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
-        # both start together, so they really contend for every table
-        for worker in workers:
-            assert worker.stdin is not None
-            worker.stdin.write("GO\n")
-            worker.stdin.flush()
-        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-                worker.wait()
-    assert [w.returncode for w in workers] == [0, 0]
+    # both start together, so they really contend for every table
+    outputs = run_together(*(["tests.store.rival_worker", db_url, str(seed)] for seed in (1, 2)))
     lines = [json.loads(line) for out in outputs for line in out.splitlines()
              if line != "DONE"]
     acks = [line for line in lines if not line.get("stale")]
