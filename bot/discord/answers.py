@@ -17,10 +17,10 @@ from discord.webhook.async_ import (
 )
 
 from bot.cardart import CardImage
-from bot.discord.common import cut
 from bot.discord.cycles import empty_view
 from bot.discord.deadline import answering
 from bot.discord.face import Panel
+from bot.discord.layout import panel_layout
 from bot.discord.pictures import attachment
 from bot.i18n import lang_of
 
@@ -104,28 +104,30 @@ async def answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: 
 
 async def _send_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
                       shown: CardImage | None) -> int | None:
-    content = cut(panel.content, 2000)
+    # a Components V2 message (issue 44): discord.py sets the flag from the layout on every
+    # write, and an edit that sends the layout keeps it (Discord never lets it be removed)
+    layout = panel_layout(panel.content, panel.view, panel.image)
     if edit and on_ephemeral(interaction):
         assert interaction.message is not None
         if interaction.response.is_done():
             # acknowledged late (``bot.discord.deadline``): edited through the webhook
-            await edit_answer(interaction.followup, content=content, embed=None,
-                              view=panel.view, **pictured(panel.image, shown))
+            await edit_answer(interaction.followup, content=None, embed=None, view=layout,
+                              **pictured(panel.image, shown))
         else:
-            await update_panel(interaction, content=content, embed=None, view=panel.view,
+            await update_panel(interaction, content=None, embed=None, view=layout,
                                **pictured(panel.image, shown))
         return interaction.message.id
     if interaction.response.is_done():
         # "thinking…" (``bot.discord.deadline``): the panel replaces it
         await interaction.edit_original_response(
-            content=content, view=panel.view,
+            content=None, view=layout,
             attachments=[attachment(panel.image)] if panel.image is not None else [])
         return None
     if panel.image is not None:
-        await interaction.response.send_message(content, view=panel.view, ephemeral=True,
+        await interaction.response.send_message(view=layout, ephemeral=True,
                                                 file=attachment(panel.image))
     else:
-        await interaction.response.send_message(content, view=panel.view, ephemeral=True)
+        await interaction.response.send_message(view=layout, ephemeral=True)
     return None
 
 

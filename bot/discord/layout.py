@@ -53,6 +53,26 @@ def table_layout(
     return layout
 
 
+def panel_layout(text: str, view: discord.ui.View | None,
+                 image: CardImage | None) -> discord.ui.LayoutView:
+    """A private hand panel as a layout: its text (the hand as card emojis in order, the total,
+    the notice or turn line) opens a Container, the hand's picture follows in a Media Gallery
+    with its alt text, then ``view``'s moves in their rows (``view`` is left empty). Five rows
+    of five and three blocks stay within the 40 components; the text is cut to 4,000
+    characters."""
+    rows = _action_rows(view)
+    container = discord.ui.Container()
+    container.add_item(discord.ui.TextDisplay(cut(text, TEXT_MAX)))
+    if image is not None:
+        item = discord.MediaGalleryItem(f"attachment://{image.filename}", description=image.alt)
+        container.add_item(discord.ui.MediaGallery(item))
+    for row in rows:
+        container.add_item(row)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return layout
+
+
 def _heading(embed: discord.Embed) -> str:
     title = f"## {embed.title}" if embed.title else ""
     return "\n".join(p for p in (title, embed.description or "") if p)

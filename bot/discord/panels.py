@@ -18,8 +18,9 @@ import discord
 from bot.cardart import CardImage
 from bot.coach import hints
 from bot.discord.answers import answer_panel, edit_answer, pictured, user_lang
-from bot.discord.common import button, cut, seated_names
+from bot.discord.common import button, seated_names
 from bot.discord.face import FaceDrawing, Panel
+from bot.discord.layout import panel_layout
 from bot.gamekit.contract import GameSpec
 from bot.i18n import N_, tr
 from bot.table import TableService
@@ -164,8 +165,9 @@ class HandPanels:
             return True
         token = self._edits.begin(key)
         try:
-            await edit_answer(panel.webhook, content=cut(fresh.content, 2000),
-                              view=fresh.view, previous_allowed_mentions=panel.mentions,
+            await edit_answer(panel.webhook, content=None,
+                              view=panel_layout(fresh.content, fresh.view, fresh.image),
+                              previous_allowed_mentions=panel.mentions,
                               **pictured(fresh.image, panel.image if token[1] else None))
         except discord.HTTPException as exc:
             # the panel was dismissed, or Discord no longer lets the bot edit it
@@ -233,7 +235,9 @@ class HandPanels:
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             return
         try:
-            await edit_answer(panel.webhook, content=tr(panel.lang, RETIRED_PANEL), view=None,
+            # the panel is a layout, which no edit may turn back into content
+            await edit_answer(panel.webhook, content=None,
+                              view=panel_layout(tr(panel.lang, RETIRED_PANEL), None, None),
                               previous_allowed_mentions=panel.mentions, attachments=[])
         except discord.HTTPException as exc:
             # dismissed by the player, or Discord no longer lets the bot edit it

@@ -12,11 +12,13 @@ from typing import Any
 
 from bot.fakediscord.attachments import Attachment, attachment_text
 from bot.fakediscord.jsonvalue import copy_json
+from bot.fakediscord.layouts import layout_text
 from bot.fakediscord.locales import DEFAULT_LOCALE
 from bot.fakediscord.snowflake import iso_from_snowflake
 from bot.fakediscord.validation import (
     COMPONENT_BUTTON,
     FLAG_EPHEMERAL,
+    FLAG_IS_COMPONENTS_V2,
     FLAG_LOADING,
     SELECT_TYPES,
 )
@@ -538,6 +540,14 @@ class StoredMessage:
             if select.get("custom_id") == custom_id:
                 return select
         raise LookupError(f"no select {custom_id!r} on message {self.id}")
+
+    @property
+    def shown(self) -> str:
+        """The message's words as a reader sees them: its ``content``, or the Text Displays of
+        a Components V2 layout (which has no content)."""
+        if self.flags & FLAG_IS_COMPONENTS_V2:
+            return layout_text(self.components)
+        return self.content
 
     @property
     def text(self) -> str:

@@ -54,8 +54,9 @@ class InteractionResult:
 
     @property
     def content(self) -> str:
+        """The answer's words: its content, or a layout's Text Displays (a hand panel)."""
         message = self.message
-        return message.content if message is not None else ""
+        return message.shown if message is not None else ""
 
     @property
     def ephemeral(self) -> bool:

@@ -119,8 +119,8 @@ async def test_a_refused_upload_logs_why_and_shows_letters(
     user = table.players[to_move(table.table) or 0]
     panel = await driver.click(user, table.table, "Your hand")
     assert panel.message is not None
-    assert "<:" not in panel.message.content
-    assert re.search(r"(?:10|[2-9JQKA])[♠♥♦♣]", panel.message.content)
+    assert "<:" not in panel.message.shown
+    assert re.search(r"(?:10|[2-9JQKA])[♠♥♦♣]", panel.message.shown)
     assert all("emoji" not in o for s in panel.message.selects() for o in s["options"])
 
 
@@ -149,7 +149,7 @@ async def test_a_dubb_table_and_hand_panel_show_the_cards_emojis(
     panel = await driver.click(user, table.table, "Your hand")
 
     assert panel.message is not None
-    hand_line = panel.message.content.splitlines()[0]
+    hand_line = panel.message.shown.splitlines()[0]
     assert hand_line.startswith("**Your hand (12):** <:")
     assert len(markups(fake, hand_line)) == 12
     options = panel.message.selects()[0]["options"]
@@ -241,7 +241,7 @@ async def test_a_tonk_turn_shows_the_cards_emojis_on_buttons_menus_and_the_table
 
     panel = await driver.click(user, table, "Your hand")
     assert panel.message is not None
-    assert len(markups(fake, panel.message.content)) >= 5 + 1, "the hand and the discard"
+    assert len(markups(fake, panel.message.shown)) >= 5 + 1, "the hand and the discard"
     drawn = await driver.click(user, panel.message, "Draw from stock")
     assert drawn.message is not None
     discard = next(s for s in drawn.message.selects() if ":discard:" in s["custom_id"])

@@ -38,5 +38,5 @@ async def test_a_start_that_is_slow_is_answered_within_the_deadline(
     # a private "thinking…" answer, which then says the game started
     assert result.type == 5
     await driver.wait_for(lambda: result.message is not None and not result.message.loading
-                          and "started" in result.message.content, what="the deferred answer")
+                          and "started" in result.message.shown, what="the deferred answer")
     assert result.ephemeral

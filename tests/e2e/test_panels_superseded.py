@@ -46,14 +46,14 @@ async def test_an_older_panel_says_it_is_out_of_date_and_offers_no_moves(
     assert older.message is not None
     older_id = older.message.id
     await table.turn_by_buttons()  # the turn comes to them: the older panel shows it
-    await driver.wait_for(lambda: "Your turn" in driver.fake.messages[older_id].content,
+    await driver.wait_for(lambda: "Your turn" in driver.fake.messages[older_id].shown,
                           what="the older panel refreshed for the turn")
     assert driver.fake.messages[older_id].selects() or driver.fake.messages[older_id].buttons()
 
     await table.turn_by_buttons()  # their move, from a newer panel opened on the table
     await _handled()
     retired = driver.fake.messages[older_id]
-    assert "out of date" in retired.content and "Your turn" not in retired.content
+    assert "out of date" in retired.shown and "Your turn" not in retired.shown
     assert _offers_nothing(retired) and not retired.attachments
     newest = driver.ephemerals(waiting, world.channel)[-1]
     assert newest.id != older_id and not _offers_nothing(newest)
@@ -103,6 +103,6 @@ async def test_aces_show_what_was_played_and_that_it_is_your_turn_again(
     assert panel.message is not None
     await _handled()
     shown = driver.fake.messages[panel.message.id]
-    assert "You played A" in shown.content, shown.content
-    assert "your turn again" in shown.content
+    assert "You played A" in shown.shown, shown.shown
+    assert "your turn again" in shown.shown
     assert shown.selects() or shown.buttons()  # ready for their next play

@@ -89,7 +89,7 @@ async def test_a_refreshed_panel_keeps_its_picture_until_the_hand_changes(
 
     def turn_shown() -> StoredMessage | None:
         message = driver.fake.messages[refreshed_id]
-        return message if "Your turn" in message.content else None
+        return message if "Your turn" in message.shown else None
 
     shown = await driver.wait_for(turn_shown, what="the panel refreshed for the turn")
     [turn] = shown.attachments

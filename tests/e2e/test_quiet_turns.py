@@ -18,6 +18,7 @@ import pytest
 from bot.discord import panels
 from bot.discord.showing import PING_AFTER
 from bot.fakediscord import Driver, User
+from bot.fakediscord.layouts import layout_text
 from bot.fakediscord.model import StoredMessage
 from bot.fakediscord.records import LogEntry
 from tests.e2e.conftest import BotRunner, World
@@ -76,7 +77,9 @@ async def test_a_player_is_told_by_their_panel_and_pinged_only_when_they_look_aw
     slow = {"turn": True}
 
     async def slow_panel(*args: Any, **kwargs: Any) -> None:
-        if slow["turn"] and str(kwargs.get("content", "")).startswith("🔔"):
+        view = kwargs.get("view")  # a panel is a layout: its words are its Text Displays
+        shown = layout_text(view.to_components()) if view is not None else ""
+        if slow["turn"] and shown.startswith("🔔"):
             slow["turn"] = False
             seq = len(driver.fake.log)
             with contextlib.suppress(AssertionError):
@@ -138,7 +141,7 @@ def _first_seen(driver: Driver, audience: int | None, counter: int) -> int:
             continue
         if audience is None and is_layout(entry.components):
             return entry.seq
-        if audience is not None and entry.content.startswith("🔔"):
+        if audience is not None and layout_text(entry.components).startswith("🔔"):
             return entry.seq
     raise AssertionError(f"nothing shown to {audience} at move {counter}")
 

@@ -34,7 +34,7 @@ async def test_a_move_whose_write_is_slow_is_answered_within_the_deadline(
     if by == "panel":
         panel = await driver.click(user, message, "Your hand")
         assert panel.message is not None
-        shown = panel.message.content
+        shown = panel.message.shown
         select = panel.message.selects()[0]
         held = HeldUntilAnswered(bot.bot.service.store, "commit_move")
         result = await driver.select(user, panel.message, [select["options"][0]["value"]],
@@ -54,10 +54,10 @@ async def test_a_move_whose_write_is_slow_is_answered_within_the_deadline(
         # acknowledged as an update of the panel (no "thinking…"), which then shows the move
         assert result.type == 6
         panel_message = panel.message
-        await driver.wait_for(lambda: panel_message.content != shown, what="the panel's update")
+        await driver.wait_for(lambda: panel_message.shown != shown, what="the panel's update")
     else:
         # a private "thinking…" answer, which becomes the hand panel
         assert result.type == 5
         await driver.wait_for(lambda: result.message is not None and not result.message.loading
-                              and bool(result.message.content), what="the deferred panel")
+                              and bool(result.message.shown), what="the deferred panel")
         assert result.ephemeral

@@ -51,7 +51,7 @@ async def test_out_of_turn_moves_and_spectators_clicks_are_refused(
     ):
         assert answer.ephemeral and answer.content == _refused("it is not your turn")
     panel = await driver.click(waiting, play.table, "Your hand")
-    assert panel.message is not None and "Waiting for" in panel.message.content
+    assert panel.message is not None and "Waiting for" in panel.message.shown
     assert [b["label"] for b in panel.message.buttons()] == ["Refresh"]
 
     spectator = world.mod
@@ -142,7 +142,7 @@ async def test_dropping_after_drawing_bad_spreads_and_hits_and_throwing_back_the
     discard_select = next(s for s in panel.message.selects()
                           if s["custom_id"].split(":")[3] == "discard")
     assert str(taken) not in [o["value"] for o in discard_select["options"]]
-    assert "so you may not discard it this turn" in panel.message.content
+    assert "so you may not discard it this turn" in panel.message.shown
 
 
 async def test_a_stale_panel_refreshes_itself_and_an_old_table_button_is_refused(
@@ -162,7 +162,7 @@ async def test_a_stale_panel_refreshes_itself_and_an_old_table_button_is_refused
     before = await play.state()
 
     stale = await driver.click(mover, old_panel.message, "Draw from stock")
-    assert stale.type == 7 and "moved on" in old_panel.message.content
+    assert stale.type == 7 and "moved on" in old_panel.message.shown
     assert "Discard a card (ends your turn)…" in [s.get("placeholder")
                                                   for s in old_panel.message.selects()]
     old_button = f"kb:tonk:{play.table_id}:draw_stock:{old_counter}"

@@ -78,7 +78,7 @@ async def test_a_restart_mid_hand_and_the_old_buttons_finish_the_hand_paid_once(
                   if s["placeholder"] == "Discard a card (ends your turn)…")
     discarded = await driver.select(mover, panel.message, [str(choice.card)],
                                     custom_id=select["custom_id"])
-    assert discarded.type == 7 and "You discarded" in panel.message.content
+    assert discarded.type == 7 and "You discarded" in panel.message.shown
     await play.settle()
     # the latest lines of the hand came back from the move log
     latest = field_value(play.table, "Latest").splitlines()

@@ -8,6 +8,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.discord import panels as panels_module
@@ -61,8 +62,9 @@ def refreshing(log: list[str], counters: list[int]) -> Any:
 def edits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     sent: list[str] = []
 
-    async def edit_answer(webhook: Any, *, content: str, **_: Any) -> None:
-        sent.append(content)
+    async def edit_answer(webhook: Any, *, view: discord.ui.LayoutView, **_: Any) -> None:
+        # a panel is a Components V2 layout: its words are in the container's first text
+        sent.append(view.to_components()[0]["components"][0]["content"])
 
     monkeypatch.setattr(panels_module, "edit_answer", edit_answer)
     return sent
