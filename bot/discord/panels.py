@@ -8,10 +8,11 @@ through that interaction's webhook. Only what one player may see is ever drawn o
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
-from contextlib import suppress
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 
 import discord
 
@@ -55,6 +56,8 @@ class OpenPanel:
     only a full garbage collection frees, and one kept per player for minutes made those
     collections stall the loop for 100 ms under load (issue 16)."""
 
+    key: tuple[int, int]
+    """The table and the player."""
     webhook: discord.Webhook
     mentions: discord.AllowedMentions | None
     """The client's allowed mentions, which discord.py sends with every edit."""
@@ -68,32 +71,41 @@ class OpenPanel:
     """The table's move counter the panel was drawn at: a panel drawn at the table's latest
     move already shows it ready for the player's move, with its own notice (the answer to that
     move), which a refresh for the same move must not overwrite (issue 36)."""
+    retired: bool = False
+    """A newer panel replaced it: it offers no moves any more, and no refresh shows one."""
 
 
-class PanelEdits:
-    """Edits of each player's panels in flight. What a panel shows is known only after an edit
-    that overlapped no other: two edits in flight may land in either order."""
+class PanelWrites:
+    """Each player's panel writes at a table, one at a time.
+
+    Two edits of one message in flight may land in either order. A panel whose picture did
+    not change keeps it (no ``attachments``: its layout still shows ``attachment://hand.png``),
+    and Discord refuses that edit (400, ``UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND``) if one
+    that took the picture away — the panel's retirement — landed first. One at a time, what a
+    panel shows is known after every write, and a refresh that waited never brings a retired
+    panel back (issue 44)."""
 
     def __init__(self) -> None:
-        self._open: dict[tuple[int, int], list[int]] = {}
-        """Per table and player: edits in flight, edits begun."""
+        self._turns: dict[tuple[int, int], _Turns] = {}
 
-    def begin(self, key: tuple[int, int]) -> tuple[int, bool]:
-        """Start an edit: its token, and whether it is alone."""
-        entry = self._open.setdefault(key, [0, 0])
-        alone = entry[0] == 0
-        entry[0] += 1
-        entry[1] += 1
-        return entry[1], alone
+    @contextlib.asynccontextmanager
+    async def one(self, key: tuple[int, int]) -> AsyncIterator[None]:
+        """The turn of one write of the panels of ``key`` (table, player)."""
+        turns = self._turns.setdefault(key, _Turns())
+        turns.waiting += 1
+        try:
+            async with turns.lock:
+                yield
+        finally:
+            turns.waiting -= 1
+            if not turns.waiting:
+                del self._turns[key]
 
-    def end(self, key: tuple[int, int], token: tuple[int, bool]) -> bool:
-        """Whether the edit that began with ``token`` was alone from start to end."""
-        entry = self._open[key]
-        entry[0] -= 1
-        clean = token[1] and entry[1] == token[0]
-        if entry[0] == 0:
-            del self._open[key]
-        return clean
+
+@dataclass
+class _Turns:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting: int = 0
 
 
 class HandPanels:
@@ -113,7 +125,7 @@ class HandPanels:
         self._clock = clock
         self._open: dict[tuple[int, int], OpenPanel] = {}
         """Per table and player: the panel they have open."""
-        self._edits = PanelEdits()
+        self._writes = PanelWrites()
 
     async def draw(self, snapshot: TableSnapshot, player: int, lang: str, *,
                    notice: str | None, arg: str | None) -> Panel:
@@ -127,7 +139,7 @@ class HandPanels:
         if hinted and snapshot.engine is not None and snapshot.engine.to_move == player:
             # issue 34: the expert's move for this position, privately; a full panel has no
             # room for the button, and the hint command still answers
-            with suppress(ValueError):
+            with contextlib.suppress(ValueError):
                 panel.view.add_item(button(self.game.kind, snapshot.table_id, "hint",
                                            tr(lang, "Hint"), counter=snapshot.counter))
         if not pictures or snapshot.engine is None or snapshot.seat_of(player) is None:
@@ -163,22 +175,25 @@ class HandPanels:
                                 notice=tr(panel.lang, "🔔 Your turn."), arg=None)
         if await self._still(snapshot) is None:
             return True
-        token = self._edits.begin(key)
-        try:
-            await edit_answer(panel.webhook, content=None,
-                              view=panel_layout(fresh.content, fresh.view, fresh.image),
-                              previous_allowed_mentions=panel.mentions,
-                              **pictured(fresh.image, panel.image if token[1] else None))
-        except discord.HTTPException as exc:
-            # the panel was dismissed, or Discord no longer lets the bot edit it
-            _log.info("could not refresh a hand panel at table %d: %s", snapshot.table_id, exc)
-            self._open.pop(key, None)
-            return False
-        finally:
-            clean = self._edits.end(key, token)
-        if self._open.get(key) is panel:
-            panel.image = fresh.image if clean else None
-            panel.counter = snapshot.counter
+        async with self._writes.one(key):
+            if panel.retired:
+                return True  # the newer panel is the one to show the turn
+            # the panel the player has open: this one, or this one's message edited in place by
+            # a click on it since (every other one was retired)
+            shown = self._open.get(key) or panel
+            try:
+                await edit_answer(panel.webhook, content=None,
+                                  view=panel_layout(fresh.content, fresh.view, fresh.image),
+                                  previous_allowed_mentions=panel.mentions,
+                                  **pictured(fresh.image, shown.image))
+            except discord.HTTPException as exc:
+                # the panel was dismissed, or Discord no longer lets the bot edit it
+                _log.info("could not refresh a hand panel at table %d: %s",
+                          snapshot.table_id, exc)
+                if self._open.get(key) is shown:
+                    del self._open[key]
+                return False
+            shown.image, shown.counter = fresh.image, snapshot.counter
         return True
 
     async def _still(self, snapshot: TableSnapshot) -> TableSnapshot | None:
@@ -192,24 +207,25 @@ class HandPanels:
 
     async def answer(self, interaction: discord.Interaction, table_id: int, panel: Panel, *,
                      edit: bool) -> tuple[int | None, CardImage | None]:
-        """``answer_panel``, leaving a picture that did not change on its panel when nothing
-        else edits that panel meanwhile. Returns the panel's message id when it was edited in
-        place, and the picture it is known to show."""
+        """``answer_panel``, leaving a picture that did not change on the panel the click came
+        from. Returns the panel's message id when it was edited in place, and the picture it
+        shows."""
         # the panel is drawn: sending it is a stretch of its own (issue 16)
         await self.people.step()
         key = (table_id, interaction.user.id)
-        kept = self._open.get(key)
         message = interaction.message
-        token = self._edits.begin(key)
-        shown = None
-        if (token[1] and kept is not None and message is not None
-                and kept.message_id == message.id):
-            shown = kept.image
-        try:
-            edited = await answer_panel(interaction, panel, edit=edit, shown=shown)
-        finally:
-            clean = self._edits.end(key, token)
-        return edited, panel.image if clean else None
+        async with self._writes.one(key):
+            kept = self._open.get(key)
+            if kept is None or message is None or kept.message_id != message.id:
+                kept = None  # not the message the click came from, or not known to be
+            try:
+                edited = await answer_panel(interaction, panel, edit=edit,
+                                            shown=kept.image if kept else None)
+            except BaseException:
+                if kept is not None:
+                    kept.image = None  # it may or may not show the new picture
+                raise
+        return edited, panel.image
 
     def keep(self, interaction: discord.Interaction, snapshot: TableSnapshot,
              answered: tuple[int | None, CardImage | None]) -> OpenPanel | None:
@@ -220,13 +236,14 @@ class HandPanels:
         key = (snapshot.table_id, interaction.user.id)
         before = self._open.get(key)
         self._open[key] = OpenPanel(
-            interaction.followup, interaction.client.allowed_mentions, user_lang(interaction),
+            key, interaction.followup, interaction.client.allowed_mentions, user_lang(interaction),
             self._clock(), image, message_id, snapshot.counter)
         # edited in place, it is the panel kept before: every other one was retired when it
         # was replaced (one whose message is known to differ excepted)
         if before is None or (message_id is not None and before.message_id in (None,
                                                                               message_id)):
             return None
+        before.retired = True  # from now on, whatever retire() is waiting for
         return before
 
     async def retire(self, panel: OpenPanel | None) -> None:
@@ -234,14 +251,15 @@ class HandPanels:
         its own interaction's webhook, as the turn's refresh is (no global request budget)."""
         if panel is None or self._clock() - panel.shown_at > PANEL_FRESH_SECONDS:
             return
-        try:
-            # the panel is a layout, which no edit may turn back into content
-            await edit_answer(panel.webhook, content=None,
-                              view=panel_layout(tr(panel.lang, RETIRED_PANEL), None, None),
-                              previous_allowed_mentions=panel.mentions, attachments=[])
-        except discord.HTTPException as exc:
-            # dismissed by the player, or Discord no longer lets the bot edit it
-            _log.info("could not retire a hand panel: %s", exc)
+        async with self._writes.one(panel.key):
+            try:
+                # the panel is a layout, which no edit may turn back into content
+                await edit_answer(panel.webhook, content=None,
+                                  view=panel_layout(tr(panel.lang, RETIRED_PANEL), None, None),
+                                  previous_allowed_mentions=panel.mentions, attachments=[])
+            except discord.HTTPException as exc:
+                # dismissed by the player, or Discord no longer lets the bot edit it
+                _log.info("could not retire a hand panel: %s", exc)
 
     def drop_table(self, table_id: int) -> None:
         """Forget the panels of a table that has closed."""

@@ -3,12 +3,9 @@ player the turn again shows what they played as well as their turn."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.cards import ACE, RANK_NAMES
-from bot.client import _INTERACTION_TASKS
 from bot.fakediscord import Driver, StoredMessage
 from bot.gamekit.contract import Seat
 from bot.games.dubb import DubbOptions, Play
@@ -16,18 +13,9 @@ from bot.games.dubb.engine import DubbEngine
 from tests.e2e.automation import set_seed
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, to_move
+from tests.e2e.handled import handled
 
 pytestmark = pytest.mark.e2e
-
-
-async def _handled() -> None:
-    """Until every interaction the bot is handling has been answered and done with (a panel's
-    refresh for the turn is part of the move's handling)."""
-    running = [t for t in asyncio.all_tasks()
-               if t is not asyncio.current_task() and not t.done()
-               and t.get_name().startswith(_INTERACTION_TASKS)]
-    if running:
-        await asyncio.wait(running, timeout=30)
 
 
 def _offers_nothing(message: StoredMessage) -> bool:
@@ -51,7 +39,7 @@ async def test_an_older_panel_says_it_is_out_of_date_and_offers_no_moves(
     assert driver.fake.messages[older_id].selects() or driver.fake.messages[older_id].buttons()
 
     await table.turn_by_buttons()  # their move, from a newer panel opened on the table
-    await _handled()
+    await handled()
     retired = driver.fake.messages[older_id]
     assert "out of date" in retired.shown and "Your turn" not in retired.shown
     assert _offers_nothing(retired) and not retired.attachments
@@ -101,7 +89,7 @@ async def test_aces_show_what_was_played_and_that_it_is_your_turn_again(
     assert second is not first
     panel = await driver.slash(second, world.channel, "dubb play", {"cards": _typed(aces)})
     assert panel.message is not None
-    await _handled()
+    await handled()
     shown = driver.fake.messages[panel.message.id]
     assert "You played A" in shown.shown, shown.shown
     assert "your turn again" in shown.shown

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.discord import panels as panels_module
-from bot.discord.panels import HandPanels, OpenPanel, PanelEdits
+from bot.discord.panels import HandPanels, OpenPanel, PanelWrites
 from bot.table.priority import PeopleFirst
 
 
@@ -52,8 +52,8 @@ def refreshing(log: list[str], counters: list[int]) -> Any:
 
     panels: Any = SimpleNamespace(
         people=steps, service=Service(), draw=panel, _clock=lambda: 0.0,
-        _edits=PanelEdits(),
-        _open={(1, 7): OpenPanel(SimpleNamespace(), None, "en", 0.0, None, 1)})
+        _writes=PanelWrites(),
+        _open={(1, 7): OpenPanel((1, 7), SimpleNamespace(), None, "en", 0.0, None, 1)})
     panels._still = lambda snapshot: HandPanels._still(panels, snapshot)
     return panels
 
@@ -109,7 +109,7 @@ async def test_a_panel_answer_is_sent_in_a_step_of_its_own(monkeypatch: pytest.M
 
     monkeypatch.setattr(panels_module, "answer_panel", answer_panel)
     steps = Steps()
-    panels: Any = SimpleNamespace(people=steps, _open={}, _edits=PanelEdits())
+    panels: Any = SimpleNamespace(people=steps, _open={}, _writes=PanelWrites())
     interaction: Any = SimpleNamespace(user=SimpleNamespace(id=7), message=None)
     panel: Any = SimpleNamespace(content="Your hand", image=None)
     answer = asyncio.create_task(
