@@ -206,6 +206,11 @@ def _resolved(
     if images_only and not attachment.filename.lower().endswith(EMBED_IMAGE_SUFFIXES):
         return holder
     attachment.referenced = True
+    if not images_only:
+        # a component's media (Unfurled Media Item) names its file: the message's attachments
+        # leave it out, and an edit keeps it by this id
+        return {**holder, field: attachment.url, "proxy_url": attachment.url,
+                "attachment_id": str(attachment.id)}
     if field == "url":
         return {**holder, field: attachment.url, "proxy_url": attachment.url}
     return {**holder, field: attachment.url}

@@ -6,6 +6,7 @@ carries, and a channel webhook's layout heard only with ``with_components=true``
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -382,3 +383,50 @@ async def test_a_defer_takes_no_layout_flag_and_the_follow_up_brings_the_layout(
     assert result.message is not None
     shown = fake.messages[result.message.id]
     assert shown.flags & V2 and shown.components[0]["content"] == "## Tonk — hand 2"
+
+
+async def test_an_edit_that_keeps_the_picture_may_show_it_and_one_that_drops_it_may_not(
+    fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
+) -> None:
+    """Edit Message: without ``attachments`` the message keeps its files; with it, exactly the
+    files listed (by id) stay. A layout's ``attachment://name`` names a file the message carries
+    once edited — a kept one too. A file a layout shows is left out of the message's
+    ``attachments``: its media comes back as the file's address with its ``attachment_id``,
+    the id an edit lists to keep it. A file the edit took away is
+    UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND."""
+    driver.allow_rest_errors()
+    answers: list[tuple[str, int]] = []
+    edited = asyncio.Event()
+
+    def shown(words: str) -> list[dict[str, Any]]:
+        return [container(text(words), gallery(1, "attachment://hand.png", "7♥ 8♥"))]
+
+    def setup(tree: app_commands.CommandTree) -> None:
+        @tree.command(name="hand", description="Show the hand")
+        async def hand(interaction: discord.Interaction) -> None:
+            first = discord.ui.LayoutView()
+            first.add_item(discord.ui.TextDisplay("yours"))
+            first.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
+                "attachment://hand.png", description="7♥ 8♥")))
+            await interaction.response.send_message(
+                view=first, file=discord.File(io.BytesIO(PNG), "hand.png"), ephemeral=True)
+            where = f"/webhooks/{interaction.application_id}/{interaction.token}/messages/@original"
+            _, sent = await call(fake, "GET", where, bot=False)
+            file_id = sent["components"][1]["items"][0]["media"]["attachment_id"]
+            for words, fields in (("kept", {}), ("listed", {"attachments": [{"id": file_id}]}),
+                                  ("dropped", {"attachments": []})):
+                status, _ = await call(fake, "PATCH", where,
+                                       {"components": shown(words), **fields}, bot=False)
+                answers.append((words, status))
+            edited.set()
+
+    await bare_clients.start(setup)
+    result = await driver.slash(world.anna, world.channel, "hand")
+    await asyncio.wait_for(edited.wait(), 10)
+
+    assert answers == [("kept", 200), ("listed", 200), ("dropped", 400)]
+    message = result.message
+    assert message is not None and message.shown == "listed"
+    [picture] = message.attachments
+    media = message.components[0]["components"][1]["items"][0]["media"]
+    assert (media["url"], media["attachment_id"]) == (picture.url, str(picture.id))
