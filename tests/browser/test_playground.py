@@ -19,7 +19,8 @@ _STANDING = re.compile(r"^\d+\. (.+?) ([+−]\d+) · 1 hand played", re.MULTILIN
 
 
 def _hand_line(panel: Locator) -> str:
-    found = _HAND_LINE.search(panel.locator(".content").inner_text())
+    """The panel's hand line, from its layout's text (a panel has no ``content``)."""
+    found = _HAND_LINE.search(panel.locator(".container .text-display").first.inner_text())
     assert found, panel.inner_text()
     return found.group(0)
 

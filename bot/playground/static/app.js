@@ -545,6 +545,7 @@
           break;
         case 12: {
           const gallery = el("div", "gallery");
+          if ((component.items || []).length === 1) gallery.classList.add("single");
           for (const item of component.items || []) {
             gallery.append(image(item.media.url, item.description, "gallery-image"));
           }
@@ -557,7 +558,14 @@
           out.push(link);
           break;
         }
-        case 14: out.push(el("hr", "separator")); break;
+        case 14: {
+          // Discord's Separator: a line unless divider is false, small or large spacing
+          const rule = el("hr", "separator");
+          if (component.divider === false) rule.classList.add("no-divider");
+          if (component.spacing === 2) rule.classList.add("large");
+          out.push(rule);
+          break;
+        }
         case 17: {
           const box = el("div", "container");
           if (component.accent_color !== undefined && component.accent_color !== null) {
