@@ -299,8 +299,11 @@ def test_references_resolve_in_copies_and_what_they_were_given_stays_as_it_was()
         }
     ]
     assert list(new_embeds[0]) == list(embeds[0])  # keys stay in their order
-    assert new_components[1]["accessory"]["media"] == {"url": cards.url, "proxy_url": cards.url}
-    assert new_components[2]["items"] == [{"media": {"url": notes.url, "proxy_url": notes.url}}]
+    # a component's media names its file (Unfurled Media Item's attachment_id)
+    assert new_components[1]["accessory"]["media"] == {
+        "url": cards.url, "proxy_url": cards.url, "attachment_id": "1"}
+    assert new_components[2]["items"] == [
+        {"media": {"url": notes.url, "proxy_url": notes.url, "attachment_id": "2"}}]
     # what did not change is shared, not copied
     assert new_components[0] is row and new_components[3] is missing
     assert new_embeds[0]["fields"] is embeds[0]["fields"]
