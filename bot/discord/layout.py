@@ -5,7 +5,9 @@ colour) with its buttons and picture; this turns that into one Container whose a
 is the embed's (lobby, playing, over), a heading, a block of text per field, the picture in
 a Media Gallery with its alt text, the footer in small print and the buttons in action rows.
 The turn line that pings the person to move opens the container: with the layout flag a
-message has no ``content``, and Discord reads its mentions from the Text Displays.
+message has no ``content``, and Discord reads its mentions from the Text Displays. The field
+that lists the seats becomes one Section per seat (``SeatBlocks``): the seat's line and, beside
+it, the seat's Profile button.
 
 Discord's limits for a layout (Component Reference): 40 components counted through every
 level and 4,000 characters across all Text Displays; ``fit_texts`` keeps a table within them
@@ -14,13 +16,44 @@ the way ``common.fit`` keeps an embed (the latest blocks stay, the oldest lines 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 import discord
 
 from bot.cardart import CardImage
-from bot.discord.common import cut
+from bot.discord.common import button, cut
+from bot.discord.routing import RoutedButton
+from bot.i18n import tr
 
 COMPONENTS_MAX = 40
 TEXT_MAX = 4000
+PROFILE = "profile"
+"""The action of a seat's Profile button (``bot.discord.leaderboards``); its argument is the
+seat's player."""
+
+
+@dataclass(frozen=True)
+class SeatBlocks:
+    """The embed field named ``field`` lists the seats, one line each: on the layout, one
+    Section per seat. A Section must have an accessory; a seat's is a small Profile button
+    (its player's rating, privately), which works for people and computers alike in every
+    channel, where a Thumbnail would need each person's avatar and a picture for computers,
+    and make every seat as tall as the picture. Each costs three components (Section, Text
+    Display, button): six seats 18 of the 40."""
+
+    field: str
+    lines: tuple[str, ...]
+    buttons: tuple[RoutedButton, ...]
+
+
+def seat_blocks(game: str, table_id: int, field: str, seats: Iterable[tuple[int, str]],
+                lang: str) -> SeatBlocks:
+    """``seats``: each seat's player and line, in turn order."""
+    listed = list(seats)
+    return SeatBlocks(field, tuple(line for _, line in listed), tuple(
+        button(game, table_id, PROFILE, tr(lang, "Profile"), counter=0, arg=str(player))
+        for player, _ in listed))
 
 
 def table_layout(
@@ -28,9 +61,10 @@ def table_layout(
     view: discord.ui.View | None,
     content: str | None,
     image: CardImage | None,
+    seats: SeatBlocks | None = None,
 ) -> discord.ui.LayoutView:
-    """``embed``'s table as a layout; ``view``'s items move into it (``view`` is left
-    empty)."""
+    """``embed``'s table as a layout, ``seats`` in Sections; ``view``'s items move into it
+    (``view`` is left empty)."""
     rows = _action_rows(view)
     head = [content] if content else []
     body = [_heading(embed), *(_field(f.name, f.value) for f in embed.fields)]
@@ -40,8 +74,16 @@ def table_layout(
     if fixed + len(texts) > COMPONENTS_MAX:
         # a table with more blocks than a layout holds reads as one text
         texts = ["\n\n".join(texts)]
+    listed = _seats_at(texts, embed, seats)
+    if listed is not None and fixed + len(texts) + 3 * len(listed.lines) > COMPONENTS_MAX:
+        listed = None  # the seats stay one block of text
     container = discord.ui.Container(accent_colour=embed.colour)
     for text in texts:
+        if listed is not None and text == _field(listed.field, "\n".join(listed.lines)):
+            container.add_item(discord.ui.TextDisplay(f"**{listed.field}**"))
+            for line, profile in zip(listed.lines, listed.buttons, strict=True):
+                container.add_item(discord.ui.Section(line, accessory=profile))
+            continue
         container.add_item(discord.ui.TextDisplay(text))
     if image is not None:
         item = discord.MediaGalleryItem(f"attachment://{image.filename}", description=image.alt)
@@ -71,6 +113,17 @@ def panel_layout(text: str, view: discord.ui.View | None,
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
     return layout
+
+
+def _seats_at(texts: list[str], embed: discord.Embed,
+              seats: SeatBlocks | None) -> SeatBlocks | None:
+    """``seats`` when their field is among ``texts`` as the face wrote it (not shortened to
+    fit, and listing exactly these seats)."""
+    if seats is None:
+        return None
+    value = "\n".join(seats.lines)
+    written = any(f.name == seats.field and f.value == value for f in embed.fields)
+    return seats if written and _field(seats.field, value) in texts else None
 
 
 def _heading(embed: discord.Embed) -> str:

@@ -892,7 +892,8 @@ def _layout(render: TableRender) -> dict[str, Any]:
     go out empty: the flag allows nothing else, and an edit that empties them is how Discord
     lets a table posted in the old layout before an upgrade become a layout ("Edit Message":
     IS_COMPONENTS_V2 can be set), the same message with the same buttons."""
-    layout = table_layout(render.embed, render.view, render.content, render.image)
+    layout = table_layout(render.embed, render.view, render.content, render.image,
+                          render.seats)
     return {"content": None, "embed": None, "view": layout}
 
 

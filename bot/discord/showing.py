@@ -12,6 +12,7 @@ from typing import Protocol
 import discord
 
 from bot.cardart import CardImage
+from bot.discord.layout import SeatBlocks
 from bot.discord.pacing import Kind
 from bot.discord.webhooks import ChannelHook
 
@@ -25,6 +26,8 @@ class TableRender:
     content: str | None = None
     image: CardImage | None = None
     """A picture of the table's cards, attached to the message (its layout shows it)."""
+    seats: SeatBlocks | None = None
+    """The field that lists the seats, drawn as one Section per seat."""
 
 
 Draw = Callable[[], TableRender]

@@ -106,8 +106,10 @@ def test_a_dubb_game_against_two_computers_played_by_clicks(
     final = anna.table("Dubb")
     for name in ("Anna", "Astrid", "Bertil"):
         expect(final.locator(".container")).to_contain_text(name)
-    # a finished game offers Play again and Replay, and no move
-    expect(final.get_by_role("button")).to_have_text(["Play again", "Replay", "Review"])
+    # a finished game offers Play again and Replay, and no move; each seat its Profile
+    expect(final.locator(".row").get_by_role("button")).to_have_text(
+        ["Play again", "Replay", "Review"])
+    expect(final.locator(".section").get_by_role("button")).to_have_text(["Profile"] * 3)
     assert hands, "Anna never had a turn"
     expect(anna.panels().first).to_contain_text("Only you can see this")
 

@@ -1,7 +1,7 @@
 """Read a public table message, a Components V2 layout (``bot.discord.layout``), as its parts:
 the turn line, the heading's title and text, each block by its name, the small print and the
 picture, in the shape of the embed the table used to be, so a test asks the same questions
-of it."""
+of it (the seats' Sections read as the lines of the players' block)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,11 @@ def card(message: StoredMessage) -> dict[str, Any] | None:
         if part.get("type") == 12:
             item = part["items"][0]
             out["image"] = {"url": item["media"]["url"], "description": item.get("description")}
+        if part.get("type") == 9 and out["fields"]:
+            # a seat's Section: one line of the block above it (the players)
+            seat = "\n".join(str(t["content"]) for t in part["components"])
+            field = out["fields"][-1]
+            field["value"] = f"{field['value']}\n{seat}" if field["value"] else seat
         if part.get("type") != 10:
             continue
         text = str(part["content"])
@@ -69,3 +74,11 @@ def field_value(message: StoredMessage, name: str) -> str | None:
 def is_layout(components: list[dict[str, Any]]) -> bool:
     """Whether a message's components are a table layout (a container first)."""
     return bool(components) and components[0].get("type") == 17
+
+
+def row_buttons(message: StoredMessage) -> list[dict[str, Any]]:
+    """The buttons in the table's action rows: its moves and commands (each seat's Profile
+    button sits beside the seat's line instead)."""
+    box = message.components[0] if is_layout(message.components) else {}
+    return [b for part in box.get("components") or [] if part.get("type") == 1
+            for b in part["components"] if b.get("type") == 2]

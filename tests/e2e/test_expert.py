@@ -24,7 +24,7 @@ from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import DubbTable
-from tests.e2e.table_card import card
+from tests.e2e.table_card import card, row_buttons
 from tests.e2e.test_computers import play_until_hand_over
 from tests.e2e.tonk_table import open_table
 
@@ -299,7 +299,7 @@ async def test_a_review_weighs_the_players_decisions_the_same_every_time(
             break
         await table.turn_by_buttons()
     final = table.table
-    assert [b["label"] for b in final.buttons()] == ["Play again", "Replay", "Review"]
+    assert [b["label"] for b in row_buttons(final)] == ["Play again", "Replay", "Review"]
 
     first = await driver.click(anna, final, "Review")
     assert first.ephemeral and first.message is not None, first.content

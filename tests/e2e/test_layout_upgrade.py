@@ -15,7 +15,7 @@ from bot.games.tonk import HandEnd
 from bot.storage import Store
 from tests.e2e.conftest import TEST_TOKEN, BotRunner, World
 from tests.e2e.dubb_table import open_table, pings_off, table_id_of, title
-from tests.e2e.table_card import card, turn_line
+from tests.e2e.table_card import card, row_buttons, turn_line
 from tests.e2e.tonk_table import POLICY_FOR
 from tests.e2e.tonk_table import open_table as open_tonk
 
@@ -53,7 +53,7 @@ async def test_a_table_in_the_old_layout_becomes_a_layout_at_its_next_write(
     channel = f"/channels/{world.channel.id}/messages"
     row = [
         {"type": 2, "style": b["style"], "label": b["label"], "custom_id": b["custom_id"]}
-        for b in shown.buttons()
+        for b in row_buttons(shown)
     ]
     old = await call(
         fake,

@@ -74,6 +74,31 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
     assert chart.description.startswith("Diagram över rating i Dubb för Bo:"), chart.description
     assert "under 1 ratingparti" in chart.description
 
+    # each seat on the finished table has a Profile button: Bo's, pressed by Anna, answers
+    # her privately with his profile, in her language
+    [seat] = [b for b in _profiles(final) if b["custom_id"].endswith(f":{world.bo.id}")]
+    pressed = await driver.click(world.anna, final, seat["custom_id"])
+    assert pressed.ephemeral and pressed.message is not None
+    assert pressed.message.embeds[0]["title"] == embed["title"]
+
+
+def _profiles(table: StoredMessage) -> list[dict[str, object]]:
+    """The Profile buttons beside the seats' lines."""
+    return [b for b in table.buttons() if str(b["custom_id"]).split(":")[3] == "profile"]
+
+
+async def test_a_computers_profile_button_says_it_is_not_rated(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    table = await open_table(driver, world.channel, world.anna, [], computers=1)
+    profiles = _profiles(table.table)
+    assert len(profiles) == 2 and {p["label"] for p in profiles} == {"Profile"}
+    [computer] = [p for p in profiles if ":-" in str(p["custom_id"])]
+    pressed = await driver.click(world.bo, table.table, str(computer["custom_id"]))
+    assert pressed.ephemeral
+    assert pressed.content.endswith("is a computer player: computers are not rated.")
+    assert pressed.content.startswith("🤖 ")
+
 
 async def test_an_unrated_game_shows_no_ratings(
     bot: BotRunner, driver: Driver, world: World

@@ -2,7 +2,8 @@
 tables, in every language the bot speaks: a six-seat Dubb table with every option and a
 four-seat Tonk table through many hands, with the longest names Discord allows, each version
 of the whole game drawn the way the controller draws it (fitted, latest lines, picture) and
-checked as the fake Discord checks a message (40 components, 4,000 characters of text)."""
+checked as the fake Discord checks a message (40 components, 4,000 characters of text), with
+one Section per seat."""
 
 from __future__ import annotations
 
@@ -37,11 +38,17 @@ def _names(count: int) -> dict[int, str]:
 
 
 def _check(render: Any) -> tuple[int, int]:
-    layout = table_layout(fit(render.embed), render.view, render.content, render.image)
+    layout = table_layout(fit(render.embed), render.view, render.content, render.image,
+                          render.seats)
     components = layout.to_components()
     form = FormErrors()
     validate_message_body(form, (), {"flags": FLAG_IS_COMPONENTS_V2, "components": components})
     form.raise_if_any()  # what the fake Discord would refuse, with where and why
+    if render.seats is not None:
+        # one Section per seat, each with its Profile button
+        sections = [c for c in components[0]["components"] if c["type"] == 9]
+        assert len(sections) == len(render.seats.lines)
+        assert all(s["accessory"]["custom_id"].split(":")[3] == "profile" for s in sections)
     return layout.total_children_count, len(_text(components))
 
 

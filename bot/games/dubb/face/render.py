@@ -17,6 +17,7 @@ import discord
 from bot import cards
 from bot.discord.common import FINISHED_COLOUR, PLAYING_COLOUR, button, countdown, label, name_of
 from bot.discord.emojis import card_emoji
+from bot.discord.layout import seat_blocks
 from bot.discord.routing import Route, RoutedSelect
 from bot.discord.showing import TableRender
 from bot.games.dubb import (
@@ -133,17 +134,17 @@ def table_render(
         embed.add_field(name=tr(lang, "Moves"),
                         value=tr(lang, "{count} of at most {cap}: then the most cards loses",
                                  count=view.move_count, cap=view.move_cap), inline=True)
-    embed.add_field(
-        name=tr(lang, "Players (in turn order)"),
-        value="\n".join(_player_line(view, i, deadline, lang) for i in range(len(view.players))),
-        inline=False,
-    )
+    players = tr(lang, "Players (in turn order)")
+    lines = [(p.player_id, _player_line(view, i, deadline, lang))
+             for i, p in enumerate(view.players)]
+    embed.add_field(name=players, value="\n".join(line for _, line in lines), inline=False)
+    seats = seat_blocks(GAME, table_id, players, lines, lang)
     if recent:
         embed.add_field(name=tr(lang, "Latest"), value="\n".join(recent), inline=False)
     embed.set_footer(text=tr(lang, "Options: {options}", options=options_line(view.options,
                                                                             lang)))
     if over:
-        return TableRender(embed=embed, view=None)
+        return TableRender(embed=embed, view=None, seats=seats)
     table_view = discord.ui.View(timeout=None)
     table_view.add_item(
         button(GAME, table_id, "hand", tr(lang, "Your hand"), discord.ButtonStyle.primary)
@@ -156,11 +157,7 @@ def table_render(
         who = (f"<@{view.to_move}>" if view.to_move > 0
                else name_of(names, view.to_move, lang))
         turn = tr(lang, "{name} to move.", name=who)
-    return TableRender(
-        embed=embed,
-        view=table_view,
-        content=turn,
-    )
+    return TableRender(embed=embed, view=table_view, content=turn, seats=seats)
 
 
 def _result_text(view: DubbPublicView, names: Mapping[int, str], lang: str) -> str:

@@ -29,6 +29,7 @@ from bot.discord.common import (
 )
 from bot.discord.emojis import card_emoji
 from bot.discord.face import Panel
+from bot.discord.layout import seat_blocks
 from bot.discord.routing import Route, RoutedSelect
 from bot.discord.showing import TableRender
 from bot.discord.translator import slash
@@ -396,8 +397,9 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
     embed.add_field(name=tr(lang, "Stock"), value=_stock_text(view, lang), inline=True)
     embed.add_field(name=tr(lang, "Spreads"), value=_spreads_text(view, names, lang),
                     inline=False)
-    embed.add_field(name=tr(lang, "Players (in turn order)"),
-                    value=_players_text(view, names, lang), inline=False)
+    players = tr(lang, "Players (in turn order)")
+    lines = _player_lines(view, lang)
+    embed.add_field(name=players, value="\n".join(line for _, line in lines), inline=False)
     if recent:
         embed.add_field(name=tr(lang, "Latest"), value=latest(recent), inline=False)
     embed.set_footer(text=tr(lang, "Options: {options}", options=options_line(view.options,
@@ -420,6 +422,7 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
         embed=embed,
         view=table_view,
         content=tr(lang, "{name} to move.", name=f"<@{to_move}>" if human else mover),
+        seats=seat_blocks(GAME, table_id, players, lines, lang),
     )
 
 
@@ -442,7 +445,8 @@ def _spreads_text(view: TonkPublicView, names: Mapping[int, str], lang: str) -> 
     return "\n".join(spread_label(s.id, s.cards, s.owner, names, lang) for s in view.spreads)
 
 
-def _players_text(view: TonkPublicView, names: Mapping[int, str], lang: str) -> str:
+def _player_lines(view: TonkPublicView, lang: str) -> list[tuple[int, str]]:
+    """Each seat's player and line, in turn order."""
     lines = []
     for seat in view.seats:
         pid = seat.player_id
@@ -459,10 +463,10 @@ def _players_text(view: TonkPublicView, names: Mapping[int, str], lang: str) -> 
         extra = "".join(f" · {t}" for t in tags)
         name = label(pid, seat.name)
         if pid == view.to_move:
-            lines.append(f"▶ **{name}** — {count}{extra}")
+            lines.append((pid, f"▶ **{name}** — {count}{extra}"))
         else:
-            lines.append(f"• {name} — {count}{extra}")
-    return "\n".join(lines)
+            lines.append((pid, f"• {name} — {count}{extra}"))
+    return lines
 
 
 def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, counter: int,
