@@ -36,6 +36,7 @@ from bot.discord.common import (
 )
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
+from bot.discord.layout import answer_layout
 from bot.discord.routing import Route, Router
 from bot.discord.translator import cmd
 from bot.gamekit.contract import GameSpec, RuleError, Seat
@@ -215,7 +216,8 @@ class EventController:
         entrants = await self.service.entrants(event.id)
         embed, view = self._render(game, event, entrants)
         message = await self.client.get_partial_messageable(
-            interaction.channel_id, guild_id=interaction.guild_id).send(embed=embed, view=view)
+            interaction.channel_id, guild_id=interaction.guild_id).send(
+                view=answer_layout(embed, view))
         await self.service.store.events.set_message(event.id, message.id, event.updated_at)
 
     async def _click(self, interaction: discord.Interaction, game: GameSpec, event_id: int,
@@ -242,7 +244,8 @@ class EventController:
             raise _error(exc, game) from None
         entrants = await self.service.entrants(event_id)
         embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(content=None, embed=None,
+                                                view=answer_layout(embed, view))
 
     async def _host_check(self, interaction: discord.Interaction, event: EventRecord) -> None:
         server = await self.settings.server(event.guild_id)
@@ -269,7 +272,8 @@ class EventController:
         event = await self.service.begin(event.id)
         entrants = await self.service.entrants(event.id)
         embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(content=None, embed=None,
+                                                view=answer_layout(embed, view))
         self._spawn(self.advance(event.id))
 
     @staticmethod
@@ -299,7 +303,8 @@ class EventController:
                 self.live_tables.discard(table.table_id)
         entrants = await self.service.entrants(event.id)
         embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(content=None, embed=None,
+                                                view=answer_layout(embed, view))
 
     async def standings_command(self, interaction: discord.Interaction,
                                 game: GameSpec) -> None:
@@ -320,7 +325,7 @@ class EventController:
         standings = await self.service.standings(event.id)
         embed = self._standings_embed(game, event, entrants, standings, lang,
                                       final=event.status == "finished")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(view=answer_layout(embed), ephemeral=True)
 
     # -- rendering -----------------------------------------------------------------------------
 
@@ -454,7 +459,7 @@ class EventController:
         embed = self._standings_embed(game, event, entrants, standings, _lang(event),
                                       final=final, after=done)
         await self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id
-                                                  ).send(embed=embed)
+                                                  ).send(view=answer_layout(embed))
         await self.service.announced(event.id, done)
         if final:
             await self._refresh_message(game, event)
@@ -465,7 +470,9 @@ class EventController:
         embed, view = self._render(game, event, await self.service.entrants(event.id))
         channel = self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
         try:
-            await channel.get_partial_message(event.message_id).edit(embed=embed, view=view)
+            # an event posted before the layout was an embed: an edit that empties it turns it
+            await channel.get_partial_message(event.message_id).edit(
+                content=None, embed=None, view=answer_layout(embed, view))
         except discord.HTTPException as exc:
             # deleted by someone, or too old to edit: the standings were posted anyway
             _log.info("event %d: could not update its message: %s", event.id, exc)

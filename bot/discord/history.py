@@ -14,6 +14,7 @@ from bot.discord.common import FINISHED_COLOUR, button, fit
 from bot.discord.controller import RECENT_LINES, TableController, closed_text
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
+from bot.discord.layout import answer_layout
 from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
 from bot.discord.shared import SharedCommand
@@ -68,11 +69,12 @@ async def history(controller: TableController, interaction: discord.Interaction,
     if more:
         view.add_item(button(controller.game.kind, 0, "history", tr(lang, "Older ▶"),
                              counter=records[-1].id, row=1))
-    embed = fit(embed)
+    layout = answer_layout(fit(embed), view)
     if edit and on_ephemeral(interaction):
-        await interaction.response.edit_message(embed=embed, view=view)
+        # a page shown before the layout was an embed: an edit that empties it turns it
+        await interaction.response.edit_message(content=None, embed=None, view=layout)
     else:
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(view=layout, ephemeral=True)
 
 
 async def replay(controller: TableController, interaction: discord.Interaction, table_id: int,
@@ -104,12 +106,12 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
     # posting it for everyone is a click away (``bot.discord.replay_share``)
     view.add_item(button(controller.game.kind, table_id, "share_replay",
                          tr(lang, "Share replay"), row=1))
-    embed = fit(render.embed)
+    # the table as it showed then, each seat in its Section, the steps below
+    layout = answer_layout(fit(render.embed), view, content=content, seats=render.seats)
     if edit:
-        await interaction.response.edit_message(content=content, embed=embed, view=view)
+        await interaction.response.edit_message(content=None, embed=None, view=layout)
     else:
-        await interaction.response.send_message(content, embed=embed, view=view,
-                                                ephemeral=True)
+        await interaction.response.send_message(view=layout, ephemeral=True)
 
 
 async def finished_record(controller: TableController, interaction: discord.Interaction,

@@ -65,6 +65,33 @@ def table_layout(
 ) -> discord.ui.LayoutView:
     """``embed``'s table as a layout, ``seats`` in Sections; ``view``'s items move into it
     (``view`` is left empty)."""
+    shown = (image.filename, image.alt) if image is not None else None
+    return _layout(embed, view, content, shown, seats)
+
+
+def answer_layout(
+    embed: discord.Embed,
+    view: discord.ui.View | None = None,
+    *,
+    content: str | None = None,
+    picture: discord.File | None = None,
+    seats: SeatBlocks | None = None,
+) -> discord.ui.LayoutView:
+    """Any other answer drawn as an embed — a profile, the leaderboard, a ledger, a history
+    page, a replay — in the table's look: one container, its accent the embed's colour,
+    ``picture`` (sent with the answer) in a Media Gallery with its alt text."""
+    shown = (picture.filename, picture.description) if picture is not None else None
+    return _layout(embed, view, content, shown, seats)
+
+
+def _layout(
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    content: str | None,
+    image: tuple[str, str | None] | None,
+    seats: SeatBlocks | None,
+) -> discord.ui.LayoutView:
+    """``image``: the attached file's name and alt text."""
     rows = _action_rows(view)
     head = [content] if content else []
     body = [_heading(embed), *(_field(f.name, f.value) for f in embed.fields)]
@@ -86,7 +113,8 @@ def table_layout(
             continue
         container.add_item(discord.ui.TextDisplay(text))
     if image is not None:
-        item = discord.MediaGalleryItem(f"attachment://{image.filename}", description=image.alt)
+        filename, alt = image
+        item = discord.MediaGalleryItem(f"attachment://{filename}", description=alt)
         container.add_item(discord.ui.MediaGallery(item))
     for row in rows:
         container.add_item(row)

@@ -14,7 +14,7 @@ from bot.discord.answers import defer_if_late, user_lang
 from bot.discord.common import label, shown_name
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
-from bot.discord.layout import PROFILE
+from bot.discord.layout import PROFILE, answer_layout
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
@@ -33,7 +33,7 @@ async def top(controller: TableController, interaction: discord.Interaction, *,
     # shown to the channel in its table language only when public, as the statistics
     lang = user_lang(interaction) if private else await controller.channel_lang(interaction)
     embed = ratings.top_embed(rows, interaction.user.id, controller.game.name, season, lang)
-    await interaction.response.send_message(embed=embed, ephemeral=private)
+    await interaction.response.send_message(view=answer_layout(embed), ephemeral=private)
 
 
 async def profile(controller: TableController, interaction: discord.Interaction,
@@ -54,11 +54,11 @@ async def _profile(controller: TableController, interaction: discord.Interaction
         controller.service.store, interaction.guild_id, controller.game.kind,
         controller.game.name, player_id, shown_name(name), name, lang)
     files = [chart] if chart is not None else []
+    layout = answer_layout(embed, picture=chart)
     if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        await interaction.followup.send(view=layout, files=files, ephemeral=True)
     else:
-        await interaction.response.send_message(embed=embed, files=files,
-                                                ephemeral=private)
+        await interaction.response.send_message(view=layout, files=files, ephemeral=private)
 
 
 async def seat_profile(controller: TableController, interaction: discord.Interaction,

@@ -178,10 +178,10 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
         turns += _tonk_turn(anna, turns)
 
     anna.type_command("/tonk ledger")
-    title = anna.page.locator(".embed-title", has_text="Tonk ledger")
+    title = anna.page.locator(".container .heading", has_text="Tonk ledger")
     standings = anna.page.locator("#messages article.message").filter(has=title).last
     expect(standings).to_contain_text("1 hand played")
-    rows = dict(_STANDING.findall(standings.locator(".embed-description").inner_text()))
+    rows = dict(_STANDING.findall(standings.locator(".container").inner_text()))
     assert set(rows) == {"Anna", "🤖 Astrid"}, rows
     assert sum(int(v.replace("−", "-")) for v in rows.values()) == 0 and rows["Anna"] != "+0", rows
 
@@ -196,7 +196,7 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
 
     anna.type_command("/tonk ledger player:Anna")
     entries = anna.page.locator("#messages article.message").filter(
-        has=anna.page.locator(".embed-title", has_text="Tonk ledger — Anna")).last
+        has=anna.page.locator(".container .heading", has_text="Tonk ledger — Anna")).last
     expect(entries).to_contain_text("Astrid")
     expect(entries).to_contain_text(rows["Anna"])
     assert anna.errors == [] and bo.errors == []

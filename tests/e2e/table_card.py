@@ -1,4 +1,6 @@
-"""Read a public table message, a Components V2 layout (``bot.discord.layout``), as its parts:
+"""Read a public table message — or any answer in the table's look (``answer_layout``: a
+profile, a ledger, a history page, a replay, an event's standings) — a Components V2 layout
+(``bot.discord.layout``), as its parts:
 the turn line, the heading's title and text, each block by its name, the small print and the
 picture, in the shape of the embed the table used to be, so a test asks the same questions
 of it (the seats' Sections read as the lines of the players' block)."""

@@ -16,6 +16,7 @@ from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table.fairdeal import deals_of, engine_from_start
 from tests.e2e.conftest import SubprocessBot, World
+from tests.e2e.table_card import card
 from tests.e2e.test_events import dubb_outcomes, expected_lines, final_standings, open_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -56,7 +57,7 @@ async def test_sigkill_in_round_two_and_the_event_completes(
         done = await driver.wait_for(lambda: final_standings(driver, world.channel),
                                      within=WITHIN, what="the final standings")
         await driver.wait_for(lambda: "The event is over" in json.dumps(
-            fake.messages[message.id].embeds), within=WITHIN, what="the event to close")
+            fake.messages[message.id].components), within=WITHIN, what="the event to close")
     finally:
         await bot.stop()
 
@@ -86,10 +87,10 @@ async def test_sigkill_in_round_two_and_the_event_completes(
         names = {e.player_id: f"🤖 {e.name}" for e in entrants}
         expected = expected_lines([(s, [[p] for p in r], g) for _, s, r, g in outcomes], names,
                                   [e.player_id for e in entrants], seats=3)
-        assert str(done.embeds[0]["description"]).splitlines() == expected
+        assert str((card(done) or {})["description"]).splitlines() == expected
         # each round's standings posted once at least, the final ones once
-        titles = [str(m.embeds[0].get("title")) for m in driver.channel_messages(world.channel)
-                  if m.embeds]
+        titles = [str(c.get("title")) for m in driver.channel_messages(world.channel)
+                  if (c := card(m))]
         assert sum("final standings" in t for t in titles) == 1
         assert all(any(f"after round {n}" in t for t in titles) for n in (1, 2))
     finally:

@@ -27,6 +27,7 @@ from bot.games.registry import GAMES
 from bot.storage import EventRecord, Store
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
 from tests.e2e.table_players import Player
 from tests.fakeclock import FakeClock
 
@@ -38,7 +39,7 @@ WITHIN = 60.0
 
 def final_standings(driver: Driver, channel: Channel) -> StoredMessage | None:
     for message in driver.channel_messages(channel):
-        if message.embeds and "final standings" in str(message.embeds[0].get("title", "")):
+        if "final standings" in str((card(message) or {}).get("title", "")):
             return message
     return None
 
@@ -195,7 +196,7 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
     again = await driver.click(nils, driver.latest(world.channel) or message, "Register")
     assert "already registered" in again.content
     registered = fake.messages[message.id]
-    assert "Registered (9)" in json.dumps(registered.embeds)
+    assert "Registered (9)" in json.dumps(registered.components)
     started = await driver.click(host, registered, "Start")
     assert not started.failed
 
@@ -204,7 +205,7 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
 
     # the event's message says it is over once the last standings are noted as posted
     await driver.wait_for(lambda: "The event is over" in json.dumps(
-        fake.messages[message.id].embeds), what="the event's message to say it is over")
+        fake.messages[message.id].components), what="the event's message to say it is over")
     assert bot_runner.bot is not None
     store = bot_runner.bot.store
     event = await event_of(bot_runner, world.guild.id, "dubb")
@@ -235,19 +236,19 @@ async def test_a_dubb_event_of_nine_over_three_rounds_with_a_no_show_and_a_leave
                for t in threads if t for m in fake.channel_history(t))
     expected = expected_lines([(s, [[p] for p in r], g) for _, s, r, g in tables], names,
                               [e.player_id for e in entrants], seats=3)
-    shown = str(done.embeds[0]["description"]).splitlines()
+    shown = str((card(done) or {})["description"]).splitlines()
     assert shown == expected
     assert any(nils.id == e.player_id for e in entrants)
     # standings after rounds 1 and 2 were posted too
-    titles = [str(m.embeds[0].get("title")) for m in driver.channel_messages(world.channel)
-              if m.embeds]
+    titles = [str(c.get("title")) for m in driver.channel_messages(world.channel)
+              if (c := card(m))]
     assert any("standings after round 1" in t for t in titles)
     assert any("standings after round 2" in t for t in titles)
 
     history = await driver.slash(nils, world.channel, "dubb history")
     assert history.message is not None
     assert re.search(rf"Event #{event.id}\*\* · <t:\d+:R> · won by",
-                     json.dumps(history.message.embeds, ensure_ascii=False))
+                     json.dumps(history.message.components, ensure_ascii=False))
 
 
 async def test_an_event_whose_tables_the_bot_may_not_thread_says_so_and_waits(
@@ -280,7 +281,7 @@ async def test_a_tonk_event_of_two_rounds_plays_its_hands_and_scores_by_chips(
     await driver.click(host, message, "Start")
     done = await play_out(bot_runner, driver, fake, clock, world, world.channel, game="tonk")
     await driver.wait_for(lambda: "The event is over" in json.dumps(
-        fake.messages[message.id].embeds), what="the event's message to say it is over")
+        fake.messages[message.id].components), what="the event's message to say it is over")
 
     assert bot_runner.bot is not None
     store = bot_runner.bot.store
@@ -307,7 +308,7 @@ async def test_a_tonk_event_of_two_rounds_plays_its_hands_and_scores_by_chips(
     names = {e.player_id: f"🤖 {e.name}" for e in entrants}
     order = [e.player_id for e in entrants]
     expected = expected_lines([(s, r, g) for s, r, g, _ in outcomes], names, order, seats=3)
-    assert str(done.embeds[0]["description"]).splitlines() == expected
+    assert str((card(done) or {})["description"]).splitlines() == expected
     results = [t.result for t in tables]
     for (seated, _, _, nets), result in zip(outcomes, results, strict=True):
         assert result is not None
@@ -347,6 +348,6 @@ async def test_tables_the_bot_cannot_thread_wait_for_the_permission_and_continue
     await driver.click(host, running, "Continue")
     done = await play_out(bot_runner, driver, fake, clock, World(
         guild=guild, channel=lobby, anna=host, bo=host, cem=host, mod=host), lobby)
-    assert "final standings" in str(done.embeds[0]["title"])
+    assert "final standings" in str((card(done) or {})["title"])
     threads = fake.guilds[guild.id].threads()
     assert len(threads) == 2 and all(t.parent_id == tables.id for t in threads)

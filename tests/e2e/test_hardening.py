@@ -164,7 +164,7 @@ async def test_names_in_the_ledger_are_escaped(
     await play.play_hand(tonk_table.POLICY_FOR[HandEnd.DROP_WON], "buttons")
     ledger = await driver.slash(world.bo, world.channel, "tonk ledger")
     assert ledger.message is not None
-    text = ledger.message.embeds[0]["description"]
+    text = (card(ledger.message) or {})["description"]
     assert r"\_\_under\_\_" in text and "<@123456789012345678>" not in text
 
 

@@ -31,7 +31,8 @@ async def test_share_replay_posts_the_game_in_the_channel_for_everyone(
     await driver.wait_for(lambda: title(closed) == "Dubb — closed", what="the table closed")
     replay = await driver.click(bo, closed, "Replay")
     assert replay.ephemeral and replay.message is not None
-    head, last = replay.content.rsplit(" of ", 1)
+    # the replay's first line: which game, which move of how many
+    head, last = replay.content.splitlines()[0].rsplit(" of ", 1)
     number = head.split("#", 1)[1].split(":", 1)[0]
 
     shared = await driver.click(bo, replay.message, "Share replay")

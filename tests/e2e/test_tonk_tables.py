@@ -202,7 +202,7 @@ async def test_the_ledger_is_per_server_paged_per_player_and_per_table(
 
     mine = await driver.slash(world.cem, world.channel, "tonk ledger", {"player": world.anna})
     assert mine.message is not None
-    lines = (mine.message.embeds[0].get("description") or "").splitlines()
+    lines = ((card(mine.message) or {}).get("description") or "").splitlines()
     announced = payments_announced(home.table)
     about_anna = [p for p in announced if "Anna" in p[:2]]
     assert len(lines) == len(about_anna) and all("Table " in line for line in lines)

@@ -45,6 +45,7 @@ from bot.games.tonk.autoplay import auto_discard
 from bot.games.tonk.spreads import hits_on, spreads_in
 from tests.e2e import table_card
 from tests.e2e.conftest import BotRunner
+from tests.e2e.table_card import card
 
 Way = Literal["buttons", "commands"]
 Policy = Callable[[TonkEngine, int], Move]
@@ -146,10 +147,10 @@ def payments_announced(message: StoredMessage) -> list[tuple[str, str, int, str]
 
 
 def standings_shown(message: StoredMessage) -> dict[str, tuple[int, int | None, int | None]]:
-    """name → (net, hands played, hands won) from a ledger standings embed (hands ``None``
+    """name → (net, hands played, hands won) from a ledger standings page (hands ``None``
     where the standings leave them out: a season of a server with several)."""
     out = {}
-    for line in (message.embeds[0].get("description") or "").splitlines():
+    for line in ((card(message) or {}).get("description") or "").splitlines():
         m = _STANDING.match(line)
         if m:
             played, won = m.group(3), m.group(4)

@@ -19,6 +19,7 @@ from bot.discord.common import label
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.hands import show_hand
+from bot.discord.layout import answer_layout
 from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
@@ -233,4 +234,4 @@ class Dubb(commands.Cog):
         else:
             row = next((r for r in rows if r.player_id == player.id), None)
             embed = player_embed(row, label(player.id, player.display_name), lang)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        await interaction.response.send_message(view=answer_layout(embed), ephemeral=private)

@@ -24,6 +24,7 @@ from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import ledger_export
+from bot.discord.layout import answer_layout
 from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedWords
@@ -114,7 +115,8 @@ def routes(controller: TableController) -> dict[str, Handler]:
                                       "changed.")
         embed, view = await ledger_page(controller, guild_id, query, route.counter or 0, None,
                                         user_lang(i))
-        await i.response.edit_message(embed=embed, view=view)
+        # a page shown before the layout was an embed: an edit that empties it turns it
+        await i.response.edit_message(content=None, embed=None, view=answer_layout(embed, view))
 
     return {
         "rules": rules,
@@ -460,10 +462,8 @@ class Tonk(commands.Cog):
         name = None if player is None else player.display_name
         embed, view = await ledger_page(self.controller, guild_id, query, 0, name,
                                         user_lang(interaction))
-        if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=private)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
+        await interaction.response.send_message(view=answer_layout(embed, view),
+                                                ephemeral=private)
 
     @season.command(name=cmd("new"), description=cmd("Start a new ledger season: standings "
                                                      "start from zero (Manage Server)"))
