@@ -16,6 +16,7 @@ from bot.discord.answers import user_lang
 from bot.discord.common import cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
+from bot.discord.layout import panel_layout
 from bot.discord.pictures import attachment
 from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route
@@ -120,7 +121,9 @@ async def review(controller: TableController, interaction: discord.Interaction,
     weighed: list[Weighed] = await controller.pool.run(
         review_job(rules, table_id, player, found, budget), run_review)
     text, image = review_text(controller, found, weighed, player, lang)
-    await interaction.followup.send(text, file=attachment(image), ephemeral=True)
+    # the review and its chart in one container, as a hand panel shows a hand
+    await interaction.followup.send(view=panel_layout(text, None, image), file=attachment(image),
+                                    ephemeral=True)
 
 
 def review_text(controller: TableController, found: Sequence[Position],
