@@ -11,8 +11,9 @@ them left for it):
 
 - an interaction and its ``response`` point at each other, so the interaction, its message,
   member and components all waited for the collector (``let_go``);
-- a view and its items point at each other: the views the bot sends, and the one discord.py
-  builds of the clicked message for a routed component (``empty_view``);
+- a view and its items point at each other, and so do a layout's Sections and their
+  accessories: the views the bot sends, and the one discord.py builds of the clicked message
+  for a routed component (``empty_view``);
 - a file attached to a request: ``discord.File.close`` puts the file's own ``close`` back on
   the file as an attribute, a bound method pointing at its own file (``pictures.attachment``).
 """
@@ -27,12 +28,15 @@ import discord
 def empty_view(view: discord.ui.BaseView | None) -> None:
     """Empty a view that is sent or done with: nothing uses it again (components are routed by
     their custom ids), and emptied it no longer points at its items, which point at it. A
-    layout's containers and rows hold items the same way, each emptied too."""
+    layout's containers and rows hold items the same way, each emptied too; a Section's
+    accessory is no child it can clear, and points back at its Section, so each item lets go
+    of its parent as well."""
     if view is not None:
         for item in list(view.walk_children()):
             clear = getattr(item, "clear_items", None)
             if clear is not None:
                 clear()
+            item._parent = None
         view.clear_items()
 
 
