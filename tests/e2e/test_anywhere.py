@@ -295,3 +295,24 @@ async def test_play_tonk_with_someone_in_a_server_opens_a_lobby_that_invites_the
     # inviting oneself is refused, privately, and opens nothing
     refused = await driver.user_command(world.bo, world.channel, "Play Tonk with…", world.bo)
     assert refused.ephemeral and "someone else" in refused.content.lower()
+
+
+async def test_a_persons_own_kortbord_commands_work_where_they_installed_it(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    driver.install_for(world.anna)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    elsewhere = driver.add_guild("Friends", with_bot=False)
+    channel = driver.add_channel(elsewhere, "cards")
+    driver.join(world.anna, elsewhere)
+
+    # her turn pings, chosen in a group DM, hold at every table
+    pings = await driver.slash(world.anna, group, "kortbord pings", {"choice": "off"})
+    assert pings.ephemeral and "won't be pinged" in pings.content
+    helped = await driver.slash(world.anna, channel, "kortbord help")
+    assert helped.ephemeral and "/dubb start" in helped.content
+    # a server's settings are made only where kortbord was added to the server
+    for place in (group, channel):
+        refused = await driver.slash(world.anna, place, "kortbord settings", {"hints": False})
+        assert refused.ephemeral and "a server that added kortbord" in refused.content
+    assert (await bot.bot.preferences.person(world.anna.id)).pings is False
