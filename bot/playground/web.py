@@ -127,7 +127,10 @@ async def world(request: web.Request) -> web.StreamResponse:
             "table": [leaf.path for leaf in leaves if leaf.path.endswith(" table")],
         },
         "guild": {"id": str(w.guild.id), "name": w.guild.name},
-        "channels": [{"id": str(c.id), "name": c.name} for c in w.channels],
+        # a DM's or group DM's people (the page lists it only to them); None: the server's
+        "channels": [{"id": str(c.id), "name": c.name,
+                      "members": None if c.guild_id is not None
+                      else [str(u.id) for u in c.recipients]} for c in w.channels],
         "users": [{**author_of(u), "moderator": u.id in w.moderators} for u in w.users],
         "bot": author_of(playground.fake.bot_user),
     })
@@ -144,6 +147,8 @@ async def events(request: web.Request) -> web.StreamResponse:
     playground = _playground(request)
     user = playground.user(request.query.get("as"))
     channel = playground.channel(request.query.get("channel"))
+    if channel.guild_id is None and user not in channel.recipients:
+        raise web.HTTPForbidden(text="not a member of that group DM")
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
     })

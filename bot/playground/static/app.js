@@ -172,8 +172,16 @@
     for (const link of document.querySelectorAll("#channels .channel")) {
       link.classList.remove("unread");
       link.querySelector(".badge").textContent = "";
+      // a group DM is listed only to its members, as Discord lists it
+      link.parentElement.hidden = !canSee(link.dataset.channel);
     }
-    openChannel(state.channel);
+    openChannel(canSee(state.channel) ? state.channel
+      : state.world.channels.find((c) => canSee(c.id)).id);
+  }
+
+  function canSee(channelId) {
+    const channel = state.world.channels.find((c) => c.id === channelId);
+    return !channel.members || channel.members.includes(state.me);
   }
 
   function openChannel(channelId) {
