@@ -23,6 +23,9 @@ _MUTED = (168, 172, 180)
 _GOOD = (87, 242, 135)
 _BAD = (237, 66, 69)
 _SPARK = (88, 101, 242)
+_LINE_SIZE = 15
+_ROWS = 4
+"""Rows of text beside the score (a long line wraps onto the next)."""
 _COLOURS = 32
 """Colours the picture is stored with: its few inks and their anti-aliased edges."""
 
@@ -52,6 +55,17 @@ def _fitted(text: str, size: int, width: float) -> ImageFont.FreeTypeFont:
     return font(size)
 
 
+def _wrapped(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` at font ``size``."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(size).getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def _sparkline(draw: ImageDraw.ImageDraw, values: Sequence[int], box: tuple[int, int, int, int]
                ) -> None:
     left, top, right, bottom = box
@@ -65,7 +79,7 @@ def _sparkline(draw: ImageDraw.ImageDraw, values: Sequence[int], box: tuple[int,
 
     points = [point(i, v) for i, v in enumerate(values)]
     if count > 1:
-        draw.line(points, fill=_SPARK, width=2, joint="curve")
+        draw.line(points, fill=_SPARK, width=3, joint="curve")
     x, y = points[-1]
     draw.ellipse([(x - 3, y - 3), (x + 3, y + 3)], fill=_INK)
 
@@ -83,9 +97,10 @@ def result_card(card: ResultCard) -> bytes:
     draw.text((_MARGIN, 114), card.caption, font=_fitted(card.caption, 14, score_width),
               fill=_MUTED)
     left = _MARGIN + score_width + 12
-    for n, line in enumerate(card.lines[:3]):
-        draw.text((left, 56 + 24 * n), line, font=_fitted(line, 16, WIDTH - _MARGIN - left),
-                  fill=_INK)
+    width = WIDTH - _MARGIN - left
+    rows = [row for line in card.lines for row in _wrapped(line, _LINE_SIZE, width)]
+    for n, row in enumerate(rows[:_ROWS]):
+        draw.text((left, 54 + 20 * n), row, font=_fitted(row, _LINE_SIZE, width), fill=_INK)
     if card.spark:
         draw.text((_MARGIN, 140), card.spark_label, font=_fitted(card.spark_label, 12, inner),
                   fill=_MUTED)
