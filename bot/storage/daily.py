@@ -47,7 +47,8 @@ class DailyAttempt:
     day: str
     player_id: int
     guild_id: int
-    """Where it was started (0: outside a server)."""
+    """The place it was started in, whose board it counts on: a server's id, or a DM's or
+    group DM's channel id (``bot.discord.reach.place_of``)."""
     name: str
     started_at: float
     moves: list[dict[str, Any]]

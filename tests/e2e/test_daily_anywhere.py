@@ -136,3 +136,29 @@ async def test_a_server_that_never_added_kortbord_has_a_daily_board_of_its_own(
     assert board.message is not None and not board.ephemeral
     assert board.message.embeds[0]["description"] == "Nobody here has finished a daily yet."
     assert _bot_token_calls(fake, hall) == []
+
+
+async def test_a_shared_result_speaks_the_channels_language(
+        bot_runner: BotRunner, driver: Driver) -> None:
+    """The line and the picture's alt text are in the server's language, whoever clicks."""
+    guild = driver.add_guild("Kortklubben", preferred_locale="sv-SE")
+    channel = driver.add_channel(guild, "kort")
+    anna = driver.add_user("Anna", guilds=[guild], locale="en-US")
+    await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    assert bot_runner.bot is not None
+    store, day = bot_runner.bot.store, DAY.isoformat()
+    assert await store.daily.claim_baseline("dubb", day, START, 600.0)
+    await store.daily.store_baseline("dubb", day, 3, [], 0.0, START)
+    await store.daily.start_attempt("dubb", day, anna.id, guild.id, "Anna", [], START)
+    assert await store.daily.save_attempt("dubb", day, anna.id, counted=0, moves=[], now=START,
+                                          finish=Finish("played", 2, 1))
+    again = await driver.slash(anna, channel, "dubb daily")
+    assert again.message is not None and again.content.startswith("You have played")
+    shared = await driver.click(anna, again.message, "Share result")
+    assert shared.message is not None and not shared.ephemeral
+    assert shared.content == ("Anna spelade dagens giv i Dubb 2026-01-01: +1 mot experten. "
+                              "Dagar i rad: 1.")
+    [picture] = shared.message.attachments
+    assert picture.description == (
+        "Dagens giv i Dubb 2026-01-01, spelad av Anna: +1 mot experten. Dagar i rad: 1.")
