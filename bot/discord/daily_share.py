@@ -74,6 +74,11 @@ async def share(controller: TableController, service: DailyService,
                 interaction: discord.Interaction, day: date) -> None:
     """Post the spoiler-free result line and picture in the channel, in its language, as the
     click's own answer (or its follow-up, once the deadline's watch acknowledged it)."""
+    if (interaction.guild_id is not None and not interaction.is_guild_integration()
+            and not interaction.permissions.use_external_apps):
+        # Discord would show the post to the clicker alone (``reach.check_public_table``)
+        raise UserFacingError("This server lets kortbord answer you only privately, so your "
+                              "result can't be shared here.")
     kind = controller.game.kind
     attempt = await service.store.daily.attempt(kind, day.isoformat(), interaction.user.id)
     known = await service.store.daily.known_day(kind, day.isoformat())

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.fakediscord import Channel, Driver, FakeDiscord
+from bot.fakediscord.model import EVERYONE_DEFAULT, USE_EXTERNAL_APPS
 from bot.i18n import signed
 from bot.storage import Finish
 from tests.e2e.automation import start_clocked
@@ -162,3 +163,31 @@ async def test_a_shared_result_speaks_the_channels_language(
     [picture] = shared.message.attachments
     assert picture.description == (
         "Dagens giv i Dubb 2026-01-01, spelad av Anna: +1 mot experten. Dagar i rad: 1.")
+
+
+async def test_sharing_is_refused_where_every_answer_would_be_private(
+        bot_runner: BotRunner, driver: Driver, fake: FakeDiscord) -> None:
+    """In a server without kortbord where the person lacks Use External Apps, Discord would
+    show the post to them alone: one private line says so, and nothing is posted."""
+    strict = driver.add_guild("Strict", with_bot=False,
+                              everyone_permissions=EVERYONE_DEFAULT & ~USE_EXTERNAL_APPS)
+    hall = driver.add_channel(strict, "hall")
+    dag = driver.add_user("Dag", guilds=[strict])
+    driver.install_for(dag)
+    await start_clocked(bot_runner)
+    assert bot_runner.bot is not None
+    store, day = bot_runner.bot.store, DAY.isoformat()
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    assert await store.daily.claim_baseline("dubb", day, START, 600.0)
+    await store.daily.store_baseline("dubb", day, 3, [], 0.0, START)
+    await store.daily.start_attempt("dubb", day, dag.id, strict.id, "Dag", [], START)
+    assert await store.daily.save_attempt("dubb", day, dag.id, counted=0, moves=[], now=START,
+                                          finish=Finish("played", 2, 1))
+    again = await driver.slash(dag, hall, "dubb daily")
+    assert again.message is not None and again.ephemeral
+    refused = await driver.click(dag, again.message, "Share result")
+    assert refused.ephemeral and refused.content == (
+        "This server lets kortbord answer you only privately, so your result can't be shared "
+        "here.")
+    assert driver.channel_messages(hall) == []
+    assert _bot_token_calls(fake, hall) == []
