@@ -125,7 +125,8 @@ async def state(request: web.Request) -> web.StreamResponse:
                     "guild_id": str(channel.guild_id) if channel.guild_id else None,
                     "guild": fake.guilds[channel.guild_id].name if channel.guild_id else None},
         "application": {"id": str(fake.application.id), "name": fake.application.name,
-                        "activities": fake.activities.enabled,
+                        "activities": fake.activities.enabled
+                        and fake.world.may_use_activities(user, channel),
                         "entry_point": entry["name"] if entry else None},
         "activity_origin": activity_origin(fake.application.id),
         "instance": _instance(fake.activities.in_channel(channel)),
@@ -140,6 +141,8 @@ async def launch(request: web.Request) -> web.StreamResponse:
     user = _user(request, body.get("user"))
     channel = _channel(request, body.get("channel"), user)
     running = fake.activities.in_channel(channel)
+    if not fake.world.may_use_activities(user, channel):
+        raise ClientError(403, f"{user.username} lacks Use Activities here")
     try:
         if running is not None:
             fake.activities.join(user, running)
