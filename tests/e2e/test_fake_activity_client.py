@@ -27,6 +27,7 @@ class Target:
     def __init__(self) -> None:
         self.seen: list[tuple[str, str, bytes]] = []
         self.release = asyncio.Event()
+        self.gone = asyncio.Event()
         self.url = ""
         self.runner: web.AppRunner | None = None
 
@@ -41,6 +42,14 @@ class Target:
         await response.write(b"event: one\ndata: 1\n\n")
         await self.release.wait()
         await response.write(b"event: two\ndata: 2\n\n")
+        if request.query.get("beat"):
+            # an app's keep-alive comments, until the proxy hangs up on it
+            try:
+                while True:
+                    await asyncio.sleep(0.05)
+                    await response.write(b": beat\n\n")
+            except ConnectionResetError:
+                self.gone.set()
         return response
 
     async def start(self) -> None:
@@ -121,6 +130,21 @@ async def test_the_proxy_streams_and_serves_only_this_apps_enabled_activity(
 
     assert (before[0], other[0]) == (404, 404)
     assert first == b"event: one\ndata: 1\n\n" and second == b"event: two\ndata: 2\n\n"
+
+
+async def test_a_page_that_goes_away_mid_stream_is_hung_up_on_quietly(
+    fake: FakeDiscord, driver: Driver, targets: tuple[Target, Target]
+) -> None:
+    app, _ = targets
+    driver.enable_activities(app.url)
+
+    async with aiohttp.ClientSession() as http, http.get(
+            f"{fake.base_url}/stream?beat=1", headers={"Host": activity_host(fake)}) as response:
+        await response.content.readuntil(b"\n\n")
+    app.release.set()
+
+    async with asyncio.timeout(10):
+        await app.gone.wait()
 
 
 async def client(fake: FakeDiscord, path: str, body: Any = None) -> Any:
