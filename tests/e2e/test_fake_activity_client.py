@@ -207,6 +207,8 @@ async def test_the_client_answers_the_sdks_handshake_and_commands_as_discord_doe
     assert asked["consent"]["scopes"] == ["identify"]
     assert approved["frame"]["nonce"] == "n4" and approved["frame"]["data"]["code"]
     assert again["frame"]["data"]["code"]  # authorized before: no dialog with prompt "none"
+    assert [c for c in fake.rpc_calls if c[1] == "AUTHORIZE"] == [
+        (world.anna.id, "AUTHORIZE", True)] * 2
     assert logged["frame"]["data"] is None
     assert [(c.level, c.message) for c in fake.captured_logs] == [("warn", "hm")]
     assert [p["id"] for p in participants["frame"]["data"]["participants"]] == [
