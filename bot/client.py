@@ -193,7 +193,7 @@ class KortbordBot(commands.Bot):
                                          pool=self.search_pool)
             features.register_routes(self.router, controller)
             self.controllers[spec.kind] = controller
-        self.activity: ActivityServer | None = None
+        self.activity_server: ActivityServer | None = None
         if self.settings.activity:
             await self._serve_activity()
         # players are seated by strength: equal for all until ratings are wired in here
@@ -234,11 +234,11 @@ class KortbordBot(commands.Bot):
             controller.launch = True
         tree: Any = self.tree
         tree.entry_point = entry_point_command()
-        self.activity = ActivityServer(
+        self.activity_server = ActivityServer(
             host=settings.activity_host, port=settings.activity_port, service=self.service,
             controllers=self.controllers, http=self.http, application_id=self.application_id,
             client_secret=settings.client_secret, clock=self.clock.now)
-        await self.activity.start()
+        await self.activity_server.start()
 
     def _shard_of(self, guild_id: int | None) -> int | None:
         shards = self.settings.shards
@@ -258,8 +258,8 @@ class KortbordBot(commands.Bot):
                                  else snapshot.lobby_expires_at)
         self.computers.kick(snapshot)
         self.events.table_changed(snapshot)
-        if self.activity is not None:
-            self.activity.table_changed(snapshot)
+        if self.activity_server is not None:
+            self.activity_server.table_changed(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move a computer player made."""
@@ -361,8 +361,8 @@ class KortbordBot(commands.Bot):
             await self.computers.close()
         if hasattr(self, "events"):
             await self.events.close()
-        if getattr(self, "activity", None) is not None:
-            await self.activity.close()
+        if getattr(self, "activity_server", None) is not None:
+            await self.activity_server.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
         await super().close()
