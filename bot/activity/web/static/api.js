@@ -2,16 +2,17 @@
 // own origin (https://<application id>.discordsays.com/ and its root URL mapping).
 
 export class Refused extends Error {
-  constructor(status, sentence) {
-    super(sentence);
+  constructor(status, body) {
+    super(body.error ?? "");
     this.status = status;
-    this.sentence = sentence;
+    this.body = body;
+    this.sentence = body.error ?? "";
   }
 }
 
 async function answer(response) {
   const body = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  if (!response.ok) throw new Refused(response.status, body.error ?? "");
+  if (!response.ok) throw new Refused(response.status, body);
   return body;
 }
 

@@ -1,17 +1,20 @@
-// A card drawn with text and CSS from its id ("7H", "10D", "QS"): rank and suit for the eye,
-// and the catalog's name (from the scene) for screen readers. No pictures to fetch.
+// A card drawn with text and CSS from its id ("7H", "10S", "QS", "JK" for every joker): rank
+// and suit for the eye, and the card's name from the scene (the catalogs' words, in the
+// person's language) for screen readers. No pictures to fetch.
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const RED = new Set(["D", "H"]);
+const JOKER = "JK";
 
 export function parseCard(id) {
+  if (id === JOKER) return { rank: "", symbol: "★", colour: "joker" };
   const suit = id.slice(-1);
-  return { rank: id.slice(0, -1), suit, symbol: SUITS[suit] ?? "?", red: RED.has(suit) };
+  return { rank: id.slice(0, -1), symbol: SUITS[suit] ?? "?", colour: RED.has(suit) ? "red" : "black" };
 }
 
 function face(element, id) {
-  const { rank, symbol, red } = parseCard(id);
-  element.classList.add("card", red ? "red" : "black");
+  const { rank, symbol, colour } = parseCard(id);
+  element.classList.add("card", colour);
   element.dataset.card = id;
   for (const [cls, text] of [["corner", `${rank}${symbol}`], ["pip", symbol]]) {
     const part = document.createElement("span");

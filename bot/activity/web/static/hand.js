@@ -1,5 +1,6 @@
 // The person's own hand: tap cards to pick them (then play them from the moves below), or drag
 // a card onto a pile; arrow keys walk the hand, Space or Enter picks, Tab reaches the moves.
+// Cards are told apart by their place in the hand: two packs may hold the same card twice.
 
 import { cardButton } from "./cards.js";
 
@@ -10,34 +11,40 @@ export class Hand {
     this.element = element;
     this.onChange = onChange;
     this.onDrop = onDrop;
+    this.cards = [];
     this.picked = new Set();
-    this.focused = null;
+    this.focused = 0;
     element.addEventListener("keydown", (event) => this.key(event));
   }
 
-  /** Draw ``cards`` (ids) with their names; what was picked and still held stays picked. */
-  draw(cards, names, playable) {
+  /** Draw ``cards`` ({id, name}); a pick stays while the same card is still in its place. */
+  draw(cards, playable) {
     const focusInside = this.element.contains(document.activeElement);
-    this.picked = new Set([...this.picked].filter((id) => cards.includes(id)));
-    if (!cards.includes(this.focused)) this.focused = cards[0] ?? null;
-    this.element.replaceChildren(...cards.map((id) => {
-      const button = cardButton(id, names[id]);
-      button.tabIndex = id === this.focused ? 0 : -1;
-      button.setAttribute("aria-pressed", String(this.picked.has(id)));
-      button.classList.toggle("dead", !playable.has(id));
-      button.addEventListener("pointerdown", (event) => this.press(event, button, id));
+    const before = this.cards;
+    this.picked = new Set([...this.picked].filter((at) => cards[at]?.id === before[at]?.id));
+    this.cards = cards;
+    this.focused = Math.min(this.focused, Math.max(0, cards.length - 1));
+    this.element.replaceChildren(...cards.map((card, at) => {
+      const button = cardButton(card.id, card.name);
+      button.dataset.at = String(at);
+      button.tabIndex = at === this.focused ? 0 : -1;
+      button.setAttribute("aria-pressed", String(this.picked.has(at)));
+      button.classList.toggle("dead", !playable.has(card.id));
+      button.addEventListener("pointerdown", (event) => this.press(event, button, at));
       button.addEventListener("click", (event) => {
-        // a click from the keyboard (Enter) arrives with detail 0; pointer taps pick in press()
-        if (event.detail === 0) this.toggle(id);
+        // a click from the keyboard (Enter, Space) has no pointer: detail 0; a tap is handled
+        // in press(), which tells it from a drag
+        if (event.detail === 0) this.toggle(at);
       });
-      button.addEventListener("focus", () => this.roam(id, false));
+      button.addEventListener("focus", () => this.roam(at, false));
       return button;
     }));
-    if (focusInside && this.focused) this.button(this.focused)?.focus();
+    if (focusInside && cards.length) this.button(this.focused)?.focus();
   }
 
+  /** The picked cards' ids, in hand order. */
   selection() {
-    return [...this.picked];
+    return [...this.picked].sort((a, b) => a - b).map((at) => this.cards[at].id);
   }
 
   clear() {
@@ -48,38 +55,37 @@ export class Hand {
     this.onChange();
   }
 
-  button(id) {
-    return this.element.querySelector(`[data-card="${CSS.escape(id)}"]`);
+  button(at) {
+    return this.element.querySelector(`[data-at="${at}"]`);
   }
 
-  toggle(id) {
-    if (this.picked.has(id)) this.picked.delete(id);
-    else this.picked.add(id);
-    this.button(id)?.setAttribute("aria-pressed", String(this.picked.has(id)));
+  toggle(at) {
+    if (this.picked.has(at)) this.picked.delete(at);
+    else this.picked.add(at);
+    this.button(at)?.setAttribute("aria-pressed", String(this.picked.has(at)));
     this.onChange();
   }
 
-  roam(id, focus = true) {
-    this.focused = id;
+  roam(at, focus = true) {
+    this.focused = at;
     for (const button of this.element.querySelectorAll(".card")) {
-      button.tabIndex = button.dataset.card === id ? 0 : -1;
+      button.tabIndex = Number(button.dataset.at) === at ? 0 : -1;
     }
-    if (focus) this.button(id)?.focus();
+    if (focus) this.button(at)?.focus();
   }
 
   key(event) {
-    const ids = [...this.element.querySelectorAll(".card")].map((b) => b.dataset.card);
-    const at = ids.indexOf(this.focused);
-    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
-      Home: 0, End: ids.length - 1 }[event.key];
-    if (to === undefined || !ids.length) return;
+    const last = this.cards.length - 1;
+    const to = { ArrowRight: this.focused + 1, ArrowDown: this.focused + 1,
+      ArrowLeft: this.focused - 1, ArrowUp: this.focused - 1, Home: 0, End: last }[event.key];
+    if (to === undefined || last < 0) return;
     event.preventDefault();
-    this.roam(ids[Math.max(0, Math.min(ids.length - 1, to))]);
+    this.roam(Math.max(0, Math.min(last, to)));
   }
 
   /** A press on a card: a tap picks it, a drag carries it (with whatever else is picked, if
    *  it is picked) to the pile it is let go over. Pointer events serve mouse, pen and touch. */
-  press(event, button, id) {
+  press(event, button, at) {
     if (event.button !== 0) return;
     const start = { x: event.clientX, y: event.clientY };
     let ghost = null;
@@ -103,7 +109,7 @@ export class Hand {
       window.removeEventListener("pointerup", up);
       window.removeEventListener("pointercancel", up);
       if (!ghost) {
-        if (e.type === "pointerup") this.toggle(id);
+        if (e.type === "pointerup") this.toggle(at);
         return;
       }
       ghost.remove();
@@ -111,8 +117,8 @@ export class Hand {
       const pile = pileAt(e);
       pile?.classList.remove("over");
       if (pile && e.type === "pointerup") {
-        const carried = this.picked.has(id) ? this.selection() : [id];
-        this.onDrop(carried, Number(pile.dataset.pile));
+        const carried = this.picked.has(at) ? this.selection() : [this.cards[at].id];
+        this.onDrop(carried, pile.dataset.pile);
       }
     };
     window.addEventListener("pointermove", move);
