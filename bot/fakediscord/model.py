@@ -72,6 +72,7 @@ BOT_DEFAULT = (
 
 CHANNEL_GUILD_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_GUILD_VOICE = 2
 CHANNEL_GROUP_DM = 3
 PRIVATE_TYPES = (CHANNEL_DM, CHANNEL_GROUP_DM)
 CHANNEL_GUILD_CATEGORY = 4
@@ -256,6 +257,10 @@ class Channel:
             if self.type == CHANNEL_PRIVATE_THREAD:
                 data["thread_metadata"]["invitable"] = True
         else:
+            if self.type == CHANNEL_GUILD_VOICE:
+                # a voice channel has a text chat of its own (messages work as in a text
+                # channel) and these fields besides (Channel Object)
+                data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
             data.update(
                 {
                     "position": self.position,

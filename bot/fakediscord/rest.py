@@ -19,6 +19,7 @@ from bot.fakediscord import errors
 from bot.fakediscord import routes_commands as commands
 from bot.fakediscord import routes_guilds as guilds
 from bot.fakediscord import routes_messages as messages
+from bot.fakediscord import routes_oauth as oauth
 from bot.fakediscord import routes_webhooks as webhooks
 from bot.fakediscord.attachments import (
     ATTACHMENT_SIZE_LIMIT,
@@ -46,6 +47,11 @@ API_PREFIXES = ("/api/v10", "/api/v9")
 # limit; any other webhook's requests carry no authorization and count against the caller's IP
 # address.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
+CLIENT_CREDENTIAL_ROUTES = ("/oauth2/token",)
+"""Authenticated by the OAuth2 client's id and secret (HTTP Basic or the form), no bot token."""
+BEARER_ROUTES = ("/users/@me", "/oauth2/@me")
+"""What an OAuth2 access token (``Authorization: Bearer``) may call here; a Bearer token
+anywhere else is a 401, as the bot's token is on ``/oauth2/@me``."""
 CLOUDFLARE_BAN = "error code: 1015"
 """What a banned address gets (Cloudflare's page, not Discord's JSON, and no ``Via``: discord.py
 tells a ban from a rate limit by that)."""
@@ -104,7 +110,7 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         if refusal is not None:
             response: web.StreamResponse = refusal
         else:
-            if not by_url_token and (not auth.startswith("Bot ") or not fake.token_ok(auth[4:])):
+            if not by_url_token and not _authorized(fake, route, auth):
                 raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
@@ -144,6 +150,22 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     return response
 
 
+def _authorized(fake: FakeCore, route: str, auth: str) -> bool:
+    """Whether the request carries the kind of credentials its route takes (the handler then
+    checks a Bearer token or client credentials itself)."""
+    if route in CLIENT_CREDENTIAL_ROUTES:
+        return True
+    if auth.startswith(oauth.BEARER):
+        return route in BEARER_ROUTES
+    return route != "/oauth2/@me" and auth.startswith("Bot ") and fake.token_ok(auth[4:])
+
+
+async def _users_me(request: web.Request) -> web.StreamResponse:
+    if oauth.bearer_token(request) is not None:
+        return await oauth.get_me(request)
+    return await guilds.get_me(request)
+
+
 def _fault(
     fake: FakeCore,
     rule: FaultRule | None,
@@ -176,6 +198,8 @@ def _budget(fake: FakeCore, request: web.Request, by_url_token: bool, auth: str,
             return None
     if auth.startswith("Bot ") and auth[4:]:
         return f"bot:{auth[4:]}"
+    if auth.startswith(oauth.BEARER) and auth[len(oauth.BEARER):]:
+        return f"bearer:{auth[len(oauth.BEARER):]}"
     return f"ip:{address}"
 
 
@@ -202,7 +226,14 @@ def _limit(
 
 
 ROUTES: list[tuple[str, str, Handler]] = [
-    ("GET", "/users/@me", guilds.get_me),
+    ("GET", "/users/@me", _users_me),
+    ("POST", "/oauth2/token", oauth.token),
+    ("GET", "/oauth2/@me", oauth.get_authorization),
+    (
+        "GET",
+        "/applications/{application_id}/activity-instances/{instance_id}",
+        oauth.get_activity_instance,
+    ),
     ("GET", "/users/{user_id}", guilds.get_user),
     ("GET", "/gateway", guilds.get_gateway),
     ("GET", "/gateway/bot", guilds.get_gateway_bot),
