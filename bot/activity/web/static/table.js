@@ -45,6 +45,7 @@ export class Table {
     if (before && before.table === scene.table && scene.version < before.version) return;
     this.scene = scene;
     document.body.dataset.state = scene.state;
+    document.body.dataset.version = String(scene.version);
     $("#title").textContent = scene.title ?? "";
     $("#status").textContent = scene.status ?? "";
     $("#options").textContent = scene.options ?? "";
