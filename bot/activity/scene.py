@@ -213,7 +213,7 @@ class SceneMaker:
 
     @staticmethod
     def _pile(pile: PileScene, lang: str) -> dict[str, Any]:
-        return {"id": pile.id, "label": plain(pile.label),
+        return {"id": pile.id, "kind": pile.kind, "label": plain(pile.label),
                 "cards": [card_data(c, lang) for c in pile.cards], "count": pile.count}
 
     @staticmethod

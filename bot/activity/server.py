@@ -28,6 +28,7 @@ from bot.activity.look import look
 from bot.activity.oauth import DiscordSignIn, SignInError
 from bot.activity.scene import SceneMaker
 from bot.activity.sessions import Session, SessionError, Sessions
+from bot.activity.words import words
 from bot.discord.controller import TableController
 from bot.i18n import DEFAULT, lang_of, tr
 from bot.table import TableService
@@ -179,7 +180,9 @@ class ActivityServer:
     # -- signing in ----------------------------------------------------------------------------
 
     async def _config(self, request: web.Request) -> web.Response:
-        return _json({"client_id": str(self._application_id)})
+        # the page's words before anyone is known: in the browser's language
+        return _json({"client_id": str(self._application_id),
+                      "words": words(_header_lang(request))})
 
     async def _body(self, request: web.Request, model: type[BaseModel], lang: str) -> Any:
         try:
@@ -231,7 +234,7 @@ class ActivityServer:
         return _json({"session": token, "user": {"id": str(person.id), "name": person.name},
                       "channel_id": str(instance.channel_id),
                       "guild_id": None if instance.guild_id is None else str(instance.guild_id),
-                      "lang": lang, "expires_at": session.expires_at})
+                      "lang": lang, "expires_at": session.expires_at, "words": words(lang)})
 
     def _read_session(self, token: str, lang: str) -> Session:
         try:

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+PileKind = Literal["play", "stock", "discard", "spread"]
+"""What a pile is, for the page to draw it (a face-down stock, a fanned spread); it names no
+game."""
 SceneState = Literal["playing", "between", "over"]
 """A game's part of the scene's ``state``: a hand in play, between two hands, the game over."""
 
@@ -34,6 +37,7 @@ class PileScene:
     while the table lasts (a move's ``target``)."""
 
     id: str
+    kind: PileKind
     label: str
     cards: tuple[int, ...]
     count: int | None = None
@@ -42,7 +46,8 @@ class PileScene:
 @dataclass(frozen=True, slots=True)
 class MoveScene:
     """One legal move of a seat, as its hand panel names it: the game's ``move`` itself, the
-    cards it uses and the pile they go onto (``None``: none, or a new one)."""
+    cards it uses, and its pile: the one its cards go onto, or for a move without cards the
+    one it takes from (``None``: none, or a new one)."""
 
     move: Any
     label: str

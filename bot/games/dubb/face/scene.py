@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from bot import cards
 from bot.discord.common import name_of
 from bot.discord.scene import HandScene, MoveScene, PileScene, SeatScene, TableScene
-from bot.games.dubb import DrawPlay, DubbPrivateView, DubbPublicView, Play, PlayerView
+from bot.games.dubb import Draw, DrawPlay, DubbPrivateView, DubbPublicView, Play, PlayerView
 from bot.games.dubb.face.render import TITLE, move_text, summary
 from bot.i18n import ordinal, tr
 
@@ -52,8 +52,8 @@ def table_scene(view: DubbPublicView, names: Mapping[int, str], lang: str) -> Ta
                             _seat_status(view, p, lang), p.status == "to_move")
                   for p in view.players)
     streak = tuple(card for play in view.streak for card in play.cards)
-    piles = (PileScene(PLAY_PILE, tr(lang, "Play pile"), streak, view.pile_size),
-             PileScene(DRAW_PILE, tr(lang, "Draw pile"), (), view.draw_pile_size))
+    piles = (PileScene(PLAY_PILE, "play", tr(lang, "Play pile"), streak, view.pile_size),
+             PileScene(DRAW_PILE, "stock", tr(lang, "Draw pile"), (), view.draw_pile_size))
     return TableScene(
         state="over" if over else "playing",
         title=(tr(lang, "{game} — game over", game=TITLE) if over
@@ -77,8 +77,8 @@ def hand_scene(private: DubbPrivateView, lang: str) -> HandScene:
         if isinstance(move, Play):
             moves.append(MoveScene(move, move_text(move, lang),
                                    _play_cards(move, private.hand), PLAY_PILE))
-        elif isinstance(move, DrawPlay):
-            moves.append(MoveScene(move, move_text(move, lang), (), PLAY_PILE))
+        elif isinstance(move, Draw | DrawPlay):
+            moves.append(MoveScene(move, move_text(move, lang), (), DRAW_PILE))
         else:
             moves.append(MoveScene(move, move_text(move, lang)))
     return HandScene(tuple(cards.sorted_hand(private.hand)), None, tuple(moves))

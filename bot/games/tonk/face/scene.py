@@ -11,6 +11,8 @@ from bot.discord.common import name_of
 from bot.discord.scene import HandScene, MoveScene, PileScene, SceneState, SeatScene, TableScene
 from bot.games.tonk import (
     Discard,
+    DrawDiscard,
+    DrawStock,
     Hit,
     Phase,
     Spread,
@@ -83,10 +85,10 @@ def table_scene(view: TonkPublicView, names: Mapping[int, str], lang: str, *,
                             s.player_id == view.to_move)
                   for s in view.seats)
     top = () if view.discard_top is None else (view.discard_top,)
-    piles = [PileScene(STOCK, tr(lang, "Stock"), (), view.stock_size),
-             PileScene(DISCARD, tr(lang, "Discard pile"), top, view.discard_size)]
-    piles += [PileScene(spread_pile(s.id), spread_label(s.id, s.cards, s.owner, names, lang,
-                                                        cards.letters),
+    piles = [PileScene(STOCK, "stock", tr(lang, "Stock"), (), view.stock_size),
+             PileScene(DISCARD, "discard", tr(lang, "Discard pile"), top, view.discard_size)]
+    piles += [PileScene(spread_pile(s.id), "spread",
+                        spread_label(s.id, s.cards, s.owner, names, lang, cards.letters),
                         tuple(sort_cards(s.cards))) for s in view.spreads]
     result = _result_lines(view, names, lang)
     return TableScene(state, title, status, seats, tuple(piles), result or None)
@@ -104,6 +106,10 @@ def hand_scene(view: TonkPublicView, private: TonkPrivateView, names: Mapping[in
                                    spread_pile(move.spread_id)))
         elif isinstance(move, Discard):
             moves.append(MoveScene(move, text, (move.card,), DISCARD))
+        elif isinstance(move, DrawStock):
+            moves.append(MoveScene(move, text, (), STOCK))
+        elif isinstance(move, DrawDiscard):
+            moves.append(MoveScene(move, text, (), DISCARD))
         else:
             moves.append(MoveScene(move, text))
     dealt = any(s.player_id == private.player_id and s.hand_size is not None
