@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from bot.fakediscord import Driver, FakeDiscord
-from bot.i18n import tr
+from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, table_message, title, wait_table
@@ -208,3 +208,46 @@ async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_t
         over = tr("sv", "{game} — game over", game="Dubb")
         await driver.wait_for(lambda: title(table_message(driver, lounge)) == over,
                               what="the table message over")
+
+
+async def test_a_tonk_hand_played_in_the_activity_is_settled_in_the_ledger(
+    activity: int, driver: Driver, world: World, bot_runner: BotRunner
+) -> None:
+    # the Entry Point command, in the text channel: Discord launches, the bot hears nothing
+    instance = await driver.launch_activity(world.anna, world.channel)
+    async with pages(activity) as new:
+        anna = new()
+        await anna.sign_in(driver, world.anna, instance)
+        async with anna.stream() as scenes:
+            empty = await scenes.until(lambda s: s["state"] == "none", "no table")
+            assert (await anna.act(empty, action(empty, "open", "Open a Tonk table")))[0] == 200
+            scene = await scenes.until(lambda s: s["state"] == "lobby", "the lobby")
+            assert (await anna.act(scene, action(scene, "computer")))[0] == 200
+            scene = await scenes.until(lambda s: len(s["seats"]) == 2, "a computer seated")
+            assert (await anna.act(scene, action(scene, "start")))[0] == 200
+            scene = await scenes.until(lambda s: s["state"] != "lobby", "the deal")
+            assert {p["kind"] for p in scene["piles"]} >= {"stock", "discard"}
+            turns = 0
+            while scene["state"] == "playing":
+                moves = [a for a in scene["actions"] if a["kind"] == "move"]
+                if moves:
+                    # draw and discard a few turns, then drop
+                    turns += 1
+                    drop = next((a for a in moves if a["label"].startswith("Drop")), None)
+                    chosen = next((a for a in moves if a["target"] in ("stock", "discard")),
+                                  moves[0])
+                    if turns >= 6 and drop is not None:
+                        chosen = drop
+                    status, answer = await anna.act(scene, chosen["id"])
+                    assert status == 200, answer
+                scene = await scenes.until(
+                    lambda s, v=scene["version"]: s["version"] > v, "the next move", within=30)
+            assert scene["state"] == "between" and scene["result"]
+            assert any(a["label"] == "Deal next hand" for a in scene["actions"])
+    service = bot_runner.bot.service  # type: ignore[union-attr]
+    balances = await service.balances(world.guild.id, "tonk", scene["table"])
+    assert sum(b.net for b in balances) == 0 and any(b.net for b in balances)
+    for balance in balances:
+        name = f"🤖 {balance.name}" if balance.is_computer else str(balance.name)
+        line = next(r for r in scene["result"] if r.startswith(f"{name} — "))
+        assert line.endswith(signed("en", balance.net)), (line, balance)
