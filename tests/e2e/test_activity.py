@@ -251,3 +251,27 @@ async def test_a_tonk_hand_played_in_the_activity_is_settled_in_the_ledger(
         name = f"🤖 {balance.name}" if balance.is_computer else str(balance.name)
         line = next(r for r in scene["result"] if r.startswith(f"{name} — "))
         assert line.endswith(signed("en", balance.net)), (line, balance)
+
+
+async def test_the_page_its_files_and_the_sdk_are_served_with_a_csp_and_nothing_above_them(
+    activity: int, fake: FakeDiscord
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        base = f"http://127.0.0.1:{activity}"
+        async with http.get(base + "/") as page:
+            assert page.status == 200 and page.content_type == "text/html"
+            csp = page.headers["Content-Security-Policy"]
+            assert "default-src 'self'" in csp and "object-src 'none'" in csp
+            html = await page.text()
+        async with http.get(base + "/sdk/index.mjs") as sdk:
+            assert sdk.status == 200 and sdk.content_type == "text/javascript"
+        async with http.get(base + "/sdk/LICENSE.md") as licence:
+            assert licence.status == 200 and "MIT" in await licence.text()
+        for escape in ("/static/../server.py", "/static/%2e%2e/server.py",
+                       "/sdk/../../../../server.py", "/static/nothing.js"):
+            async with http.get(base + escape) as answer:
+                assert answer.status == 404, escape
+        async with http.get(base + "/api/config", headers={"Accept-Language": "fi"}) as config:
+            body = await config.json()
+        assert body["words"]["your_hand"] == tr("fi", "Your hand")
+    assert fake.client_secret not in html and fake.client_secret not in str(body)
