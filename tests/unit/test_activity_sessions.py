@@ -8,7 +8,7 @@ from pydantic import SecretStr
 
 from bot import cards
 from bot.activity.scene import card_id, plain
-from bot.activity.sessions import LIFETIME, Sessions, SessionError
+from bot.activity.sessions import LIFETIME, SessionError, Sessions
 
 
 def test_a_session_reads_back_until_it_expires() -> None:
