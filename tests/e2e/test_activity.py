@@ -11,10 +11,12 @@ import aiohttp
 import pytest
 
 from bot.fakediscord import Driver, FakeDiscord
+from bot.games.registry import GAMES
 from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, table_message, title, wait_table
+from tests.highcard import SPEC as HIGHCARD
 
 pytestmark = pytest.mark.e2e
 
@@ -275,3 +277,36 @@ async def test_the_page_its_files_and_the_sdk_are_served_with_a_csp_and_nothing_
             body = await config.json()
         assert body["words"]["your_hand"] == tr("fi", "Your hand")
     assert fake.client_secret not in html and fake.client_secret not in str(body)
+
+
+async def test_a_game_registered_by_a_test_plays_in_the_activity_with_no_host_change(
+    world: World, driver: Driver, bot_runner: BotRunner
+) -> None:
+    driver.enable_activities()
+    bot_runner.activity = True
+    bot_runner.games = GAMES.with_game(HIGHCARD)
+    bot = await bot_runner.start()
+    assert bot.activity_server is not None
+    instance = await driver.launch_activity(world.anna, world.channel)
+    driver.join_activity(world.bo, instance)
+    async with pages(bot.activity_server.port) as new:
+        anna, bo = new(), new()
+        await anna.sign_in(driver, world.anna, instance)
+        await bo.sign_in(driver, world.bo, instance)
+        async with anna.stream() as annas, bo.stream() as bos:
+            empty = await annas.until(lambda s: s["state"] == "none", "no table")
+            assert (await anna.act(empty, action(empty, "open", "Open a High card table")))[0] \
+                == 200
+            lobby = await bos.until(lambda s: s["state"] == "lobby", "the lobby")
+            assert (await bo.act(lobby, action(lobby, "join")))[0] == 200
+            scene = await annas.until(lambda s: len(s["seats"]) == 2, "Bo seated")
+            assert (await anna.act(scene, action(scene, "start")))[0] == 200
+            for _ in range(2):
+                scene = await annas.until(lambda s: s["state"] != "lobby", "the game")
+                page, stream = (anna, annas) if mover(scene) == str(world.anna.id) else (bo, bos)
+                mine = await stream.until(lambda s, v=scene["version"]: s["version"] >= v,
+                                          "the mover's scene")
+                assert (await page.act(mine, action(mine, "move", "Show")))[0] == 200
+                scene = await annas.until(lambda s, v=scene["version"]: s["version"] > v,
+                                          "the card shown")
+            assert scene["state"] == "over" and len(scene["piles"][0]["cards"]) == 2
