@@ -10,12 +10,14 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
+from bot.activity.sessions import LIFETIME
 from bot.fakediscord import Driver, FakeDiscord
 from bot.games.registry import GAMES
 from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, table_message, title, wait_table
+from tests.fakeclock import FakeClock
 from tests.highcard import SPEC as HIGHCARD
 
 pytestmark = pytest.mark.e2e
@@ -46,6 +48,7 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
     joined = await driver.click(world.bo, table.table, "Play in an Activity")
     assert joined.activity_instance is instance
 
+    driver.set_locale(world.bo, "da")
     async with pages(activity) as new:
         anna, bo = new(), new()
         status, config = await anna.get("/api/config")
@@ -63,6 +66,12 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
             assert mine[str(world.anna.id)]["you"] and not mine[str(world.bo.id)]["you"]
             assert len(scene["hand"]["cards"]) == mine[str(world.anna.id)]["cards"]
             assert len(theirs["hand"]["cards"]) == mine[str(world.bo.id)]["cards"]
+            # each sees only their own hand, in their own language
+            assert not {c["id"] for c in scene["hand"]["cards"]} & {
+                c["id"] for c in theirs["hand"]["cards"]}
+            assert theirs["lang"] == "da"
+            assert theirs["title"] == tr("da", "{game} — in play", game="Dubb") != scene["title"]
+            assert theirs["words"]["your_hand"] == tr("da", "Your hand")
             assert all(c["name"] for c in scene["hand"]["cards"])
             assert [p["id"] for p in scene["piles"]] == ["play", "draw"]
             by_activity = by_button = 0
@@ -310,3 +319,30 @@ async def test_a_game_registered_by_a_test_plays_in_the_activity_with_no_host_ch
                 scene = await annas.until(lambda s, v=scene["version"]: s["version"] > v,
                                           "the card shown")
             assert scene["state"] == "over" and len(scene["piles"][0]["cards"]) == 2
+
+
+async def test_a_session_expires_and_its_stream_ends(
+    world: World, driver: Driver, bot_runner: BotRunner
+) -> None:
+    driver.enable_activities()
+    bot_runner.activity = True
+    bot_runner.clock = clock = FakeClock()
+    bot = await bot_runner.start()
+    assert bot.activity_server is not None
+    instance = await driver.launch_activity(world.anna, world.channel)
+    async with pages(bot.activity_server.port) as new:
+        anna = new()
+        session = await anna.sign_in(driver, world.anna, instance)
+        assert session["expires_at"] == int(clock.now()) + LIFETIME
+        async with anna.stream() as scenes:
+            scene = await scenes.until(lambda s: s["state"] == "none", "no table")
+            clock.advance(LIFETIME)
+            expired = await anna.act(scene, action(scene, "open"))
+            assert expired[0] == 401 and expired[1]["error"]
+            # the stream ends at its next wake-up: a change in the channel
+            await driver.slash(world.bo, world.channel, "dubb start")
+            with pytest.raises(AssertionError, match="the stream ended"):
+                await scenes.until(lambda s: False, "nothing")
+        async with anna.http.get(anna.base + "/api/stream",
+                                 params={"session": session["session"]}) as again:
+            assert again.status == 401
