@@ -5,6 +5,7 @@ tested in a browser (tests/browser/test_activity*.py)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -103,8 +104,10 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
 
 
 async def test_refusals_change_nothing(
-    activity: int, driver: Driver, world: World, fake: FakeDiscord, bot_runner: BotRunner
+    activity: int, driver: Driver, world: World, fake: FakeDiscord, bot_runner: BotRunner,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     # Discord's own refusals (a replayed code, a bad token, an unknown instance) are the point
     driver.allow_rest_errors()
     table = await open_table(driver, world.channel, world.anna, [world.bo])
@@ -182,6 +185,7 @@ async def test_refusals_change_nothing(
             done = await mover_page.act(moving_scene, stolen)
             assert done[0] == 200
     assert fake.client_secret not in str(driver.channel_messages(world.channel))
+    assert caplog.records and fake.client_secret not in caplog.text
 
 
 async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_the_end(
