@@ -263,8 +263,7 @@ async def test_a_tonk_hand_played_in_the_activity_is_settled_in_the_ledger(
     balances = await service.balances(world.guild.id, "tonk", scene["table"])
     assert sum(b.net for b in balances) == 0 and any(b.net for b in balances)
     for balance in balances:
-        name = f"🤖 {balance.name}" if balance.is_computer else str(balance.name)
-        line = next(r for r in scene["result"] if r.startswith(f"{name} — "))
+        line = next(r for r in scene["result"] if r.startswith(f"{balance.name} — "))
         assert line.endswith(signed("en", balance.net)), (line, balance)
 
 
