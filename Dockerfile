@@ -1,3 +1,12 @@
+# The Activity page's one dependency, Discord's Embedded App SDK, from the npm registry at the
+# version package-lock.json pins; node and npm stay in this stage, out of the bot's image
+FROM python:3.11-slim AS sdk
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /sdk
+COPY bot/activity/web/package.json bot/activity/web/package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -9,6 +18,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot
+COPY --from=sdk /sdk/node_modules ./bot/activity/web/node_modules
 COPY cogs ./cogs
 RUN pip install --no-cache-dir . \
     && useradd --system --uid 10001 --home-dir /app kortbord \

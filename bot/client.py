@@ -14,8 +14,10 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
 from bot import cards, collector
+from bot.activity.server import ActivityServer
 from bot.config import Settings
 from bot.discord import emojis, features, telemetry
+from bot.discord.activity import entry_point_command
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
@@ -72,6 +74,27 @@ def gateway_up(ws: DiscordWebSocket | None) -> bool:
 class KortbordTree(app_commands.CommandTree):
     """The single error handler for every slash command and autocomplete; every command is
     served before the bot's background work (``KortbordBot.people``)."""
+
+    entry_point: dict[str, Any] | None = None
+    """The app's Entry Point command (``bot.discord.activity``), synced with the global
+    commands while the Activity is on; discord.py knows no command of its type."""
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None
+                   ) -> list[app_commands.AppCommand]:
+        if guild is not None or self.entry_point is None:
+            return await super().sync(guild=guild)
+        # discord.py's own sync, with the Entry Point command in the same bulk overwrite:
+        # Discord refuses one that would drop it
+        application_id = self.client.application_id
+        if application_id is None:
+            raise app_commands.MissingApplicationID
+        translator = self.translator
+        payload = [await command.get_translated_payload(self, translator) if translator
+                   else command.to_dict(self) for command in self.get_commands()]
+        data = await self.client.http.bulk_upsert_global_commands(
+            application_id, payload=[*payload, self.entry_point])
+        return [app_commands.AppCommand(data=d, state=self.client._connection)
+                for d in data if d.get("type") != self.entry_point["type"]]
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         # discord.py calls this first in the task that runs the command (or autocomplete)
@@ -170,6 +193,9 @@ class KortbordBot(commands.Bot):
                                          pool=self.search_pool)
             features.register_routes(self.router, controller)
             self.controllers[spec.kind] = controller
+        self.activity_server: ActivityServer | None = None
+        if self.settings.activity:
+            await self._serve_activity()
         # players are seated by strength: equal for all until ratings are wired in here
         self.events = EventController(
             # round one is seated by skill: each entrant's rating in that server and game
@@ -198,6 +224,22 @@ class KortbordBot(commands.Bot):
         if self._settle:
             collector.settle()
 
+    async def _serve_activity(self) -> None:
+        """The Activity (``bot.activity``): its server, **Play in an Activity** on the tables,
+        and the Entry Point command."""
+        settings = self.settings
+        assert settings.activity_port is not None and settings.client_secret is not None
+        assert self.application_id is not None
+        for controller in self.controllers.values():
+            controller.launch = True
+        tree: Any = self.tree
+        tree.entry_point = entry_point_command()
+        self.activity_server = ActivityServer(
+            host=settings.activity_host, port=settings.activity_port, service=self.service,
+            controllers=self.controllers, http=self.http, application_id=self.application_id,
+            client_secret=settings.client_secret, clock=self.clock.now)
+        await self.activity_server.start()
+
     def _shard_of(self, guild_id: int | None) -> int | None:
         shards = self.settings.shards
         if shards is None:
@@ -216,6 +258,8 @@ class KortbordBot(commands.Bot):
                                  else snapshot.lobby_expires_at)
         self.computers.kick(snapshot)
         self.events.table_changed(snapshot)
+        if self.activity_server is not None:
+            self.activity_server.table_changed(snapshot)
 
     async def show_automatic(self, result: ApplyResult) -> None:
         """Show a move a computer player made."""
@@ -317,6 +361,8 @@ class KortbordBot(commands.Bot):
             await self.computers.close()
         if hasattr(self, "events"):
             await self.events.close()
+        if getattr(self, "activity_server", None) is not None:
+            await self.activity_server.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
         await super().close()

@@ -65,6 +65,18 @@ class Settings(BaseSettings):
         "127.0.0.1", min_length=1, description="the address /metrics listens on, e.g. "
         "127.0.0.1 (this machine only) or 0.0.0.0",
     )
+    activity_port: int | None = Field(
+        None, ge=0, le=65535, description="a TCP port for the Discord Activity's server, e.g. "
+        "8080 (0: any free port; unset: no Activity)",
+    )
+    activity_host: str = Field(
+        "127.0.0.1", min_length=1, description="the address the Activity's server listens on, "
+        "e.g. 127.0.0.1 (behind a proxy on this machine) or 0.0.0.0",
+    )
+    client_secret: SecretStr | None = Field(
+        None, description="the application's OAuth2 client secret from the Developer Portal, "
+        "with which the Activity exchanges its sign-in codes",
+    )
     card_emojis: bool = Field(
         True, description="true: upload the cards as the application's emojis when missing and "
         "show cards in text as them; false: show cards as letters (7♥)",
@@ -108,7 +120,8 @@ class Settings(BaseSettings):
     def _format(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("shard_count", "metrics_port", mode="before")
+    @field_validator("shard_count", "metrics_port", "activity_port", "client_secret",
+                     mode="before")
     @classmethod
     def _no_count(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -192,6 +205,11 @@ class Settings(BaseSettings):
             return None
         ids = self.shard_ids or range(self.shard_count)
         return Shards(count=self.shard_count, ids=tuple(ids))
+
+    @property
+    def activity(self) -> bool:
+        """Whether the Activity is served: its port and the client secret are both set."""
+        return self.activity_port is not None and self.client_secret is not None
 
     @property
     def log_level_number(self) -> int:

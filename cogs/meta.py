@@ -16,6 +16,7 @@ from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import level_text, turn_time_text
 from bot.discord.errors import UserFacingError
 from bot.discord.exports import MAX_TABLE_ID, verify_answer
+from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.gamekit.contract import GameSpec
 from bot.i18n import LANGUAGES, join, lang_of, tr
@@ -115,8 +116,12 @@ def settings_text(settings: ServerSettings, games: Iterable[GameSpec], lang: str
 
 
 class Meta(commands.Cog):
+    # installable to a person too, like the games' commands: pings, cards, help and verify are
+    # a person's own; settings answers outside a server that added kortbord with one line
     kortbord = app_commands.Group(name=cmd("kortbord"),
-                                  description=cmd("About the kortbord card-game bot"))
+                                  description=cmd("About the kortbord card-game bot"),
+                                  allowed_installs=ANYWHERE_INSTALLS,
+                                  allowed_contexts=ANYWHERE_CONTEXTS)
 
     def __init__(self, bot: KortbordBot) -> None:
         self.bot = bot
@@ -217,8 +222,9 @@ class Meta(commands.Cog):
         computer_level: str | None = None, hints: bool | None = None,
         daily_everywhere: bool | None = None,
     ) -> None:
-        if interaction.guild_id is None:
-            raise UserFacingError("Server settings are made in a server.")
+        if interaction.guild_id is None or not interaction.is_guild_integration():
+            # a server's settings shape the tables the bot posts there: only where it is added
+            raise UserFacingError("Server settings are made in a server that added kortbord.")
         lang = user_lang(interaction)
         service = self.bot.preferences
         current = await service.server(interaction.guild_id)

@@ -108,8 +108,13 @@ class DailyGame:
         """The daily after ``moves`` (``{"player", "move"}``, as ``moves_record`` gives)."""
         daily = cls(game, day, secret, name)
         for m in moves:
-            daily._apply(int(m["player"]), game.moves.from_dict(m["move"]), bool(m.get("table")))
+            daily.replay_move(m)
         return daily
+
+    def replay_move(self, move: Mapping[str, Any]) -> None:
+        """One stored move (``{"player", "move"}``, as ``moves_record`` gives) applied again."""
+        self._apply(int(move["player"]), self.game.moves.from_dict(move["move"]),
+                    bool(move.get("table")))
 
     def moves_record(self) -> list[dict[str, Any]]:
         return [{"player": s.player, "move": s.move, **({"table": True} if s.by_table else {})}

@@ -56,6 +56,30 @@ class Daily:
     day: DailyDay
 
 
+@dataclass(frozen=True, slots=True)
+class DailyBoard:
+    """A board of a span: everyone on it, best first, and each one's streak today."""
+
+    standings: list[DailyStanding]
+    streaks: dict[int, int]
+
+    @property
+    def dailies(self) -> int:
+        return sum(s.dailies for s in self.standings)
+
+    @property
+    def average(self) -> float | None:
+        """The mean score of every daily on the board; ``None`` for an empty board."""
+        dailies = self.dailies
+        return sum(s.total for s in self.standings) / dailies if dailies else None
+
+
+BOARD_TOP = 10
+"""The people a board names (the rest are counted)."""
+STREAK_DAYS = 366
+"""How far back a board looks for streaks."""
+
+
 class DailyService:
     def __init__(self, store: Store, games: Mapping[str, GameSpec], now: Callable[[], float],
                  budget: Budget = BUDGET) -> None:
@@ -193,14 +217,25 @@ class DailyService:
                                                        attempt.player_id, attempt.score)
         return 100 * beaten // others if others else None
 
-    async def board(self, kind: str, span: str, guild_id: int | None
-                    ) -> list[DailyStanding]:
-        """The server's board (``guild_id``), or for ``None`` the board across the servers
-        that opted in: ``today``, this ISO ``week`` (Monday to today) or ``all`` time,
-        dailies left unfinished on past days scored first."""
+    async def board(self, kind: str, span: str, place_id: int | None,
+                    viewer: int | None = None) -> DailyBoard:
+        """The board of a place (a server, or a group DM: ``place_id``), or for ``None`` the
+        board across the servers that opted in: ``today``, this ISO ``week`` (Monday to
+        today) or ``all`` time, dailies left unfinished on past days scored first; with the
+        streaks of the first ``BOARD_TOP`` and of ``viewer``."""
         await self.settle()
         today = self.today()
         first = {"today": today, "week": today - timedelta(days=today.weekday())}.get(
             span, date.min)
-        return await self.store.daily.board(kind, first.isoformat(), today.isoformat(),
-                                            guild_id)
+        standings = await self.store.daily.board(kind, first.isoformat(), today.isoformat(),
+                                                 place_id)
+        # a streak reaching back further than a year is shown as the year's
+        since = (today - timedelta(days=STREAK_DAYS)).isoformat()
+        named = [s.player_id for s in standings[:BOARD_TOP]]
+        if viewer is not None and viewer not in named and any(
+                s.player_id == viewer for s in standings):
+            named.append(viewer)
+        played = await self.store.daily.days_played(kind, named, since)
+        return DailyBoard(standings, {
+            player: streak((date.fromisoformat(d) for d in days), today)
+            for player, days in played.items()})

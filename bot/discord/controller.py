@@ -119,6 +119,9 @@ class TableController:
         self.plays_on: PlaysOn = lambda table_id: False
         self.history_extra: HistoryExtra | None = None
         self.panels = HandPanels(service, settings, game, face, self.people, clock, pool)
+        self.launch = False
+        """Whether its tables and lobbies offer **Play in an Activity** (the Activity is
+        configured: ``bot.activity``)."""
 
     # -- reading the table ---------------------------------------------------------------------
 
@@ -161,11 +164,16 @@ class TableController:
         return list(lines)
 
     def _lines_of(self, snapshot: TableSnapshot, records: Sequence[MoveRecord]) -> list[str]:
+        return self.latest_lines(records, self.names(snapshot), self.table_lang(snapshot))
+
+    def latest_lines(self, records: Sequence[MoveRecord], names: Mapping[int, str],
+                     lang: str) -> list[str]:
+        """The latest lines of a table's move log ``records`` (its last ``RECENT_LINES * 2``
+        moves suffice): those of the round in play (an earlier round's cards were dealt
+        again), in ``lang``."""
         public = [[self.game.events.public(e) for e in r.events] for r in records]
         start = max((i for i, events in enumerate(public)
                      if any(self.face.starts_round(e) for e in events)), default=0)
-        names = self.names(snapshot)
-        lang = self.table_lang(snapshot)
         lines: list[str] = []
         for events in public[max(start, len(public) - RECENT_LINES * 2):]:
             lines += self.face.describe(events, names, lang)
@@ -198,8 +206,17 @@ class TableController:
             lang=lang,
             turn_seconds=snapshot.turn_seconds,
         )
-        return TableRender(embed=embed, view=lobby_view(self.game.kind, snapshot.table_id, lang,
-                                                        game_levels(self.game)))
+        view = lobby_view(self.game.kind, snapshot.table_id, lang, game_levels(self.game))
+        return TableRender(embed=embed, view=self._with_launch(view, snapshot.table_id, lang))
+
+    def _with_launch(self, view: discord.ui.View | None, table_id: int, lang: str
+                     ) -> discord.ui.View | None:
+        """``view`` with **Play in an Activity** (``bot.discord.activity``) when it is
+        offered: on a lobby and a game in play, never on a table that is over."""
+        if self.launch and view is not None:
+            view.add_item(button(self.game.kind, table_id, "activity",
+                                 tr(lang, "Play in an Activity"), discord.ButtonStyle.primary))
+        return view
 
     async def drawing(self, snapshot: TableSnapshot) -> tuple[int | None, Draw]:
         """The person to move in ``snapshot`` (``None``: a computer, or nobody) and how to draw
@@ -245,6 +262,9 @@ class TableController:
                 render.embed.add_field(name=tr(lang, "Fair deal"), value=fair, inline=False)
             if finished:
                 render = replace(render, view=self._over_view(frozen.table_id, lang))
+            else:
+                render = replace(render, view=self._with_launch(render.view, frozen.table_id,
+                                                                lang))
             embed = fit(render.embed)
             image = picture()
             if image is not None:

@@ -13,7 +13,6 @@ click from an earlier move or an earlier day changes nothing.
 from __future__ import annotations
 
 import json
-import math
 import weakref
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
@@ -32,17 +31,20 @@ from bot.daily.service import (
     DailyPlayedError,
     DailyService,
 )
+from bot.discord import daily_share
 from bot.discord.answers import display_name, update_panel, user_lang
 from bot.discord.common import button, cut, fit, shown_name
 from bot.discord.controller import TableController
+from bot.discord.daily_board import SPANS, show_board
 from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import data_file
+from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
-from bot.i18n import N_, number, ordinal, signed, tr, trn
-from bot.storage import DailyAttempt, DailyDay, DailyStanding, SeatInfo
+from bot.i18n import N_, ordinal, signed, tr, trn
+from bot.storage import DailyAttempt, DailyDay, SeatInfo
 from bot.table.service import TableSnapshot
 
 MOVE, PAGE, SHARE, REPLAY = "daily_move", "daily_page", "daily_share", "daily_replay"
@@ -192,19 +194,6 @@ def _share_view(controller: TableController, attempt: DailyAttempt, lang: str
     return view
 
 
-def share_line(controller: TableController, attempt: DailyAttempt, days: int, name: str,
-               lang: str) -> str:
-    """The result as the channel sees it: who, which day, the score against the expert and the
-    streak; never a card, a place or a move, so it spoils nothing for those still to play."""
-    assert attempt.score is not None
-    line = tr(lang, "{name} played the {game} daily of {day}: {score} against the expert.",
-              name=shown_name(name), game=controller.game.name, day=attempt.day,
-              score=signed(lang, attempt.score))
-    streak = trn(lang, "Streak: {count} day in a row.", "Streak: {count} days in a row.", days,
-                 count=days)
-    return f"{line} {streak}"
-
-
 async def _draw(controller: TableController, daily: Daily, lang: str, *,
                 notice: str | None = None, page: int = 0
                 ) -> tuple[str, discord.Embed, discord.ui.View | None]:
@@ -241,8 +230,10 @@ async def start(controller: TableController, interaction: discord.Interaction) -
     async with in_time(interaction, update=False):
         service = service_of(controller)
         try:
+            # a daily counts on the board of the place it was started in: a server, or a
+            # group DM or DM (filed under its channel, as its tables are)
             daily = await service.start(controller.game, interaction.user.id,
-                                        interaction.guild_id or 0, display_name(interaction))
+                                        place_of(interaction) or 0, display_name(interaction))
         except DailyPlayedError as played:
             await _send(interaction, content=cut(
                 await _finished(controller, played.attempt, lang), 2000),
@@ -305,7 +296,8 @@ def routes(controller: TableController) -> Mapping[str, Handler]:
 
     async def share(interaction: discord.Interaction, route: Route, _: list[str]) -> None:
         async with in_time(interaction, update=False):
-            await _share(controller, interaction, route)
+            await daily_share.share(controller, service_of(controller), interaction,
+                                    _day_of_number(route.table_id))
 
     async def replay(interaction: discord.Interaction, route: Route, _: list[str]) -> None:
         lang = user_lang(interaction)
@@ -353,27 +345,6 @@ async def _replay(controller: TableController, interaction: discord.Interaction,
                          tr(lang, "Replay the expert's game") if other == EXPERTS
                          else tr(lang, "Replay your game"), counter=counter, arg=f"{other}0"))
     await _update(interaction, text, embed, view)
-
-
-async def _share(controller: TableController, interaction: discord.Interaction,
-                 route: Route) -> None:
-    """Post the spoiler-free result line in the channel, in its language."""
-    service = service_of(controller)
-    day = _day_of_number(route.table_id)
-    attempt = await service.store.daily.attempt(controller.game.kind, day.isoformat(),
-                                                interaction.user.id)
-    if attempt is None or not attempt.finished:
-        raise UserFacingError("Finish your daily first: its result is shared once it is over.")
-    if interaction.guild_id is None:
-        raise UserFacingError("Games are played in server channels.")
-    lang = await controller.channel_lang(interaction)
-    days = await service.streak(controller.game.kind, attempt.player_id)
-    text = share_line(controller, attempt, days, display_name(interaction), lang)
-    async with answering(interaction):
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=False)
-        else:
-            await interaction.response.send_message(text)
 
 
 async def _move(controller: TableController, interaction: discord.Interaction, route: Route,
@@ -436,62 +407,6 @@ async def send_export(controller: TableController, interaction: discord.Interact
                 await interaction.response.send_message(text, file=file, ephemeral=True)
 
 
-SPANS = {"today": N_("today"), "week": N_("this week"), "all": N_("all time")}
-BOARD_SIZE = 10
-
-
-def board_embed(controller: TableController, standings: Sequence[DailyStanding], span: str,
-                viewer_id: int, lang: str, *, everywhere: bool = False) -> discord.Embed:
-    """The server's daily board of a span (or, ``everywhere``, the board across the servers
-    that opted in): the best total scores against the expert, and where the viewer stands
-    (place and percentile)."""
-    title = (tr(lang, "{game} daily across servers — {span}", game=controller.game.name,
-                span=tr(lang, SPANS[span])) if everywhere
-             else tr(lang, "{game} daily — {span}", game=controller.game.name,
-                     span=tr(lang, SPANS[span])))
-    embed = discord.Embed(title=title, colour=discord.Colour.gold())
-    lines = [tr(lang, "{place}. **{name}** {total} · {dailies} · average {average}",
-                place=n, name=shown_name(s.name), total=signed(lang, s.total),
-                dailies=trn(lang, "{n} daily", "{n} dailies", s.dailies, n=s.dailies),
-                average=signed(lang, s.total / s.dailies, 1))
-             for n, s in enumerate(standings[:BOARD_SIZE], start=1)]
-    embed.description = "\n".join(lines) or (
-        tr(lang, "Nobody on the servers that share their boards has finished a daily yet.")
-        if everywhere else tr(lang, "Nobody here has finished a daily yet."))
-    mine = next((n for n, s in enumerate(standings, start=1) if s.player_id == viewer_id), None)
-    if mine is not None:
-        count = len(standings)
-        embed.add_field(name=tr(lang, "You"), value=tr(
-            lang, "{place} of {count} (top {percent}%)", place=ordinal(lang, mine),
-            count=number(lang, count), percent=max(1, math.ceil(100 * mine / count))))
-    embed.set_footer(text=tr(
-        lang, "Scores are against the expert in the same seat of the same deal, added up "
-              "over the dailies played in every server that shares its boards.")
-        if everywhere else tr(
-        lang, "Scores are against the expert in the same seat of the same deal, added up "
-              "over the dailies played here."))
-    return fit(embed)
-
-
-async def show_board(controller: TableController, interaction: discord.Interaction,
-                     span: str, everywhere: bool = False) -> None:
-    """The server's daily board, or the board across the servers that opted in, shown to the
-    channel in its language."""
-    if interaction.guild_id is None:
-        raise UserFacingError("Games are played in server channels.")
-    async with in_time(interaction, update=False):
-        standings = await service_of(controller).board(
-            controller.game.kind, span, None if everywhere else interaction.guild_id)
-        lang = await controller.channel_lang(interaction)
-        embed = board_embed(controller, standings, span, interaction.user.id, lang,
-                            everywhere=everywhere)
-        async with answering(interaction):
-            if interaction.response.is_done():
-                await interaction.followup.send(embed=embed, ephemeral=False)
-            else:
-                await interaction.response.send_message(embed=embed)
-
-
 async def set_hidden(controller: TableController, interaction: discord.Interaction,
                      hidden: bool) -> None:
     """``/… daily hide:``: leave every daily board (every game's, every server's), or come
@@ -524,8 +439,8 @@ def commands(controller: TableController) -> list[SharedCommand]:
         if hide is not None:
             await set_hidden(controller, interaction, hide)
         elif board is not None or everywhere:
-            await show_board(controller, interaction, board.value if board else "today",
-                             everywhere)
+            await show_board(controller, service_of(controller), interaction,
+                             board.value if board else "today", everywhere)
         elif export:
             await send_export(controller, interaction)
         else:

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.cardart import CardImage
 from bot.discord.routing import Handler
+from bot.discord.scene import HandScene, TableScene
 from bot.discord.shared import SharedWords
 from bot.discord.showing import TableRender
 from bot.table.service import TableSnapshot
@@ -108,6 +109,18 @@ class FaceDrawing(Protocol):
         """One line on how a table that is over went (history, closed tables): the loser, or
         the hands played and each player's net at the table (``money``, for games played for
         stakes)."""
+        ...
+
+    def table_scene(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                    lang: str) -> TableScene:
+        """The public table of a game in play or over as data, for the Activity: what
+        ``table_render`` shows, from the same public ``view``."""
+        ...
+
+    def hand_scene(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str) -> HandScene | None:
+        """``player_id``'s own cards and exactly their legal moves as data, for the
+        Activity: what ``hand_panel`` shows; ``None`` when they hold no hand in this game."""
         ...
 
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from discord import app_commands
 
 from bot.discord import (
+    activity,
     challenge,
     coach,
     daily,
@@ -35,7 +36,7 @@ class Room(Protocol):
 
 
 ROOMS: tuple[Room, ...] = (lobby, challenge, hands, history, coach, leaderboards, daily,
-                          replay_share)
+                          replay_share, activity)
 
 
 def register_routes(router: Router, controller: TableController) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from bot.fakediscord import errors
 from bot.fakediscord.changes import Changes
 from bot.fakediscord.errors import FormErrors
-from bot.fakediscord.validation import validate_commands
+from bot.fakediscord.validation import HANDLER_APP, PRIMARY_ENTRY_POINT, validate_commands
 from bot.fakediscord.world import World
 
 Scope = dict[tuple[int, str], dict[str, Any]]
@@ -50,6 +50,9 @@ class CommandStore:
             "integration_types": body.get("integration_types") or [0],
             "nsfw": bool(body.get("nsfw")),
         }
+        if kind == PRIMARY_ENTRY_POINT:
+            command["handler"] = body.get("handler") or (
+                previous["handler"] if previous else HANDLER_APP)
         if body.get("options"):
             command["options"] = _clean_options(body["options"])
         if guild_id is None:
@@ -66,6 +69,7 @@ class CommandStore:
         form = FormErrors()
         validate_commands(form, body)
         form.raise_if_any()
+        self._check_entry_points(guild_id, body, replacing=True)
         old = dict(scope)
         scope.clear()
         for item in body:
@@ -81,10 +85,36 @@ class CommandStore:
         form = FormErrors()
         validate_commands(form, [body])
         form.raise_if_any()
+        self._check_entry_points(guild_id, [body], replacing=False)
         existed = (body.get("type", 1), body["name"]) in scope
         command = self._store_command(scope, body, guild_id)
         self.changes.changed()
         return copy.deepcopy(command), not existed
+
+    def _check_entry_points(self, guild_id: int | None, bodies: list[dict[str, Any]], *,
+                            replacing: bool) -> None:
+        """An app has at most one Entry Point command, a global one (Activities, "Setting Up
+        an Entry Point Command"), and a bulk overwrite must keep it (50240). Discord's codes
+        for the first two are undocumented."""
+        wanted = [b for b in bodies if b.get("type") == PRIMARY_ENTRY_POINT]
+        current = [c for c in self.global_commands.values() if c["type"] == PRIMARY_ENTRY_POINT]
+        if wanted and guild_id is not None:
+            raise errors.invalid_form_body({"type": {"_errors": [
+                {"code": "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_GLOBAL_ONLY",
+                 "message": "Primary Entry Point commands can only be global"}]}})
+        if guild_id is not None:
+            return
+        if replacing and current and not wanted:
+            raise errors.entry_point_left_out()
+        if not replacing and wanted and current and wanted[0]["name"] != current[0]["name"]:
+            raise errors.invalid_form_body({"type": {"_errors": [
+                {"code": "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_LIMIT",
+                 "message": "An application can only have one Primary Entry Point command"}]}})
+
+    def entry_point(self) -> dict[str, Any] | None:
+        """The app's Entry Point command (what the App Launcher offers), if it has one."""
+        return next((copy.deepcopy(c) for c in self.global_commands.values()
+                     if c["type"] == PRIMARY_ENTRY_POINT), None)
 
     def find_command(self, guild_id: int | None, command_id: int) -> dict[str, Any]:
         for command in self.command_scope(guild_id).values():

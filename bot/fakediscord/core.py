@@ -18,13 +18,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.fakediscord.activities import (
+    CLIENT_ORIGIN,
+    Activities,
+    ActivityInstance,
+    activity_origin,
+)
 from bot.fakediscord.changes import Changes
+from bot.fakediscord.clientrpc import CapturedLog, ClientRpc, Frame
 from bot.fakediscord.commands import CommandStore
 from bot.fakediscord.emojis import ApplicationEmojis
 from bot.fakediscord.faults import FaultInjector, FaultRule
 from bot.fakediscord.gateway import GUILDS_PER_SHARD, Gateway
 from bot.fakediscord.interactions import INTERACTION_DEADLINE, InteractionStore
 from bot.fakediscord.messages import NONCE_WINDOW, MessageStore
+from bot.fakediscord.oauth import OAuth, OAuthClient
 from bot.fakediscord.ratelimit import InvalidRequests, OldMessageEdits, RateLimitConfig, RateLimiter
 from bot.fakediscord.records import Contract, ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.snowflake import SnowflakeFactory
@@ -106,10 +114,26 @@ class FakeCore:
             base_url=lambda: self.base_url,
         )
         self.command_store = CommandStore(self.world, self.changes)
+        self.activities = Activities(self.ids, self.changes, self.world.application.id)
+        self.oauth = OAuth(clock=lambda: self.clock())
+        self.oauth.add_client(self.world.application.id, self.world.application.name)
+        # the fake Discord client page (routes_client.py) and the Activity proxy
+        self.captured_logs: list[CapturedLog] = []
+        """What Activities' consoles said (CAPTURE_LOG), in order."""
+        self.client_rpc = ClientRpc(self.oauth, self.captured_logs)
+        self.frames: dict[str, Frame] = {}
+        """Every Activity iframe the fake client pages opened, by frame id."""
+        self.rpc_calls: list[tuple[int, str, bool]] = []
+        """(user id, command, answered without error) for each RPC command relayed."""
+        self.csp_reports: list[dict[str, Any]] = []
+        """CSP violation reports from Activity pages (the proxy's policy reports here)."""
+        self.proxy_session: Any = None
+        """The Activity proxy's HTTP client (an ``aiohttp.ClientSession``, made on first use)."""
         self.interaction_store = InteractionStore(
             self.world,
             self.message_store,
             self.changes,
+            self.activities,
             clock=lambda: self.clock(),
             deadline=interaction_deadline,
         )
@@ -212,6 +236,65 @@ class FakeCore:
     pick_fault = delegate("fault_injector")
 
     guilds_per_shard = delegate("gateway")
+
+    entry_point = delegate("command_store")
+    authorize = delegate("oauth")
+
+    # -- the application's Activity and its OAuth2 client ------------------------------------
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (the Developer Portal shows it to its
+        owner; the bot's backend needs it to exchange codes)."""
+        return self.oauth.clients[self.application.id].secret
+
+    def enable_activities(self, root: str | None = None, *, entry_point: bool = True) -> None:
+        """Switch Activities on, as the Developer Portal's "Enable" does: the application gets
+        the EMBEDDED flag and, with ``entry_point``, the default Entry Point command "launch"
+        (handler 2, DISCORD_LAUNCH_ACTIVITY). ``root`` is the root URL mapping's target (the
+        app's own server)."""
+        self.world.application.embedded = True
+        self.activities.enable(root)
+        if entry_point and self.entry_point() is None:
+            self.command_store.upsert_command(None, {
+                "name": "launch", "description": f"Launch {self.application.name}",
+                "type": 4, "handler": 2, "integration_types": [0, 1], "contexts": [0, 1, 2]})
+
+    def add_oauth_client(self, name: str) -> OAuthClient:
+        """Another application (an OAuth2 client only): its codes and tokens are a stranger's
+        to this one's."""
+        return self.oauth.add_client(self.ids.next(), name)
+
+    def activity_instance(self, instance_id: str) -> ActivityInstance | None:
+        return self.activities.instance(instance_id)
+
+    client_origin = CLIENT_ORIGIN
+
+    @property
+    def activity_origin(self) -> str:
+        """Where the fake serves the app's Activity through its proxy."""
+        return activity_origin(self.application.id)
+
+    @property
+    def csp_report_uri(self) -> str:
+        return f"{CLIENT_ORIGIN}/.fake/client/csp"
+
+    def client_url(self, user: Any, channel: Any, *, platform: str = "desktop",
+                   authorize: str | None = None) -> str:
+        """The fake Discord client showing ``channel`` to ``user`` (``authorize="auto"``
+        approves the consent dialog at once)."""
+        guild = channel.guild_id if channel.guild_id is not None else "@me"
+        query = f"user={user.id}&platform={platform}"
+        if authorize:
+            query += f"&authorize={authorize}"
+        return f"{CLIENT_ORIGIN}/channels/{guild}/{channel.id}?{query}"
+
+    def chromium_args(self) -> list[str]:
+        """What a Chromium needs to reach the fake client and the Activity origin (both
+        ``*:3333``) on the fake's own port (tests run many fakes at once)."""
+        port = self.port
+        return [f"--host-resolver-rules=MAP localhost:3333 127.0.0.1:{port},"
+                f"MAP *.localhost:3333 127.0.0.1:{port}"]
 
     # -- where it listens (set by the server once it does) ------------------------------------
 

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from bot.fakediscord.activities import ActivityInstance, LaunchRefused
 from bot.fakediscord.componentdata import (
     find_component,
     iter_all,
@@ -125,10 +126,11 @@ class Driver:
         *,
         thread: bool = False,
         parent: Channel | None = None,
+        voice: bool = False,
         channel_id: int | None = None,
     ) -> Channel:
         return self.fake.add_channel(
-            guild, name, thread=thread, parent=parent, channel_id=channel_id
+            guild, name, thread=thread, parent=parent, voice=voice, channel_id=channel_id
         )
 
     def add_user(
@@ -490,6 +492,77 @@ class Driver:
         focused_type: int | None = None,
         opened_by: InteractionRecord | None = None,
     ) -> InteractionRecord:
+        self._interact_check(user, channel)
+        return self.fake.create_interaction(
+            kind, user, channel, data, message=message, focused_type=focused_type,
+            opened_by=opened_by,
+        )
+
+    # -- Activities ---------------------------------------------------------------------------
+
+    def enable_activities(self, root: str | None = None, *, entry_point: bool = True) -> None:
+        """Activities switched on for the app (EMBEDDED flag, the default Entry Point command
+        "launch" with handler 2); ``root``: the root URL mapping's target."""
+        self.fake.enable_activities(root, entry_point=entry_point)
+
+    async def launch_activity(
+        self, user: User, channel: Channel, *, within: float = GUARD_TIMEOUT
+    ) -> ActivityInstance:
+        """``user`` picks the app in the App Launcher in ``channel``: its Entry Point command.
+        With handler 2 Discord launches (or joins) the channel's instance itself, the bot
+        hearing nothing; with handler 1 the bot gets the command's interaction and must
+        answer LAUNCH_ACTIVITY (12), else ``DriverError``."""
+        command = self.fake.entry_point()
+        if command is None:
+            raise DriverError("the app has no Entry Point command")
+        self._interact_check(user, channel)
+        if not self.fake.world.may_use_activities(user, channel):
+            raise DriverError(f"{user.username} lacks Use Activities in #{channel.name}")
+        if command["handler"] == 2:
+            try:
+                return self.fake.activities.launch(user, channel)
+            except LaunchRefused as exc:
+                raise DriverError(str(exc)) from None
+        data = {"id": command["id"], "name": command["name"], "type": command["type"]}
+        record = self._interact(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        result = await self._finish(record, wait=True, within=within)
+        if result.activity_instance is None:
+            raise DriverError(f"the bot answered the Entry Point command with callback "
+                              f"{result.type}, not LAUNCH_ACTIVITY (12)")
+        return result.activity_instance
+
+    def activity_in(self, channel: Channel) -> ActivityInstance | None:
+        """The app's instance running in ``channel``, if any."""
+        return self.fake.activities.in_channel(channel)
+
+    def join_activity(self, user: User, instance: ActivityInstance) -> None:
+        """``user`` joins a running instance (clicks "Join Activity" in the channel)."""
+        self._interact_check(user, instance.channel)
+        if not self.fake.world.may_use_activities(user, instance.channel):
+            raise DriverError(f"{user.username} lacks Use Activities in #{instance.channel.name}")
+        try:
+            self.fake.activities.join(user, instance)
+        except LaunchRefused as exc:
+            raise DriverError(str(exc)) from None
+
+    def leave_activity(self, user: User, instance: ActivityInstance) -> None:
+        """``user`` closes the Activity; the last one out ends the instance."""
+        self.fake.activities.leave(user, instance)
+
+    def authorize(
+        self,
+        user: User,
+        scopes: Iterable[str] = ("identify",),
+        *,
+        client_id: int | None = None,
+        redirect_uri: str | None = None,
+    ) -> str:
+        """``user`` approves the consent dialog for ``scopes`` (the SDK's ``authorize``): the
+        code it yields, for the app (or another client, ``client_id``)."""
+        return self.fake.authorize(user, client_id or self.fake.application.id, scopes,
+                                   redirect_uri)
+
+    def _interact_check(self, user: User, channel: Channel) -> None:
         if channel.guild_id is None:
             if user not in channel.recipients:
                 raise DriverError(f"{user.username} is not in the (group) DM {channel.id}")
@@ -497,10 +570,6 @@ class Driver:
             guild = self.fake.guilds[channel.guild_id]
             if user.id not in guild.members:
                 raise DriverError(f"{user.username} is not a member of {guild.name}")
-        return self.fake.create_interaction(
-            kind, user, channel, data, message=message, focused_type=focused_type,
-            opened_by=opened_by,
-        )
 
     # -- plain messages -----------------------------------------------------------------------
 

@@ -156,3 +156,12 @@ def too_many_followups() -> DiscordHTTPError:
     follow-ups Discord allows it ("Receiving and Responding": follow-up limits)."""
     return DiscordHTTPError(400, 40094, "This interaction has hit the maximum number of follow "
                             "up messages")
+
+
+def entry_point_left_out() -> DiscordHTTPError:
+    """A bulk overwrite of the global commands without the app's Entry Point command (JSON
+    error code 50240, as recalled from Discord's list of codes)."""
+    return DiscordHTTPError(
+        400, 50240, "You cannot remove this app's Primary Entry Point command in a bulk update "
+        "operation. Please include the Primary Entry Point command in your update request or "
+        "delete it separately.")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.fakediscord import errors
+from bot.fakediscord.activities import Activities, LaunchRefused
 from bot.fakediscord.attachments import ATTACHMENT_SIZE_LIMIT, Upload
 from bot.fakediscord.changes import Changes
 from bot.fakediscord.errors import DiscordHTTPError, FormErrors
@@ -33,6 +34,7 @@ from bot.fakediscord.records import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_UPDATE_MESSAGE,
+    CALLBACK_LAUNCH_ACTIVITY,
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
     INTERACTION_APPLICATION_COMMAND,
@@ -69,6 +71,7 @@ class InteractionStore:
         world: World,
         store: MessageStore,
         changes: Changes,
+        activities: Activities,
         *,
         clock: Callable[[], float],
         deadline: float = INTERACTION_DEADLINE,
@@ -76,6 +79,7 @@ class InteractionStore:
         self.world = world
         self.store = store
         self.changes = changes
+        self.activities = activities
         self.clock = clock
         self.deadline = deadline
         self.interactions: dict[int, InteractionRecord] = {}
@@ -270,6 +274,9 @@ class InteractionStore:
             record.component_message_id is None
         ):
             allowed = tuple(a for a in allowed if a not in (6, 7))
+        if not self.activities.enabled:
+            # "Only available for apps with Activities enabled"
+            allowed = tuple(a for a in allowed if a != CALLBACK_LAUNCH_ACTIVITY)
         if callback_type not in allowed:
             raise errors.invalid_form_body(
                 {
@@ -342,6 +349,15 @@ class InteractionStore:
             validate_modal(form, ("data",), data)
             form.raise_if_any()
             record.modal = copy.deepcopy(data)
+        elif callback_type == CALLBACK_LAUNCH_ACTIVITY:
+            try:
+                instance = self.activities.launch(record.user, channel)
+            except LaunchRefused as exc:
+                # Discord's error for a place Activities cannot open is undocumented
+                raise errors.invalid_form_body({"type": {"_errors": [
+                    {"code": "INTERACTION_LAUNCH_ACTIVITY_UNAVAILABLE", "message": str(exc)}]}}
+                ) from None
+            record.activity_instance_id = instance.id
         self._acknowledge(record, callback_type)
         return message
 
@@ -350,12 +366,17 @@ class InteractionStore:
     ) -> dict[str, Any]:
         """The documented InteractionCallbackResponse (``?with_response=true``)."""
         interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
+        if record.activity_instance_id is not None:
+            interaction["activity_instance_id"] = record.activity_instance_id
         if record.original_id is not None:
             original = self.store.messages[record.original_id]
             interaction["response_message_id"] = str(original.id)
             interaction["response_message_loading"] = original.loading
             interaction["response_message_ephemeral"] = original.ephemeral
         response: dict[str, Any] = {"interaction": interaction}
+        if record.activity_instance_id is not None:
+            response["resource"] = {"type": CALLBACK_LAUNCH_ACTIVITY,
+                                    "activity_instance": {"id": record.activity_instance_id}}
         # the resource is the message the callback created or updated; Discord's docs give it
         # "only if type is either CHANNEL_MESSAGE_WITH_SOURCE or UPDATE_MESSAGE", so a deferral
         # (5, 6) answers without one, its loading message known only by id above

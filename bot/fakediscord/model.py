@@ -45,6 +45,7 @@ USE_APPLICATION_COMMANDS = 1 << 31
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+USE_EMBEDDED_ACTIVITIES = 1 << 39
 USE_EXTERNAL_APPS = 1 << 50
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -63,6 +64,7 @@ EVERYONE_DEFAULT = (
     | USE_APPLICATION_COMMANDS
     | CREATE_PUBLIC_THREADS
     | SEND_MESSAGES_IN_THREADS
+    | USE_EMBEDDED_ACTIVITIES
     | USE_EXTERNAL_APPS
 )
 # What the README asks the inviter to grant (View Channels, Send Messages [in Threads],
@@ -74,6 +76,7 @@ BOT_DEFAULT = (
 
 CHANNEL_GUILD_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_GUILD_VOICE = 2
 CHANNEL_GROUP_DM = 3
 PRIVATE_TYPES = (CHANNEL_DM, CHANNEL_GROUP_DM)
 CHANNEL_GUILD_CATEGORY = 4
@@ -258,6 +261,10 @@ class Channel:
             if self.type == CHANNEL_PRIVATE_THREAD:
                 data["thread_metadata"]["invitable"] = True
         else:
+            if self.type == CHANNEL_GUILD_VOICE:
+                # a voice channel has a text chat of its own (messages work as in a text
+                # channel) and these fields besides (Channel Object)
+                data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
             data.update(
                 {
                     "position": self.position,

@@ -23,10 +23,13 @@ CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
 CALLBACK_UPDATE_MESSAGE = 7
 CALLBACK_AUTOCOMPLETE_RESULT = 8
 CALLBACK_MODAL = 9
+CALLBACK_LAUNCH_ACTIVITY = 12
+"""Only for apps with Activities enabled; not after a modal submission (Discord docs,
+"Interaction Callback Type": a modal submit cannot open anything further)."""
 
 ALLOWED_CALLBACKS: dict[int, tuple[int, ...]] = {
-    INTERACTION_APPLICATION_COMMAND: (4, 5, 9),
-    INTERACTION_MESSAGE_COMPONENT: (4, 5, 6, 7, 9),
+    INTERACTION_APPLICATION_COMMAND: (4, 5, 9, 12),
+    INTERACTION_MESSAGE_COMPONENT: (4, 5, 6, 7, 9, 12),
     INTERACTION_AUTOCOMPLETE: (8,),
     INTERACTION_MODAL_SUBMIT: (4, 5, 6, 7),
 }
@@ -60,6 +63,8 @@ class InteractionRecord:
     modal: dict[str, Any] | None = None
     # a modal submission's: the interaction whose callback opened the modal
     opened_by: InteractionRecord | None = None
+    activity_instance_id: str | None = None
+    """The Activity instance a LAUNCH_ACTIVITY callback opened (or joined)."""
     deadline_handle: asyncio.TimerHandle | None = None
 
     def __repr__(self) -> str:

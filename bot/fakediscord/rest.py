@@ -19,11 +19,14 @@ from bot.fakediscord import errors
 from bot.fakediscord import routes_commands as commands
 from bot.fakediscord import routes_guilds as guilds
 from bot.fakediscord import routes_messages as messages
+from bot.fakediscord import routes_oauth as oauth
 from bot.fakediscord import routes_webhooks as webhooks
+from bot.fakediscord.activities import ACTIVITY_HOST_SUFFIX, CLIENT_HOST
 from bot.fakediscord.attachments import (
     ATTACHMENT_SIZE_LIMIT,
     MAX_ATTACHMENTS,
 )
+from bot.fakediscord.discordsays import proxy_app
 from bot.fakediscord.errors import DiscordHTTPError
 from bot.fakediscord.faults import FaultRule
 from bot.fakediscord.jsonvalue import loads
@@ -35,6 +38,7 @@ from bot.fakediscord.ratelimit import (
 )
 from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.restkit import BODY, FAKE_KEY, Handler, fake_of, json_response
+from bot.fakediscord.routes_client import client_app
 
 if TYPE_CHECKING:
     from bot.fakediscord.core import FakeCore
@@ -46,6 +50,11 @@ API_PREFIXES = ("/api/v10", "/api/v9")
 # limit; any other webhook's requests carry no authorization and count against the caller's IP
 # address.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
+CLIENT_CREDENTIAL_ROUTES = ("/oauth2/token",)
+"""Authenticated by the OAuth2 client's id and secret (HTTP Basic or the form), no bot token."""
+BEARER_ROUTES = ("/users/@me", "/oauth2/@me")
+"""What an OAuth2 access token (``Authorization: Bearer``) may call here; a Bearer token
+anywhere else is a 401, as the bot's token is on ``/oauth2/@me``."""
 CLOUDFLARE_BAN = "error code: 1015"
 """What a banned address gets (Cloudflare's page, not Discord's JSON, and no ``Via``: discord.py
 tells a ban from a rate limit by that)."""
@@ -74,7 +83,7 @@ def _api_path(path: str) -> str:
 async def discord_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     fake = fake_of(request)
     path = request.path
-    if not path.startswith("/api/"):
+    if not path.startswith("/api/") or _elsewhere(request):
         return await handler(request)
     match = request.match_info
     resource = match.route.resource
@@ -104,7 +113,7 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         if refusal is not None:
             response: web.StreamResponse = refusal
         else:
-            if not by_url_token and (not auth.startswith("Bot ") or not fake.token_ok(auth[4:])):
+            if not by_url_token and not _authorized(fake, route, auth):
                 raise errors.unauthorized()
             response = await handler(request)
             response.headers.update(headers)
@@ -144,6 +153,29 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     return response
 
 
+def _elsewhere(request: web.Request) -> bool:
+    """A request for the fake client page or an Activity (another origin on this server),
+    not for Discord's API: an Activity's own ``/api/...`` is the app's."""
+    host = request.host.lower()
+    return host == CLIENT_HOST or host.endswith(ACTIVITY_HOST_SUFFIX)
+
+
+def _authorized(fake: FakeCore, route: str, auth: str) -> bool:
+    """Whether the request carries the kind of credentials its route takes (the handler then
+    checks a Bearer token or client credentials itself)."""
+    if route in CLIENT_CREDENTIAL_ROUTES:
+        return True
+    if auth.startswith(oauth.BEARER):
+        return route in BEARER_ROUTES
+    return route != "/oauth2/@me" and auth.startswith("Bot ") and fake.token_ok(auth[4:])
+
+
+async def _users_me(request: web.Request) -> web.StreamResponse:
+    if oauth.bearer_token(request) is not None:
+        return await oauth.get_me(request)
+    return await guilds.get_me(request)
+
+
 def _fault(
     fake: FakeCore,
     rule: FaultRule | None,
@@ -176,6 +208,8 @@ def _budget(fake: FakeCore, request: web.Request, by_url_token: bool, auth: str,
             return None
     if auth.startswith("Bot ") and auth[4:]:
         return f"bot:{auth[4:]}"
+    if auth.startswith(oauth.BEARER) and auth[len(oauth.BEARER):]:
+        return f"bearer:{auth[len(oauth.BEARER):]}"
     return f"ip:{address}"
 
 
@@ -202,7 +236,14 @@ def _limit(
 
 
 ROUTES: list[tuple[str, str, Handler]] = [
-    ("GET", "/users/@me", guilds.get_me),
+    ("GET", "/users/@me", _users_me),
+    ("POST", "/oauth2/token", oauth.token),
+    ("GET", "/oauth2/@me", oauth.get_authorization),
+    (
+        "GET",
+        "/applications/{application_id}/activity-instances/{instance_id}",
+        oauth.get_activity_instance,
+    ),
     ("GET", "/users/{user_id}", guilds.get_user),
     ("GET", "/gateway", guilds.get_gateway),
     ("GET", "/gateway/bot", guilds.get_gateway_bot),
@@ -288,6 +329,10 @@ def build_app(fake: FakeCore) -> web.Application:
     body_limit = (MAX_ATTACHMENTS + 1) * ATTACHMENT_SIZE_LIMIT
     app = web.Application(middlewares=[discord_middleware], client_max_size=body_limit)
     app[FAKE_KEY] = fake
+    # other origins first: their paths ("/", "/api/...") are not Discord's API
+    for domain, sub in ((CLIENT_HOST, client_app()), ("*" + ACTIVITY_HOST_SUFFIX, proxy_app())):
+        sub[FAKE_KEY] = fake
+        app.add_domain(domain, sub)
     for prefix in API_PREFIXES:
         for method, path, handler in ROUTES:
             app.router.add_route(method, prefix + path, handler)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.fakediscord.activities import ActivityInstance
 from bot.fakediscord.model import StoredMessage
 from bot.fakediscord.records import InteractionRecord
 
@@ -38,7 +39,8 @@ class InteractionResult:
 
     @property
     def type(self) -> int | None:
-        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 8, 9)."""
+        """The callback type (4 message, 5 deferred, 6 deferred update, 7 update, 8, 9, 12
+        launch the Activity)."""
         return self.record.callback_type
 
     @property
@@ -66,6 +68,14 @@ class InteractionResult:
     @property
     def followups(self) -> list[StoredMessage]:
         return [self.fake.messages[i] for i in self.record.followup_ids]
+
+    @property
+    def activity_instance(self) -> ActivityInstance | None:
+        """The Activity instance a LAUNCH_ACTIVITY (12) answer opened or joined."""
+        instance_id = self.record.activity_instance_id
+        if instance_id is None:
+            return None
+        return self.fake.activities.instances.get(instance_id)
 
     @property
     def choices(self) -> list[dict[str, Any]]:

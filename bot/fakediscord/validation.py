@@ -751,6 +751,12 @@ def _validate_options(form: FormErrors, path: Path, options: Any, *, depth: int)
                 form.add((*here, bound), "NUMBER_TYPE_MAX", "int value should be <= 6000.")
 
 
+PRIMARY_ENTRY_POINT = 4
+HANDLER_APP = 1
+HANDLER_DISCORD_LAUNCH_ACTIVITY = 2
+HANDLERS = (HANDLER_APP, HANDLER_DISCORD_LAUNCH_ACTIVITY)
+
+
 def validate_commands(form: FormErrors, commands: Any) -> None:
     """Body of ``PUT /applications/{id}[/guilds/{id}]/commands``."""
     if not isinstance(commands, list):
@@ -772,7 +778,7 @@ def validate_commands(form: FormErrors, commands: Any) -> None:
                 "Application command names must be unique",
             )
         names.add(command.get("name"))
-    limits = {1: 100, 2: 15, 3: 15}
+    limits = {1: 100, 2: 15, 3: 15, PRIMARY_ENTRY_POINT: 1}
     for kind, count in counts.items():
         if count > limits.get(kind, 100):
             form.max_length((), limits.get(kind, 100))
@@ -792,8 +798,22 @@ def validate_command(form: FormErrors, path: Path, command: Any) -> None:
         path,
         command,
         names="chat_input" if kind == 1 else "context_menu",
-        descriptions=kind == 1,
+        descriptions=kind in (1, PRIMARY_ENTRY_POINT),
     )
+    handler = command.get("handler")
+    if handler is not None and (kind != PRIMARY_ENTRY_POINT or handler not in HANDLERS):
+        # Discord's code for a handler on another command type is undocumented
+        form.add((*path, "handler"), "BASE_TYPE_CHOICES",
+                 "Value must be one of {1, 2}." if kind == PRIMARY_ENTRY_POINT
+                 else "Only Primary Entry Point commands have a handler")
+    if kind == PRIMARY_ENTRY_POINT:
+        # "an option-less command" (Activities, "Setting Up an Entry Point Command")
+        _check_str(form, (*path, "description"), command.get("description"), low=1, high=100,
+                   required=False)
+        if command.get("options"):
+            form.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID",
+                     "Primary Entry Point commands cannot have options")
+        return
     if kind == 1:
         _check_str(
             form, (*path, "description"), command.get("description"), low=1, high=100, required=True

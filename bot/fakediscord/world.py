@@ -23,6 +23,7 @@ from bot.fakediscord.model import (
     CHANNEL_DM,
     CHANNEL_GROUP_DM,
     CHANNEL_GUILD_TEXT,
+    CHANNEL_GUILD_VOICE,
     CHANNEL_PRIVATE_THREAD,
     CHANNEL_PUBLIC_THREAD,
     CREATE_PRIVATE_THREADS,
@@ -33,6 +34,7 @@ from bot.fakediscord.model import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    USE_EMBEDDED_ACTIVITIES,
     VIEW_CHANNEL,
     Channel,
     Guild,
@@ -85,12 +87,16 @@ class Application:
     owner: User
     verify_key: str
     privileged_intents: int
+    embedded: bool = False
+    """Activities enabled in the Developer Portal."""
 
     @property
     def flags(self) -> int:
         # The *_LIMITED flags are what a bot in under 100 servers has once the intent is
         # switched on in the developer portal.
         value = 1 << 23  # APPLICATION_COMMAND_BADGE
+        if self.embedded:
+            value |= 1 << 17  # EMBEDDED: the app has an Activity
         if self.privileged_intents & (1 << 8):
             value |= 1 << 13
         if self.privileged_intents & INTENT_GUILD_MEMBERS:
@@ -312,12 +318,15 @@ class World:
         thread: bool = False,
         parent: Channel | None = None,
         private: bool = False,
+        voice: bool = False,
         channel_id: int | None = None,
     ) -> Channel:
         """``channel_id`` gives the channel a fixed id (a world rebuilt the same on every
-        start)."""
+        start); ``voice`` makes a voice channel (type 2), whose text chat takes messages and
+        where Activities are launched."""
         if thread:
-            parent = parent or next(iter(guild.text_channels()), None)
+            parent = parent or next(
+                (c for c in guild.text_channels() if c.type == CHANNEL_GUILD_TEXT), None)
             if parent is None:
                 raise ValueError("a thread needs a text channel to live in")
             kind = CHANNEL_PRIVATE_THREAD if private else CHANNEL_PUBLIC_THREAD
@@ -330,7 +339,7 @@ class World:
                 channel_id or self.ids.next(),
                 guild.id,
                 name,
-                CHANNEL_GUILD_TEXT,
+                CHANNEL_GUILD_VOICE if voice else CHANNEL_GUILD_TEXT,
                 position=len(guild.text_channels()),
             )
         guild.channels[channel.id] = channel
@@ -424,6 +433,14 @@ class World:
         if channel is None:
             return guild.permissions_of(self.bot_user.id)
         return guild.permissions_in(self.bot_user.id, channel)
+
+    def may_use_activities(self, user: User, channel: Channel) -> bool:
+        """Whether the App Launcher offers ``user`` Activities in ``channel``: Use Activities
+        (USE_EMBEDDED_ACTIVITIES) in a server's channel; anyone in a DM or group DM."""
+        if channel.guild_id is None:
+            return True
+        guild = self.guilds[channel.guild_id]
+        return bool(guild.permissions_in(user.id, channel) & USE_EMBEDDED_ACTIVITIES)
 
     def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
         perms = self.bot_permissions(channel.guild_id, channel)

@@ -47,7 +47,8 @@ class DailyAttempt:
     day: str
     player_id: int
     guild_id: int
-    """Where it was started (0: outside a server)."""
+    """The place it was started in, whose board it counts on: a server's id, or a DM's or
+    group DM's channel id (``bot.discord.reach.place_of``)."""
     name: str
     started_at: float
     moves: list[dict[str, Any]]
@@ -71,6 +72,11 @@ class DailyStanding:
     name: str
     dailies: int
     total: int
+
+    @property
+    def average(self) -> float:
+        """The mean score a daily, from the integer sum and count (so every backend agrees)."""
+        return self.total / self.dailies
 
 
 _ATTEMPT_COLUMNS = ("kind, day, player_id, guild_id, name, started_at, moves, move_count, "
@@ -213,6 +219,22 @@ class DailyStore:
             "SELECT day FROM daily_attempts WHERE player_id = ? AND kind = ? ORDER BY day",
             (player_id, kind))
         return [r[0] for r in rows]
+
+    async def days_played(self, kind: str, player_ids: Sequence[int], since: str
+                          ) -> dict[int, list[str]]:
+        """The days from ``since`` on that each of ``player_ids`` started the game's daily,
+        oldest first (the streaks on a board)."""
+        if not player_ids:
+            return {}
+        marks = ", ".join("?" for _ in player_ids)
+        rows = await self._db.fetch(
+            f"SELECT player_id, day FROM daily_attempts WHERE kind = ? AND day >= ? "
+            f"AND player_id IN ({marks}) ORDER BY player_id, day",
+            (kind, since, *player_ids))
+        found: dict[int, list[str]] = {p: [] for p in player_ids}
+        for player_id, day in rows:
+            found[int(player_id)].append(day)
+        return found
 
     async def day_attempts(self, kind: str, day: str, guild_id: int | None = None
                            ) -> list[DailyAttempt]:

@@ -20,6 +20,7 @@ the database, so running it again is safe.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -174,6 +175,35 @@ class PostgresDatabase:
     async def schema_version(self) -> int:
         async with self._pool.acquire() as conn:
             return await postgresql_schema_version(conn)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """``NOTIFY channel, payload``: every connection that listens on ``channel``, in any
+        process, hears it."""
+        await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def listen(self, channel: str, heard: Callable[[str], None]
+                     ) -> Callable[[], Awaitable[None]]:
+        """Call ``heard(payload)`` for every notification on ``channel`` until the returned
+        function is awaited. One of the pool's connections listens all that time (PostgreSQL
+        delivers notifications to the session that asked for them)."""
+        conn = await self._pool.acquire()
+
+        def notified(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            heard(payload)
+
+        def lost(_conn: object) -> None:
+            _log.warning("the connection listening for %s was lost", channel)
+
+        await conn.add_listener(channel, notified)
+        conn.add_termination_listener(lost)
+
+        async def stop() -> None:
+            conn.remove_termination_listener(lost)
+            with contextlib.suppress(asyncpg.InterfaceError, OSError):
+                await conn.remove_listener(channel, notified)
+            await self._pool.release(conn)
+
+        return stop
 
     async def after_copy(self, tx: Tx) -> None:
         """Copied rows keep their ids; the identity sequences must continue after them."""

@@ -19,6 +19,7 @@ still commit as one.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.storage.daily import DailyStore
@@ -96,6 +97,20 @@ class Store(TableWrites, TableReads, LedgerStore, RatingStore, SettingsStore):
     async def schema_version(self) -> int:
         return await self._db.schema_version()
 
+
+    async def announce(self, channel: str, payload: str) -> None:
+        """Tell every other process on this database ``payload`` (PostgreSQL's ``NOTIFY``). A
+        SQLite database has one process, which knows already: nothing is sent."""
+        if isinstance(self._db, PostgresDatabase):
+            await self._db.notify(channel, payload)
+
+    async def listen(self, channel: str, heard: Callable[[str], None]
+                     ) -> Callable[[], Awaitable[None]] | None:
+        """Hear what every process ``announce``s on ``channel`` until the returned function is
+        awaited; ``None`` on SQLite, where there is nobody else to hear."""
+        if isinstance(self._db, PostgresDatabase):
+            return await self._db.listen(channel, heard)
+        return None
 
     async def ping(self) -> None:
         """One trivial read: raises when the database does not answer (readiness)."""

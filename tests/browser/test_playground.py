@@ -199,4 +199,10 @@ def test_a_tonk_hand_against_a_computer_and_the_ledger_shows_the_payments(
         has=anna.page.locator(".container .heading", has_text="Tonk ledger — Anna")).last
     expect(entries).to_contain_text("Astrid")
     expect(entries).to_contain_text(rows["Anna"])
-    assert anna.errors == [] and bo.errors == []
+
+    # the group DM of Anna, Bo and Cem is listed to them only, as Discord lists it
+    dana = PlaygroundPage(browser, playground.url, "Dana", "general")
+    group_dm = "#channels li:has(.channel:has-text('group DM'))"
+    expect(anna.page.locator(group_dm)).to_be_visible()
+    expect(dana.page.locator(group_dm)).to_be_hidden()
+    assert anna.errors == [] and bo.errors == [] and dana.errors == []

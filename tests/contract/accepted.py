@@ -33,3 +33,27 @@ ACCEPTED: tuple[Accepted, ...] = (
         ),
     ),
 )
+
+
+@dataclass(frozen=True)
+class Undescribed:
+    method: str
+    route: str
+    reason: str
+
+
+UNDESCRIBED: tuple[Undescribed, ...] = (
+    Undescribed(
+        method="POST",
+        route="/oauth2/token",
+        reason=(
+            "Discord's OAuth2 token endpoint (docs, 'OAuth2': 'Token URL "
+            "https://discord.com/api/oauth2/token'). The description names it only as the "
+            "OAuth2 security scheme's tokenUrl/refreshUrl, not as a path: its form-encoded "
+            "body and RFC 6749 answers are not JSON operations. An Activity's backend "
+            "exchanges the SDK's code there (the fake checks it in bot/fakediscord/oauth.py)."
+        ),
+    ),
+)
+"""Routes Discord serves that the description has no path for, each with its reason: the
+contract check lets them through (nothing in their bodies is checked against it)."""

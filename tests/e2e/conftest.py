@@ -191,6 +191,9 @@ class BotRunner:
         self.card_emojis = False
         self.expert_rollouts = 8
         """Small searches, in a thread, with no CPU cap that could make them differ by load."""
+        self.activity = False
+        """Serve the Activity (``bot.activity``) on a free port, with the fake's client
+        secret; ``bot.activity_server.port`` says which."""
         self.bot: KortbordBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._dev_guild_ids: list[int] = []
@@ -213,6 +216,8 @@ class BotRunner:
             discord_limits_scale=self.fake.rate_limits.global_per,
             shard_count=None if self.shards is None else self.shards[0],
             shard_ids=[] if self.shards is None else list(self.shards[1]),
+            activity_port=0 if self.activity else None,
+            client_secret=self.fake.client_secret if self.activity else None,
         )
         bot = make_bot(settings, clock=self.clock, games=self.games)
         before = self.fake.gateway.identify_count

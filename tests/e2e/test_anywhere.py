@@ -273,3 +273,46 @@ async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
     # the public lobby speaks the server's language, the private answer Cem's
     assert f"Cem invites <@{world.anna.id}> to play Dubb" in turn_line(invitation)
     assert bot_token_calls(fake, group) == []
+
+
+async def test_play_tonk_with_someone_in_a_server_opens_a_lobby_that_invites_them(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    # Apps → "Play Tonk with…" on Bo, in a server channel: the Tonk face's own user command
+    opened = await driver.user_command(world.anna, world.channel, "Play Tonk with…", world.bo)
+    assert opened.ephemeral, opened.content
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: tonk_table.title(m).startswith("Tonk"))
+    assert f"Anna invites <@{world.bo.id}> to play Tonk" in turn_line(lobby)
+    assert lobby.id in [p.message_id for p in driver.pings(world.bo, world.channel)]
+    joined = await driver.click(world.bo, lobby, "Join")
+    assert joined.ephemeral and "joined" in joined.content
+    started = await driver.click(world.anna, lobby, "Start")
+    assert started.ephemeral, started.content
+    table = await driver.wait_for_message(
+        world.channel, lambda m: tonk_table.to_move(m) is not None)
+    assert tonk_table.to_move(table) in (world.anna.id, world.bo.id)
+    # inviting oneself is refused, privately, and opens nothing
+    refused = await driver.user_command(world.bo, world.channel, "Play Tonk with…", world.bo)
+    assert refused.ephemeral and "someone else" in refused.content.lower()
+
+
+async def test_a_persons_own_kortbord_commands_work_where_they_installed_it(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    driver.install_for(world.anna)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    elsewhere = driver.add_guild("Friends", with_bot=False)
+    channel = driver.add_channel(elsewhere, "cards")
+    driver.join(world.anna, elsewhere)
+
+    # her turn pings, chosen in a group DM, hold at every table
+    pings = await driver.slash(world.anna, group, "kortbord pings", {"choice": "off"})
+    assert pings.ephemeral and "won't be pinged" in pings.content
+    helped = await driver.slash(world.anna, channel, "kortbord help")
+    assert helped.ephemeral and "/dubb start" in helped.content
+    # a server's settings are made only where kortbord was added to the server
+    for place in (group, channel):
+        refused = await driver.slash(world.anna, place, "kortbord settings", {"hints": False})
+        assert refused.ephemeral and "a server that added kortbord" in refused.content
+    assert (await bot.bot.preferences.person(world.anna.id)).pings is False

@@ -27,7 +27,7 @@ from bot.daily.service import (
 )
 from bot.gamekit.search import Budget
 from bot.games.registry import GAMES
-from bot.storage import Finish, Store
+from bot.storage import DailyStanding, Finish, Store
 from tests.store.conftest import FakeClock
 from tests.store.helpers import run_together
 
@@ -38,6 +38,11 @@ ANNA, BO, CEM = 1001, 1002, 1003
 
 def _service(store: Store, clock: FakeClock) -> DailyService:
     return DailyService(store, GAMES, clock, QUICK)
+
+
+async def _standings(service: DailyService, kind: str, span: str, place: int | None
+                     ) -> list[DailyStanding]:
+    return (await service.board(kind, span, place)).standings
 
 
 def _first_legal(daily_game: object) -> object:
@@ -226,12 +231,56 @@ async def test_the_servers_board_adds_up_scores_by_span(store: Store, clock: Fak
         assert await store.daily.save_attempt(
             "dubb", when.isoformat(), who, counted=0, moves=[], now=clock.now,
             finish=Finish("played", 1, score))
-    today = await service.board("dubb", "today", GUILD)
+    today = await _standings(service, "dubb", "today", GUILD)
     assert [(s.name, s.dailies, s.total) for s in today] == [("Anna", 1, 2), ("Bo", 1, -1)]
-    ever = await service.board("dubb", "all", GUILD)
+    ever = await _standings(service, "dubb", "all", GUILD)
     assert [(s.name, s.dailies, s.total) for s in ever] == [("Bo", 1, -1), ("Anna", 2, -1)]
-    assert [(s.name, s.total) for s in await service.board("dubb", "today", GUILD + 1)] == [
+    assert [(s.name, s.total) for s in await _standings(service, "dubb", "today", GUILD + 1)] == [
         ("Cem", 3)]
+
+
+async def test_boards_give_averages_and_streaks_alike_on_every_backend(
+        store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's averages (each person's and the whole board's, from integer sums) and the
+    streaks of the people on it, this week and all time; a group DM's dailies make a board of
+    their own and none across servers."""
+    service = _service(store, clock)
+    today = service.today()
+    group_dm = 1 << 41
+    week = [today - timedelta(days=n) for n in range(today.weekday() + 1)]
+    rows = [(ANNA, "Anna", GUILD, today - timedelta(days=n), score)
+            for n, score in enumerate((1, 0, -2, 2, 1, 1, 0, -1))]
+    rows += [(BO, "Bo", GUILD, today, 3), (BO, "Bo", GUILD, today - timedelta(days=2), -1),
+             (CEM, "Cem", group_dm, today, -1), (CEM, "Cem", group_dm, today - timedelta(1), 2)]
+    for who, name, place, when, score in rows:
+        await store.daily.start_attempt("dubb", when.isoformat(), who, place, name, [],
+                                        clock.now)
+        assert await store.daily.save_attempt(
+            "dubb", when.isoformat(), who, counted=0, moves=[], now=clock.now,
+            finish=Finish("played", 1, score))
+    await store.set_guild_settings(GUILD, {"daily_everywhere": True}, now=clock.now)
+
+    ever = await service.board("dubb", "all", GUILD)
+    assert [(s.name, s.dailies, s.total, s.average) for s in ever.standings] == [
+        ("Bo", 2, 2, 1.0), ("Anna", 8, 2, 0.25)]
+    assert ever.streaks == {ANNA: 8, BO: 1}
+    assert ever.dailies == 10 and ever.average == 0.4
+    this_week = await service.board("dubb", "week", GUILD)
+    anna_week = sum(score for who, _, _, when, score in rows if who == ANNA and when in week)
+    assert next(s for s in this_week.standings if s.player_id == ANNA).total == anna_week
+    # the group DM's board is its own, and it is on no board across servers
+    group = await service.board("dubb", "all", group_dm)
+    assert [(s.name, s.dailies, s.total) for s in group.standings] == [("Cem", 2, 1)]
+    assert group.streaks == {CEM: 2} and group.average == 0.5
+    across = await service.board("dubb", "all", None, viewer=CEM)
+    assert [s.name for s in across.standings] == ["Bo", "Anna"]
+    assert CEM not in across.streaks
+    # streaks are looked up for the board's top and the viewer, nobody else
+    monkeypatch.setattr(daily_service, "BOARD_TOP", 1)
+    assert set((await service.board("dubb", "all", GUILD)).streaks) == {BO}
+    assert set((await service.board("dubb", "all", GUILD, viewer=ANNA)).streaks) == {BO, ANNA}
+    empty = await service.board("tonk", "today", GUILD)
+    assert empty.standings == [] and empty.average is None and empty.streaks == {}
 
 
 async def test_the_board_across_servers_has_only_opted_in_servers_and_nobody_hidden(
@@ -247,23 +296,24 @@ async def test_the_board_across_servers_has_only_opted_in_servers_and_nobody_hid
         assert await store.daily.save_attempt("dubb", day, who, counted=0, moves=[],
                                               now=clock.now, finish=Finish("played", 1, score))
     # nobody opted in yet: the board across servers is empty
-    assert await service.board("dubb", "today", None) == []
+    assert await _standings(service, "dubb", "today", None) == []
     await store.set_guild_settings(GUILD, {"daily_everywhere": True}, now=clock.now)
     await store.set_guild_settings(GUILD + 1, {"hints": False}, now=clock.now)
-    everywhere = await service.board("dubb", "today", None)
+    everywhere = await _standings(service, "dubb", "today", None)
     assert [(s.name, s.total) for s in everywhere] == [("Anna", 2), ("Dan", 0), ("Bo", -1)]
     # Dan hides himself: on no board, his own server's included; showing him puts him back
     await store.daily.set_hidden(dan, True, clock.now)
     await store.daily.set_hidden(dan, True, clock.now)
     assert await store.daily.hidden(dan)
-    assert [s.name for s in await service.board("dubb", "today", None)] == ["Anna", "Bo"]
-    assert [s.name for s in await service.board("dubb", "all", GUILD)] == ["Anna", "Bo"]
+    assert [s.name for s in await _standings(service, "dubb", "today", None)] == ["Anna", "Bo"]
+    assert [s.name for s in await _standings(service, "dubb", "all", GUILD)] == ["Anna", "Bo"]
     # opting out takes the server off again
     await store.set_guild_settings(GUILD, {"daily_everywhere": False}, now=clock.now)
-    assert await service.board("dubb", "today", None) == []
+    assert await _standings(service, "dubb", "today", None) == []
     await store.daily.set_hidden(dan, False, clock.now)
     assert not await store.daily.hidden(dan)
-    assert [s.name for s in await service.board("dubb", "today", GUILD)] == ["Anna", "Dan", "Bo"]
+    assert [s.name for s in await _standings(service, "dubb", "today", GUILD)] == [
+        "Anna", "Dan", "Bo"]
     # percentiles among everyone who played the day, every server and hidden or not
     percent = {}
     for who in (ANNA, BO, CEM, dan):

@@ -12,6 +12,7 @@ import pytest
 from bot.daily.baseline import compute_baseline
 from bot.daily.day import day_end, day_of, day_start, deal_number, streak
 from bot.daily.play import PERSON, DailyGame, daily_seats
+from bot.daily.progress import cards_at_turns
 from bot.daily.score import score_of
 from bot.daily.secret import day_commitment, day_deals
 from bot.deals import commitment, hand_key
@@ -137,3 +138,21 @@ def test_a_streak_is_days_in_a_row_kept_until_a_day_is_missed() -> None:
     assert streak([*played, d], d) == 4
     assert streak(played[:2], d) == 0  # yesterday missed
     assert streak([], d) == 0
+
+
+@pytest.mark.parametrize("kind", ["dubb", "tonk"])
+def test_the_cards_held_are_counted_once_a_turn_from_the_stored_moves(kind: str) -> None:
+    game = GAMES[kind]
+    played = _played(kind, "Anna")
+    moves = played.moves_record()
+    held = cards_at_turns(game, DAY, SECRET, moves)
+    # one count for each run of the person's moves, the table's deals breaking none
+    turns, mover = 0, None
+    for m in moves:
+        player = None if m.get("table") else m["player"]
+        turns += player == PERSON and mover != PERSON
+        mover = player
+    assert len(held) == turns > 0
+    first = DailyGame(game, DAY, SECRET, "Anna")
+    first.advance()
+    assert held[0] == len(first.engine.hand(PERSON))

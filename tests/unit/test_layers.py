@@ -57,6 +57,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("bot.__main__", "bot.main", "bot.playground", "bot.ops", "bot.healthcheck"),
     # one bot process: the Discord client, its shards and cogs, the health monitor
     ("bot.client", "bot.sharding", "bot.monitor", "cogs"),
+    # the Activity: the table in a Discord Activity, a face of the table service beside the
+    # Discord message (its server, sessions, scenes and streams), shown through the controllers
+    ("bot.activity",),
     # the games: engines, and the faces that draw them in Discord; the registry lists them
     ("bot.games",),
     # the Discord layer: the table controller and the rooms around it

@@ -12,9 +12,10 @@ from bot.cardart import CardImage
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
 from bot.discord.routing import Handler
+from bot.discord.scene import HandScene, TableScene
 from bot.discord.showing import TableRender
 from bot.games.dubb.engine import DubbEngine
-from bot.games.dubb.face import pictures, reasons, render
+from bot.games.dubb.face import pictures, reasons, render, scene
 from bot.games.dubb.face.commands import SHARED, Dubb, routes
 from bot.games.dubb.views import DubbPublicView
 from bot.table.service import TableSnapshot
@@ -86,6 +87,18 @@ class DubbFace:
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:
         return render.summary(_engine(snapshot).public_view(), names, lang)
+
+    def table_scene(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                    lang: str) -> TableScene:
+        assert isinstance(view, DubbPublicView)
+        return scene.table_scene(view, names, lang)
+
+    def hand_scene(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str) -> HandScene | None:
+        engine = _engine(snapshot)
+        if all(p.player_id != player_id for p in engine.public_view().players):
+            return None
+        return scene.hand_scene(engine.private_view(player_id), lang)
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return routes(controller)

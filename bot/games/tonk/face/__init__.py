@@ -13,10 +13,11 @@ from bot.cardart import CardImage
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
 from bot.discord.routing import Handler
+from bot.discord.scene import HandScene, TableScene
 from bot.discord.showing import TableRender
 from bot.games.tonk.engine import TonkEngine
 from bot.games.tonk.events import Left
-from bot.games.tonk.face import pictures, reasons, render
+from bot.games.tonk.face import pictures, reasons, render, scene
 from bot.games.tonk.face.commands import SHARED, Tonk, routes
 from bot.games.tonk.options import TonkOptions
 from bot.games.tonk.views import TonkPublicView
@@ -95,6 +96,19 @@ class TonkFace:
     def summary(self, snapshot: TableSnapshot, names: Mapping[int, str],
                 money: Mapping[int, int] | None, lang: str) -> str:
         return render.summary(_engine(snapshot).public_view(), names, money, lang)
+
+    def table_scene(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                    lang: str) -> TableScene:
+        assert isinstance(view, TonkPublicView)
+        return scene.table_scene(view, names, lang, finished=snapshot.status == "finished")
+
+    def hand_scene(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str) -> HandScene | None:
+        engine = _engine(snapshot)
+        view = engine.public_view()
+        if all(s.player_id != player_id for s in view.seats):
+            return None
+        return scene.hand_scene(view, engine.private_view(player_id), names, lang)
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return routes(controller)
