@@ -176,15 +176,18 @@ class HandPanels:
         if await self._still(snapshot) is None:
             return True
         async with self._writes.one(key):
-            if panel.retired:
-                return True  # the newer panel is the one to show the turn
-            # the panel the player has open: this one, or this one's message edited in place by
-            # a click on it since (every other one was retired)
+            # the panel the player has open now: this one, this one's message edited in place
+            # by a click on it since, or a newer one that retired this one meanwhile (which a
+            # refresh must not bring back)
             shown = self._open.get(key) or panel
+            if shown.retired:
+                return False
+            if shown.counter == snapshot.counter:
+                return True  # opened or answered at this very move: it shows it already
             try:
-                await edit_answer(panel.webhook, content=None,
+                await edit_answer(shown.webhook, content=None,
                                   view=panel_layout(fresh.content, fresh.view, fresh.image),
-                                  previous_allowed_mentions=panel.mentions,
+                                  previous_allowed_mentions=shown.mentions,
                                   **pictured(fresh.image, shown.image))
             except discord.HTTPException as exc:
                 # the panel was dismissed, or Discord no longer lets the bot edit it

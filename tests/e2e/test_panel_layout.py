@@ -122,6 +122,7 @@ async def test_a_refresh_that_waited_leaves_a_panel_retired_meanwhile_retired(
     await handled()  # the move's handling: the table's publishing after the refresh
     assert RETIRED in retired.shown and "Your turn" not in retired.shown
     assert not retired.attachments and not retired.buttons() and not retired.selects()
+    assert "Your turn" in newer.message.shown  # the newer panel is the one that says it
 
 
 async def _first_move(driver: Driver, user: User, panel: StoredMessage) -> None:
