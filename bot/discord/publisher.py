@@ -48,9 +48,10 @@ message a write replaced where only the bot's token can delete it, and after a r
 the channel shows of the table from its stored message on (a post a killed process never
 recorded). People see the table first; the two requests a restarted table costs the bot's
 global budget wait for room it does not need for writes. Where stale messages may stand is
-recorded (``strays_from``) before the first write of a restart and with every message moved,
-and cleared only once they are gone, so a process killed at any point leaves the next one to
-sweep them.
+recorded (``strays_from``) in the same transaction as what each write shows, and cleared only
+once they are gone: until a restart's first write is recorded, the stored message and version
+are where the next process sweeps from; after, the record is. So a process killed at any point
+leaves the next one to sweep them.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ class _Table:
     channel (``None``: none may): recorded with every message moved until the sweep is done,
     so that a process killed before it leaves the next one to sweep."""
     strays_recorded: bool = False
-    """``strays_from`` is in the database already."""
+    """``strays_from`` is in the database already (else the table's next write records it)."""
     look: bool = False
     """The sweep reads the channel from ``strays_from`` on for strays nobody recorded (a
     process killed between posting a table message and recording it)."""
@@ -348,10 +349,6 @@ class TablePublisher:
         failures = 0
         while state.pending is not None:
             await self._prepare(state)
-            if not await self._strays_recorded(state):
-                failures += 1
-                await self._clock.sleep_until(self._clock.now() + _backoff(failures))
-                continue
             if state.only_hooks and not self._reachable(state):
                 # nobody's token is good: the next click's interaction writes it
                 return
@@ -426,21 +423,6 @@ class TablePublisher:
         self._ended[table_id] = version
         if len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
-
-    async def _strays_recorded(self, state: _Table) -> bool:
-        """Record where the table's strays may stand before its first write here, which
-        leaves the table looking current: a process killed after it, before its sweep, leaves
-        the next one the record to sweep from. Whether it is recorded."""
-        if state.strays_from is None or state.strays_recorded:
-            return True
-        try:
-            await self._hooks.strays_may_stand(state.table_id, state.channel_id,
-                                               state.strays_from)
-        except Exception:
-            _log.exception("recording the strays of table %d failed", state.table_id)
-            return False
-        state.strays_recorded = True
-        return True
 
     def _sweep_later(self, state: _Table) -> None:
         """The table is up: delete its stale messages in the background (issue 49: after a
@@ -739,8 +721,12 @@ class TablePublisher:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings),
             # or a new turn of the same person was announced on their panel, not pinged
             state.pinged = None
-        await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
-                                        state.pinged)
+        # the first write here records where strays may stand with what it shows: until
+        # that lands, the stored message and version are the next process's to sweep from
+        await self._hooks.message_shows(
+            showing.table_id, showing.channel_id, showing.version, state.pinged,
+            strays_from=None if state.strays_recorded else state.strays_from)
+        state.strays_recorded = state.strays_from is not None
 
     def _remind(self, state: _Table, showing: Showing) -> None:
         """Ping ``showing``'s person ``PING_AFTER`` seconds from now unless they moved."""

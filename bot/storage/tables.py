@@ -238,16 +238,6 @@ class TableWrites(StorePart):
 
         await self._transaction(body)
 
-    async def set_strays(self, table_id: int, strays_from: int) -> None:
-        """Stale messages of the table may stand from ``strays_from`` on: recorded before a
-        write that could leave one, so that a crash at any point is swept after it."""
-
-        async def body(db: Tx) -> None:
-            await db.execute("UPDATE tables SET strays_from = ? WHERE id = ?",
-                             (strays_from, table_id))
-
-        await self._transaction(body)
-
     async def clear_strays(self, table_id: int, swept: int) -> None:
         """The table's stale messages from ``swept`` on are gone; a record from elsewhere
         since (a newer stray's, not yet swept) stays."""
@@ -277,9 +267,12 @@ class TableWrites(StorePart):
 
         await self._transaction(body)
 
-    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None) -> None:
+    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None,
+                         strays_from: int | None = None) -> None:
         """The table message now shows ``version`` of the table (never moves backwards), and
-        the turn it pinged for is ``pinged``'s (``None``: that turn is over)."""
+        the turn it pinged for is ``pinged``'s (``None``: that turn is over); ``strays_from``
+        (unless ``None``) is where its stale messages may stand, recorded with it so that no
+        crash comes between them (``TableRecord.strays_from``)."""
 
         async def body(db: Tx) -> None:
             await db.execute(
@@ -287,6 +280,9 @@ class TableWrites(StorePart):
                 "AND (shown_version IS NULL OR shown_version < ?)",
                 (version, pinged, table_id, version),
             )
+            if strays_from is not None:
+                await db.execute("UPDATE tables SET strays_from = ? WHERE id = ?",
+                                 (strays_from, table_id))
 
         await self._transaction(body)
 

@@ -761,16 +761,13 @@ class TableService:
             self._note_strays(table_id, channel_id, strays_from)
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None) -> None:
         """The table's message now shows ``version``, and ``pinged``'s turn is the one it
-        pinged for (``None``: none)."""
-        await self._store.mark_shown(table_id, version, pinged=pinged)
+        pinged for (``None``: none); ``strays_from``: where its stale messages may stand
+        (``None``: the record stays as it is)."""
+        await self._store.mark_shown(table_id, version, pinged=pinged, strays_from=strays_from)
         self._note_shown(table_id, channel_id, version, pinged)
-
-    async def strays_may_stand(self, table_id: int, channel_id: int, strays_from: int) -> None:
-        """Stale messages of the table may stand from ``strays_from`` on until swept."""
-        async with self._lock(channel_id):
-            await self._store.set_strays(table_id, strays_from)
+        if strays_from is not None:
             self._note_strays(table_id, channel_id, strays_from)
 
     async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None:

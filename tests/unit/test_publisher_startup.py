@@ -1,8 +1,9 @@
 """A start-up with more tables behind than the pacer has room for in flight redraws them all, and
-in the order that keeps it crash safe and people first (issue 49): each table records where
-strays may stand (its stored message on), is written, and only then looks for strays, in the
-background, holding no write's place while it waits for its own (holding it, every place went
-to tables waiting for a place for their look, and none was left); once swept, the record goes."""
+in the order that keeps it crash safe and people first (issue 49): each table is written,
+recording with it where strays may stand (its stored message on), and only then looks for
+strays, in the background, holding no write's place while it waits for its own (holding it,
+every place went to tables waiting for a place for their look, and none was left); once swept,
+the record goes."""
 
 from __future__ import annotations
 
@@ -92,12 +93,10 @@ class Hooks:
         raise AssertionError("each table is edited in place")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None) -> None:
+        # recorded with the write: from the stored message on
+        assert strays_from == POSTED + table_id
         self.shown.add(table_id)
-
-    async def strays_may_stand(self, table_id: int, channel_id: int, strays_from: int) -> None:
-        assert strays_from == POSTED + table_id  # from the stored message on
-        self.log.append(("strays", channel_id))
 
     async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None:
         self.log.append(("swept", channel_id))
@@ -120,10 +119,10 @@ async def test_more_tables_behind_than_requests_in_flight_are_all_redrawn() -> N
     await publisher.close()
     assert hooks.shown == set(range(1, TABLES + 1))
     for table in range(1, TABLES + 1):
-        # each recorded where strays may stand, showed the table in place, then looked for
-        # strays (none) and cleared the record
+        # each showed the table in place, recording where strays may stand with it, then
+        # looked for strays (none) and cleared the record
         assert [what for what, channel in client.log if channel == table] == [
-            "strays", "edit", "history", "swept"]
+            "edit", "history", "swept"]
     # and every table's write went ahead of every look: the looks are background requests
     kinds = [what for what, _ in client.log]
     assert max(i for i, what in enumerate(kinds) if what == "edit") < kinds.index("history")
