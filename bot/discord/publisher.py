@@ -238,6 +238,8 @@ class TablePublisher:
         over (oldest first)."""
         self._sweeps: set[asyncio.Task[None]] = set()
         """Sweeps under way, those of tables shown over included."""
+        self._closing = False
+        """Closing: a write that finishes meanwhile starts no sweep (the next process does)."""
 
     def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
         state = self._tables.get(showing.table_id)
@@ -333,6 +335,7 @@ class TablePublisher:
             if state.sleeper is not None:
                 state.sleeper.cancel()
         # what is not swept yet is recorded (``strays_from``): the next process sweeps it
+        self._closing = True
         setups = [s.task for s in self._setups.values() if s.task is not None] + list(
             self._sweeps)
         for task in setups:
@@ -427,7 +430,7 @@ class TablePublisher:
     def _sweep_later(self, state: _Table) -> None:
         """The table is up: delete its stale messages in the background (issue 49: after a
         restart, a thousand tables' looks and deletes went ahead of their first writes)."""
-        if not (state.look or state.stale) or (
+        if self._closing or not (state.look or state.stale) or (
                 state.sweeper is not None and not state.sweeper.done()):
             return
         task = state.sweeper = asyncio.create_task(self._sweep(state),
