@@ -21,7 +21,7 @@ from bot.fakediscord.model import StoredMessage
 from bot.table.service import TableService
 from tests.e2e import dubb_table
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.test_channel_webhooks import TURN, _by_bot_token, _clocked, _open, _through
+from tests.e2e.test_channel_webhooks import TURN, by_bot_token, clocked, open_turn_table, through
 
 pytestmark = pytest.mark.e2e
 
@@ -47,9 +47,9 @@ async def test_a_restart_killed_before_its_record_or_its_sweep_leaves_one_table(
     driver.allow_rest_errors()  # the held looks
     # a kill lets no write in flight finish
     monkeypatch.setattr(publisher, "CLOSE_GRACE", 0.1)
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
-    table = await _open(driver, world)
+    table = await open_turn_table(driver, world)
     table_id = dubb_table.table_id_of(table.table)
     await driver.wait_for(lambda: driver.webhooks(world.channel), what="the channel webhook")
     [hook] = driver.webhooks(world.channel)
@@ -84,11 +84,11 @@ async def test_a_restart_killed_before_its_record_or_its_sweep_leaves_one_table(
     await driver.wait_for(lambda: _looks(fake.rest_calls[first:]), what="the look for strays")
     await bot_runner.stop()
     calls = fake.rest_calls[first:]
-    written = [i for i, c in enumerate(_through(calls, hook.id)) if c.method == "POST"]
+    written = [i for i, c in enumerate(through(calls, hook.id)) if c.method == "POST"]
     assert written, "the table was not written"
     # no look or delete of the bot token's went ahead of the table's write
-    ahead = calls[:calls.index(_through(calls, hook.id)[written[0]])]
-    assert [c for c in _by_bot_token(ahead) if c.route.startswith(HISTORY)] == []
+    ahead = calls[:calls.index(through(calls, hook.id)[written[0]])]
+    assert [c for c in by_bot_token(ahead) if c.route.startswith(HISTORY)] == []
     standing = _tables(driver, world, table_id)
     assert len(standing) == 3 and standing[:2] == [stored, unrecorded]
     fake.faults.remove(looks)
@@ -102,7 +102,7 @@ async def test_a_restart_killed_before_its_record_or_its_sweep_leaves_one_table(
         what="one table message")
     calls = fake.rest_calls[first:]
     assert left == [standing[2]]
-    edits = [c for c in _through(calls, hook.id) if c.method == "PATCH"]
+    edits = [c for c in through(calls, hook.id) if c.method == "PATCH"]
     assert edits and calls.index(edits[0]) < _looks(calls)[0]
     counter = dubb_table.counter_of(left[0])
     assert counter is not None
