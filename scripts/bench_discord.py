@@ -1399,6 +1399,18 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
     await child.stop()
     limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
     clicks_from, failed_from = len(bench.clicks.latencies), bench.clicks.failed
+    # when each look for strays and each delete went out on the bot token (issue 49: after
+    # the tables' first writes, in the background)
+    sweeps: list[float] = []
+    record = fake.record_call
+
+    def recorded(call: Any) -> None:
+        if call.route in SWEEP_ROUTES and call.method in ("GET", "DELETE") and not (
+                call.path.startswith("/webhooks/")):
+            sweeps.append(time.time())
+        record(call)
+
+    fake.record_call = recorded  # type: ignore[method-assign]
     shown_before = {table: counters[-1] for table, (_, counters) in watch.shows.items()}
     began = time.time()
     await child.start(driver)
@@ -1421,17 +1433,29 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
             caught.append(times[at] - ready)
     clicks = bench.clicks.latencies[clicks_from:]
     right, behind = behind_at_end(watch, moves)
+    # a table's stale message still standing beside it (its buttons live): not yet swept
+    doubled = sum(1 for people in tables
+                  if sum(1 for m in fake.channel_messages(people[0].channel.id)
+                         if m.buttons()) > 1)
     print(f"  answers after the restart {spread([lat for _, lat, _ in clicks], ms=True)} "
           f"({len(clicks)}), failed {bench.clicks.failed - failed_from}")
     print(f"  tables showing a move made after the restart: {len(caught)}, the first showing "
           f"after the bot was up {spread(caught)}")
     print(f"  table freshness {spread(sight.freshness, ms=True)} ({len(sight.freshness)} moves, "
           f"{sight.unshown} not shown); turn wait {spread(sight.turn_wait, ms=True)}")
-    print(f"  at the end: {right} tables show their last move, {behind} do not")
+    print(f"  at the end: {right} tables show their last move, {behind} do not; "
+          f"{doubled} show a stale table message beside it")
     print(f"  bot token, global budget, from the restart: {budget_line(fake, began, ended)}: "
           f"{bot_token_routes(fake.rest_calls[calls_from:])}")
+    print(f"  looks for strays and deletes on the bot token: {len(sweeps)} "
+          f"({len(sweeps) / len(tables):.2f} a table), the first "
+          f"{min(sweeps, default=float('nan')) - ready:.1f} s, the last "
+          f"{max(sweeps, default=float('nan')) - ready:.1f} s after the bot was up")
     print(f"  429s {len(fake.rate_limited) - limited_from}")
     return {"restart_fresh_p99": pct(sight.freshness, 99),
+            "restart_caught_max": max(caught, default=float("nan")),
+            "restart_sweeps_last": max(sweeps, default=float("nan")) - ready,
+            "restart_doubled": doubled,
             "restart_answer_p99": pct([lat for _, lat, _ in clicks], 99),
             "restart_global_peak": fake.limiter.peak(fake.global_budget(TOKEN), 1.0,
                                                      since=began),
@@ -1453,6 +1477,10 @@ async def cold(args: argparse.Namespace, base: Path) -> None:
         for f in phases:
             print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
                   + " |")
+
+
+SWEEP_ROUTES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
+"""The look for a table's strays (GET) and the delete of a stale table message."""
 
 
 def _redrawn(fake: FakeDiscord, calls_from: int, tables: int) -> bool:

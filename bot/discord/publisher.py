@@ -42,6 +42,16 @@ Discord never has to refuse a request.
 A write that fails (Discord down, 5xx) is tried again with a short capped backoff until the
 message shows the latest version; the version it shows is stored, so start-up redraws exactly
 the tables left behind, finished ones included.
+
+A table's stale messages are deleted after its write, in the background (``_sweep``): the
+message a write replaced where only the bot's token can delete it, and after a restart whatever
+the channel shows of the table from its stored message on (a post a killed process never
+recorded). People see the table first; the two requests a restarted table costs the bot's
+global budget wait for room it does not need for writes. Where stale messages may stand is
+recorded (``strays_from``) in the same transaction as what each write shows, and cleared only
+once they are gone: until a restart's first write is recorded, the stored message and version
+are where the next process sweeps from; after, the record is. So a process killed at any point
+leaves the next one to sweep them.
 """
 
 from __future__ import annotations
@@ -49,7 +59,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -121,7 +131,6 @@ class _Table:
     channel_id: int
     message_id: int | None = None
     pinged: int | None = None
-    unswept: bool = False
     pending: Showing | None = None
     worker: asyncio.Task[None] | None = None
     ticket: Ticket | None = None
@@ -162,6 +171,19 @@ class _Table:
     """Written only through interactions (``Showing.interaction_only``)."""
     sleeper: asyncio.Task[None] | None = None
     """The write, due shortly before the newest token runs out, that says the table waits."""
+    strays_from: int | None = None
+    """The table's messages from this id on, but for ``message_id``, may still stand in the
+    channel (``None``: none may): recorded with every message moved until the sweep is done,
+    so that a process killed before it leaves the next one to sweep."""
+    strays_recorded: bool = False
+    """``strays_from`` is in the database already (else the table's next write records it)."""
+    look: bool = False
+    """The sweep reads the channel from ``strays_from`` on for strays nobody recorded (a
+    process killed between posting a table message and recording it)."""
+    stale: dict[int, bool] = field(default_factory=dict)
+    """Table messages replaced here whose delete waits for the sweep (→ posted by a channel
+    webhook that is gone)."""
+    sweeper: asyncio.Task[None] | None = None
 
     def offer(self, hook: Hook | None) -> None:
         if hook is not None and hook.channel_id == self.channel_id and (
@@ -214,17 +236,27 @@ class TablePublisher:
         self._ended: dict[int, int] = {}
         """Table → the version it ended at, for the last ``ENDED_REMEMBERED`` tables shown
         over (oldest first)."""
+        self._sweeps: set[asyncio.Task[None]] = set()
+        """Sweeps under way, those of tables shown over included."""
+        self._closing = False
+        """Closing: a write that finishes meanwhile starts no sweep (the next process does)."""
 
     def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
         state = self._tables.get(showing.table_id)
         if state is None:
-            # a table this publisher has not shown yet: what is stored is all we know
+            # a table this publisher has not shown yet: what is stored is all we know; a
+            # message that shows an older version may have a post nobody recorded below it
+            strays_from = showing.strays_from
+            if strays_from is None and showing.behind and not posting:
+                strays_from = showing.message_id
+            if showing.interaction_only:
+                strays_from = None  # nothing of the bot's can read the channel
             state = self._tables[showing.table_id] = _Table(
                 showing.table_id, showing.channel_id, showing.message_id, showing.pinged,
-                unswept=(showing.behind and showing.message_id is not None and not posting
-                         and not showing.interaction_only),
                 message_webhook=showing.message_webhook,
-                only_hooks=showing.interaction_only)
+                only_hooks=showing.interaction_only, strays_from=strays_from,
+                strays_recorded=strays_from is not None and strays_from == showing.strays_from,
+                look=strays_from is not None)
         return state
 
     def interaction_only(self, place_id: int, channel_id: int) -> bool:
@@ -291,6 +323,7 @@ class TablePublisher:
             if state.only_hooks:
                 self._sleep_later(state)
         self._set_up_later(state)
+        self._sweep_later(state)
         return sent
 
     async def close(self) -> None:
@@ -301,7 +334,10 @@ class TablePublisher:
                 state.reminder.cancel()
             if state.sleeper is not None:
                 state.sleeper.cancel()
-        setups = [s.task for s in self._setups.values() if s.task is not None]
+        # what is not swept yet is recorded (``strays_from``): the next process sweeps it
+        self._closing = True
+        setups = [s.task for s in self._setups.values() if s.task is not None] + list(
+            self._sweeps)
         for task in setups:
             task.cancel()
         await asyncio.gather(*setups, return_exceptions=True)
@@ -315,14 +351,7 @@ class TablePublisher:
     async def _drain(self, state: _Table) -> None:
         failures = 0
         while state.pending is not None:
-            # the channel's webhook first: the sweep looks for its strays too
             await self._prepare(state)
-            if state.unswept and not await self._swept(state):
-                if state.pending is None:
-                    break
-                failures += 1
-                await self._clock.sleep_until(self._clock.now() + _backoff(failures))
-                continue
             if state.only_hooks and not self._reachable(state):
                 # nobody's token is good: the next click's interaction writes it
                 return
@@ -351,6 +380,7 @@ class TablePublisher:
                     await self._show(state, showing, grant, passed=passed)
                     failures = 0
                     self._set_up_later(state)
+                    self._sweep_later(state)
                     if state.only_hooks:
                         self._sleep_later(state)
                     if showing.final and state.pending is None:
@@ -397,53 +427,91 @@ class TablePublisher:
         if len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
 
-    async def _swept(self, state: _Table) -> bool:
-        """Sweep before asking for the write's grant, not while holding it: the sweep's own
-        requests need room too, and tables holding grants while waiting for more could take
-        every place there is (a start-up with a thousand tables behind did). Whether it
-        succeeded; without permission what was to be shown is dropped, as a write's would be."""
-        try:
-            async with state.lock:
-                if state.unswept:
-                    await self._sweep(state)
-            return True
-        except discord.Forbidden:
-            _log.warning("no permission to show table %d in channel %d",
-                         state.table_id, state.channel_id)
-            state.pending = None
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-            _log.warning("could not look for stray messages of table %d in channel %d: %s",
-                         state.table_id, state.channel_id, exc)
-        except Exception:
-            _log.exception("looking for stray messages of table %d in channel %d failed",
-                           state.table_id, state.channel_id)
-        return False
+    def _sweep_later(self, state: _Table) -> None:
+        """The table is up: delete its stale messages in the background (issue 49: after a
+        restart, a thousand tables' looks and deletes went ahead of their first writes)."""
+        if self._closing or not (state.look or state.stale) or (
+                state.sweeper is not None and not state.sweeper.done()):
+            return
+        task = state.sweeper = asyncio.create_task(self._sweep(state),
+                                                   name=f"kortbord-sweep-{state.table_id}")
+        self._sweeps.add(task)
+        task.add_done_callback(self._sweeps.discard)
 
     async def _sweep(self, state: _Table) -> None:
-        """Delete this table's messages posted after the recorded one: a process killed between
-        posting a table message and recording it left it there, looking live."""
-        assert state.message_id is not None and self._client.user is not None
-        marker = f":{state.table_id}:"
-        channel = self._client.get_partial_messageable(state.channel_id)
-        grant = await self._pacer.acquire(state.channel_id, Kind.READ)
-        try:
-            with paced():
-                history = [m async for m in channel.history(
-                    after=discord.Object(state.message_id), limit=20)]
-        finally:
-            grant.release()
-        hook = state.channel_hook
-        ours = {self._client.user.id} | (set() if hook is None else {hook.key})
-        for message in history:
-            if message.author.id not in ours or message.id == state.message_id:
+        """Delete the table's stale messages, then clear their record. Each request is a
+        background one (``RequestPacer.ticket``): after every write of the bot's, and only
+        while the global window has places to spare."""
+        failures = 0
+        while state.look or state.stale:
+            swept = state.strays_from
+            try:
+                await self._sweep_once(state)
+            except discord.Forbidden:
+                # the bot may not read or delete here: nothing more it can do
+                _log.warning("no permission to delete stray messages of table %d in channel %d",
+                             state.table_id, state.channel_id)
+                state.look = False
+                state.stale.clear()
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+                failures += 1
+                _log.warning("could not delete stray messages of table %d in channel %d: %s",
+                             state.table_id, state.channel_id, exc)
+                await self._clock.sleep_until(self._clock.now() + _backoff(failures))
                 continue
-            ids = [getattr(child, "custom_id", None) or ""
-                   for row in message.components for child in getattr(row, "children", [])]
-            if any(marker in custom_id for custom_id in ids):
-                by_hook = hook if message.author.id != self._client.user.id else None
-                await self._delete(state.channel_id, message.id, by_hook,
-                                   foreign=by_hook is not None)
-        state.unswept = False
+            except Exception:
+                failures += 1
+                _log.exception("deleting stray messages of table %d in channel %d failed",
+                               state.table_id, state.channel_id)
+                await self._clock.sleep_until(self._clock.now() + _backoff(failures))
+                continue
+            if state.look or state.stale or swept is None:
+                continue  # more came meanwhile
+            state.strays_from = None
+            state.strays_recorded = False
+            try:
+                await self._hooks.strays_swept(state.table_id, state.channel_id, swept)
+            except Exception:
+                # the record stays: the next start-up looks again, and finds nothing
+                _log.exception("recording table %d swept failed", state.table_id)
+
+    async def _sweep_once(self, state: _Table) -> None:
+        """Delete this table's messages from ``strays_from`` on but the current one: those
+        replaced here (``stale``), and, after a restart, whatever the channel shows of the
+        table's there (the stored message, now replaced; a post a killed process never
+        recorded)."""
+        assert self._client.user is not None
+        targets: dict[int, tuple[Hook | None, bool]] = {}
+        since = state.strays_from
+        if state.look and since is not None:
+            marker = f":{state.table_id}:"
+            channel = self._client.get_partial_messageable(state.channel_id)
+            grant = await self._pacer.acquire(state.channel_id, Kind.READ, background=True)
+            try:
+                with paced():
+                    # from the recorded message on, itself included: replaced, it is stale
+                    history = [m async for m in channel.history(
+                        after=discord.Object(since - 1), limit=20)]
+            finally:
+                grant.release()
+            hook = state.channel_hook
+            ours = {self._client.user.id} | (set() if hook is None else {hook.key})
+            for message in history:
+                if message.author.id not in ours:
+                    continue
+                if any(marker in custom_id for custom_id in _custom_ids(message.components)):
+                    by_hook = hook if message.author.id != self._client.user.id else None
+                    targets[message.id] = (by_hook, by_hook is not None)
+            state.look = False
+        for message_id, foreign in list(state.stale.items()):
+            targets.setdefault(message_id, (None, foreign))
+        for message_id, (by_hook, foreign) in targets.items():
+            # read now: a write meanwhile may have made one of them current (a bot post's
+            # nonce returns the message a killed process posted for the same version)
+            if message_id != state.message_id:
+                await self._delete(state.channel_id, message_id, by_hook, foreign=foreign,
+                                   background=True)
+            state.stale.pop(message_id, None)
 
     def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
         """Which limits the next write of ``showing`` counts against: an interaction's
@@ -656,8 +724,12 @@ class TablePublisher:
             # the pinged turn is over (a computer's turn, nobody's, or a person without pings),
             # or a new turn of the same person was announced on their panel, not pinged
             state.pinged = None
-        await self._hooks.message_shows(showing.table_id, showing.channel_id, showing.version,
-                                        state.pinged)
+        # the first write here records where strays may stand with what it shows: until
+        # that lands, the stored message and version are the next process's to sweep from
+        await self._hooks.message_shows(
+            showing.table_id, showing.channel_id, showing.version, state.pinged,
+            strays_from=None if state.strays_recorded else state.strays_from)
+        state.strays_recorded = state.strays_from is not None
 
     def _remind(self, state: _Table, showing: Showing) -> None:
         """Ping ``showing``'s person ``PING_AFTER`` seconds from now unless they moved."""
@@ -708,8 +780,10 @@ class TablePublisher:
         (an interaction endpoint: no global budget), else as the bot's own message, whose
         ``nonce`` makes Discord return the message already posted for it (enforce_nonce)
         instead of posting it twice. The message it ``replaces`` is deleted before the new
-        one is recorded, so a process killed in between leaves at most the new one
-        unrecorded, which the next process sweeps (``_sweep``)."""
+        one is recorded where a webhook can delete it; where only the bot's token can, the
+        sweep deletes it after, in the background, and the new message is recorded with
+        where strays may stand (``strays_from``), so a process killed at any point leaves
+        the next one to sweep them (``_sweep``)."""
         render = _drawn(showing)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
@@ -750,9 +824,16 @@ class TablePublisher:
         # read after the post: a webhook found gone meanwhile deletes nothing
         old_hook = state.editor(self._clock.now())
         if replaces is not None and replaces != sent:
-            await self._delete(showing.channel_id, replaces, old_hook,
-                               foreign=state.message_webhook is not None,
-                               only_hooks=state.only_hooks)
+            foreign = state.message_webhook is not None
+            if old_hook is None and not state.only_hooks:
+                # only the bot's token can delete it: the sweep does, in the background, and
+                # until then the record says it may still stand
+                state.stale[replaces] = foreign
+                if state.strays_from is None or replaces < state.strays_from:
+                    state.strays_from = replaces
+            else:
+                await self._delete(showing.channel_id, replaces, old_hook, foreign=foreign,
+                                   only_hooks=state.only_hooks)
         state.message_id = sent
         state.message_hook = hook
         state.message_webhook = None if hook is None or hook.channel is None else hook.key
@@ -760,7 +841,9 @@ class TablePublisher:
         state.pinged = pinged
         state.shown = max(state.shown, showing.version)
         await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
-                                        showing.version, webhook=state.message_webhook)
+                                        showing.version, webhook=state.message_webhook,
+                                        strays_from=state.strays_from)
+        state.strays_recorded = state.strays_from is not None
         return sent
 
     async def _write(self, state: _Table, message_id: int | None, hook: Hook | None,
@@ -826,13 +909,17 @@ class TablePublisher:
                 await self._webhooks.forget(hook.channel)
 
     async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None, *,
-                      foreign: bool = False, only_hooks: bool = False) -> None:
+                      foreign: bool = False, only_hooks: bool = False,
+                      background: bool = False) -> None:
         """Delete a table message: through the webhook that posted it while that is fresh,
-        else as the bot. Urgent: until it is gone the channel shows two tables. A ``foreign``
-        message (a channel webhook's, which is gone) the bot deletes only with Manage
-        Messages; without, it stays, its buttons answering that the table moved on."""
+        else as the bot. Urgent, unless a ``background`` sweep's: until it is gone the
+        channel shows two tables. A ``foreign`` message (a channel webhook's, which is gone)
+        the bot deletes only with Manage Messages; without, it stays, its buttons answering
+        that the table moved on."""
+        urgent = not background
         if hook is not None and hook.fresh(self._clock.now()):
-            grant = await self._pacer.acquire(hook.key, hook.kind, urgent=True)
+            grant = await self._pacer.acquire(hook.key, hook.kind, urgent=urgent,
+                                              background=background)
             webhook = hook.webhook
             assert webhook.token is not None
             try:
@@ -851,7 +938,8 @@ class TablePublisher:
         if foreign and (hook is None or hook.channel is not None) and not self._may_delete(
                 channel_id):
             return
-        grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=True)
+        grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=urgent,
+                                          background=background)
         try:
             with contextlib.suppress(discord.HTTPException), paced():
                 await self._partial(channel_id, message_id).delete()
@@ -905,6 +993,19 @@ def _by_hook(grant: Grant) -> bool:
 def _webhook_gone(exc: discord.HTTPException) -> bool:
     """Discord's 404 10015 Unknown Webhook: a member deleted the channel's webhook."""
     return exc.status == 404 and exc.code == 10015
+
+
+def _custom_ids(components: Iterable[Any]) -> Iterator[str]:
+    """The custom ids of the components, those nested in a layout's containers, sections and
+    rows included (a table is a Components V2 layout: its buttons are not top-level rows)."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            yield custom_id
+        yield from _custom_ids(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _custom_ids((accessory,))
 
 
 def _backoff(failures: int) -> float:

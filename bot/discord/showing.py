@@ -132,6 +132,9 @@ class Showing:
     message_webhook: int | None = None
     """The channel webhook that posted the stored message (``None``: the bot, or an
     interaction), as stored: only it can edit that message."""
+    strays_from: int | None = None
+    """Where the table's stale messages may still stand from, as stored (``None``: nowhere;
+    ``TableRecord.strays_from``): a sweep deletes them after the table's next write."""
     quiet: bool = False
     """``ping`` is playing and their open hand panel announces the turn: the table does not
     ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
@@ -150,7 +153,10 @@ class PublishHooks(Protocol):
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int, *,
-                            webhook: int | None = None) -> None: ...
+                            webhook: int | None = None,
+                            strays_from: int | None = None) -> None: ...
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None: ...
+                            pinged: int | None, *, strays_from: int | None = None) -> None: ...
+
+    async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None: ...

@@ -53,7 +53,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
         ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
         ("locale", "text"), ("closed_note", "text"), ("deals", "text"), ("rated", "int"),
-        ("message_webhook", "int"),
+        ("message_webhook", "int"), ("strays_from", "int"),
     )),
     TableCopy("moves", ("table_id", "seq"), (
         ("table_id", "int"), ("seq", "int"), ("player_id", "int"), ("move", "text"),

@@ -766,6 +766,31 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        12,
+        "strays: where a table's stale messages may still stand until a sweep deletes them",
+        sqlite=(
+            # strays_from: the table's messages from this id on, but for message_id, may still
+            # stand in the channel (a replaced message whose delete waits in the background,
+            # a post a killed process never recorded); NULL: none. Start-up sweeps them.
+            "ALTER TABLE tables ADD COLUMN strays_from INTEGER",
+            "DROP INDEX tables_behind",
+            """
+            CREATE INDEX tables_behind ON tables (updated_at)
+                WHERE message_id IS NOT NULL
+                AND (shown_version IS NOT version OR strays_from IS NOT NULL)
+            """,
+        ),
+        postgresql=(
+            "ALTER TABLE tables ADD COLUMN strays_from BIGINT",
+            "DROP INDEX tables_behind",
+            """
+            CREATE INDEX tables_behind ON tables (updated_at)
+                WHERE message_id IS NOT NULL
+                AND (shown_version IS DISTINCT FROM version OR strays_from IS NOT NULL)
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -73,6 +73,10 @@ class TableRecord(_Row):
     message_webhook: int | None = None
     """The channel webhook that posted the table message (``None``: the bot did, or an
     interaction's follow-up): only that webhook can edit it."""
+    strays_from: int | None = None
+    """The table's messages from this id on, but for ``message_id``, may still stand in the
+    channel until a sweep deletes them (``None``: none may): a replaced message whose delete
+    waits in the background, or a post a killed process never recorded."""
 
     @property
     def has_started(self) -> bool:

@@ -80,12 +80,14 @@ class TableReads(StorePart):
     async def tables_behind(self, limit: int, *, shards: Shards | None = None
                             ) -> list[TableRecord]:
         """Tables, finished ones included, whose message shows an older version than the table
-        holds (a crash or an outage came between a change and its edit), most recent first;
+        holds (a crash or an outage came between a change and its edit), or whose stale
+        messages may still stand (``strays_from``), most recent first;
         only those of the servers ``shards`` owns."""
         owned, params = shard_filter(shards)
         rows = await self._db.fetch(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE message_id IS NOT NULL "
-            f"AND shown_version {self._db.is_not} version{owned} "
+            f"AND (shown_version {self._db.is_not} version OR strays_from IS NOT NULL)"
+            f"{owned} "
             "ORDER BY updated_at DESC LIMIT ?",
             [*params, limit],
         )

@@ -13,7 +13,8 @@ from bot.storage.models import SeatClaim, SeatInfo, TableRecord
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
-    "version, shown_version, pinged, locale, closed_note, to_move, deals, rated, message_webhook"
+    "version, shown_version, pinged, locale, closed_note, to_move, deals, rated, message_webhook, "
+    "strays_from"
 )
 LIVE = "status IN ('lobby', 'playing')"
 """The condition of a live table: a lobby or a game in progress."""
@@ -51,6 +52,7 @@ def table_record(row: Row) -> TableRecord:
         deals=None if row[23] is None else json.loads(row[23]),
         rated=bool(row[24]),
         message_webhook=row[25],
+        strays_from=row[26],
     )
 
 

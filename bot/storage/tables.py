@@ -221,17 +221,30 @@ class TableWrites(StorePart):
 
     async def set_message_id(self, table_id: int, message_id: int | None, *,
                              pinged: int | None = None, shown_version: int | None = None,
-                             webhook: int | None = None) -> None:
+                             webhook: int | None = None, strays_from: int | None = None
+                             ) -> None:
         """The table's message is now ``message_id``; ``pinged`` is the person it was posted
         to ping (``None``: nobody); ``shown_version`` the version it shows, if known;
-        ``webhook`` the channel webhook that posted it (``None``: the bot)."""
+        ``webhook`` the channel webhook that posted it (``None``: the bot); ``strays_from``
+        where its stale messages may still stand (``TableRecord.strays_from``), recorded with
+        the message so that no crash comes between them."""
 
         async def body(db: Tx) -> None:
             await db.execute(
                 "UPDATE tables SET message_id = ?, pinged = ?, message_webhook = ?, "
-                "shown_version = coalesce(?, shown_version) WHERE id = ?",
-                (message_id, pinged, webhook, shown_version, table_id),
+                "shown_version = coalesce(?, shown_version), strays_from = ? WHERE id = ?",
+                (message_id, pinged, webhook, shown_version, strays_from, table_id),
             )
+
+        await self._transaction(body)
+
+    async def clear_strays(self, table_id: int, swept: int) -> None:
+        """The table's stale messages from ``swept`` on are gone; a record from elsewhere
+        since (a newer stray's, not yet swept) stays."""
+
+        async def body(db: Tx) -> None:
+            await db.execute("UPDATE tables SET strays_from = NULL WHERE id = ? "
+                             "AND strays_from = ?", (table_id, swept))
 
         await self._transaction(body)
 
@@ -254,9 +267,12 @@ class TableWrites(StorePart):
 
         await self._transaction(body)
 
-    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None) -> None:
+    async def mark_shown(self, table_id: int, version: int, *, pinged: int | None,
+                         strays_from: int | None = None) -> None:
         """The table message now shows ``version`` of the table (never moves backwards), and
-        the turn it pinged for is ``pinged``'s (``None``: that turn is over)."""
+        the turn it pinged for is ``pinged``'s (``None``: that turn is over); ``strays_from``
+        (unless ``None``) is where its stale messages may stand, recorded with it so that no
+        crash comes between them (``TableRecord.strays_from``)."""
 
         async def body(db: Tx) -> None:
             await db.execute(
@@ -264,6 +280,9 @@ class TableWrites(StorePart):
                 "AND (shown_version IS NULL OR shown_version < ?)",
                 (version, pinged, table_id, version),
             )
+            if strays_from is not None:
+                await db.execute("UPDATE tables SET strays_from = ? WHERE id = ?",
+                                 (strays_from, table_id))
 
         await self._transaction(body)
 

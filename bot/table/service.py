@@ -128,10 +128,12 @@ class TableSnapshot:
     locale: str | None = None
     closed_note: dict[str, Any] | None = None
     rated: bool = True
+    """Whether its result may count for the skill ratings (``bot.ratings``)."""
     message_webhook: int | None = None
     """The channel webhook that posted the table message (``None``: the bot, or a person's
     interaction)."""
-    """Whether its result may count for the skill ratings (``bot.ratings``)."""
+    strays_from: int | None = None
+    """Where the table's stale messages may still stand from (``TableRecord.strays_from``)."""
     deals: dict[str, Any] | None = field(default=None, repr=False)
     """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
     keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
@@ -189,7 +191,7 @@ class _Live:
             lobby_expires_at=r.lobby_expires_at, version=r.version,
             shown_version=r.shown_version, pinged=r.pinged,
             locale=r.locale, closed_note=r.closed_note, deals=r.deals, rated=r.rated,
-            message_webhook=r.message_webhook,
+            message_webhook=r.message_webhook, strays_from=r.strays_from,
         )
         self._kept = (r, snapshot)
         return snapshot
@@ -746,20 +748,42 @@ class TableService:
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int | None = None, *,
-                            webhook: int | None = None) -> None:
+                            webhook: int | None = None, strays_from: int | None = None
+                            ) -> None:
         """The table's message is now ``message_id``, posted anew showing ``version``
-        (``pinged``: the person it pinged; ``webhook``: the channel webhook that posted it)."""
+        (``pinged``: the person it pinged; ``webhook``: the channel webhook that posted it;
+        ``strays_from``: where its stale messages may still stand, ``TableRecord``'s)."""
         async with self._lock(channel_id):
             await self._store.set_message_id(table_id, message_id, pinged=pinged,
-                                             shown_version=version, webhook=webhook)
+                                             shown_version=version, webhook=webhook,
+                                             strays_from=strays_from)
             self._note_shown(table_id, channel_id, version, pinged, message_id, webhook)
+            self._note_strays(table_id, channel_id, strays_from)
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None) -> None:
         """The table's message now shows ``version``, and ``pinged``'s turn is the one it
-        pinged for (``None``: none)."""
-        await self._store.mark_shown(table_id, version, pinged=pinged)
+        pinged for (``None``: none); ``strays_from``: where its stale messages may stand
+        (``None``: the record stays as it is)."""
+        await self._store.mark_shown(table_id, version, pinged=pinged, strays_from=strays_from)
         self._note_shown(table_id, channel_id, version, pinged)
+        if strays_from is not None:
+            self._note_strays(table_id, channel_id, strays_from)
+
+    async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None:
+        """The table's stale messages from ``swept`` on are gone."""
+        async with self._lock(channel_id):
+            await self._store.clear_strays(table_id, swept)
+            live = self._cache.get(channel_id)
+            if live is not None and live.record.id == table_id and (
+                    live.record.strays_from == swept):
+                self._note_strays(table_id, channel_id, None)
+
+    def _note_strays(self, table_id: int, channel_id: int, strays_from: int | None) -> None:
+        live = self._cache.get(channel_id)
+        if live is not None and live.record.id == table_id and (
+                live.record.strays_from != strays_from):
+            live.record = live.record.model_copy(update={"strays_from": strays_from})
 
     def _note_shown(self, table_id: int, channel_id: int, version: int | None,
                     pinged: int | None, message_id: int | None = None,

@@ -5,7 +5,7 @@ after everyone's tokens ran out, or after a restart, is posted and edited throug
 the bot's global budget, and its ping notifies like any message. Without the permission the
 tables are the bot's own messages; a webhook a member deletes is made anew.
 
-The bot's clock and Discord's move together by hand (``_clocked``): 15 minutes on, every
+The bot's clock and Discord's move together by hand (``clocked``): 15 minutes on, every
 interaction token at the table is stale, and the turn timer is what moves the game."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ WEBHOOK_ROUTES = "/channels/{channel_id}/webhooks"
 MESSAGES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
 
 
-def _clocked(fake: FakeDiscord, bot_runner: BotRunner) -> FakeClock:
+def clocked(fake: FakeDiscord, bot_runner: BotRunner) -> FakeClock:
     """The bot's clock moves by hand and Discord's with it (tokens age on both sides)."""
     began = time.time()
     clock = FakeClock(start=began)
@@ -41,7 +41,7 @@ def _clocked(fake: FakeDiscord, bot_runner: BotRunner) -> FakeClock:
     return clock
 
 
-def _by_bot_token(calls: list[RestCall]) -> list[RestCall]:
+def by_bot_token(calls: list[RestCall]) -> list[RestCall]:
     """The requests on the bot token's global budget (webhooks and interactions are not)."""
     return [c for c in calls if not c.route.startswith(("/webhooks/", "/interactions/"))]
 
@@ -54,7 +54,7 @@ def _refusals(calls: list[RestCall]) -> list[RestCall]:
     return [c for c in calls if c.error and c.error.get("code") == 30007]
 
 
-def _through(calls: list[RestCall], webhook_id: int) -> list[RestCall]:
+def through(calls: list[RestCall], webhook_id: int) -> list[RestCall]:
     return [c for c in calls if c.path.split("/")[2:3] == [str(webhook_id)]]
 
 
@@ -66,7 +66,8 @@ async def _time_out(clock: FakeClock, table: DubbTable, by: float = TURN) -> Sto
     return await table.wait_counter(counter + 1)
 
 
-async def _open(driver: Driver, world: World, channel: Channel | None = None) -> DubbTable:
+async def open_turn_table(driver: Driver, world: World, channel: Channel | None = None
+                          ) -> DubbTable:
     return await dubb_table.open_table(driver, channel or world.channel, world.anna,
                                        [world.bo], turn_time=TURN)
 
@@ -79,9 +80,9 @@ async def test_a_table_nobodys_token_can_write_goes_through_the_channel_webhook(
     # a thread's table goes through its parent's webhook, naming the thread
     channel = (driver.add_channel(world.guild, "table", thread=True, parent=world.channel)
                if in_thread else world.channel)
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
-    table = await _open(driver, world, channel)
+    table = await open_turn_table(driver, world, channel)
     [hook] = driver.webhooks(channel)
     assert hook.channel_id == world.channel.id
     assert hook.application_id == fake.application.id
@@ -104,13 +105,13 @@ async def test_a_table_nobodys_token_can_write_goes_through_the_channel_webhook(
 
     assert shown.webhook_id == hook.id and shown.author.id == hook.id
     assert shown.channel_id == channel.id
-    assert _through(taken_over, hook.id), "the webhook wrote nothing"
+    assert through(taken_over, hook.id), "the webhook wrote nothing"
     assert _bot_table_writes(taken_over) == []
-    assert {(c.method, c.route) for c in _by_bot_token(taken_over)} <= {
+    assert {(c.method, c.route) for c in by_bot_token(taken_over)} <= {
         ("DELETE", "/channels/{channel_id}/messages/{message_id}")}
     # from then on the table costs the bot's budget nothing at all
-    assert _by_bot_token(later) == []
-    assert _through(later, hook.id)
+    assert by_bot_token(later) == []
+    assert through(later, hook.id)
     notified = fake.pings[pings:]
     assert notified and all(fake.messages[p.message_id].webhook_id == hook.id for p in notified)
     assert {p.user_id for p in notified} <= {world.anna.id, world.bo.id}
@@ -120,11 +121,11 @@ async def test_after_a_restart_the_stored_webhook_edits_the_table_it_posted(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
     driver.set_bot_webhooks(world.channel, True)
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
     # without pings every timeout edits the table message in place
     await dubb_table.pings_off(driver, world.channel, [world.anna, world.bo])
-    table = await _open(driver, world)
+    table = await open_turn_table(driver, world)
     posted = await _time_out(clock, table, STALE)
     [hook] = driver.webhooks(world.channel)
     assert posted.webhook_id == hook.id
@@ -141,7 +142,7 @@ async def test_after_a_restart_the_stored_webhook_edits_the_table_it_posted(
 
     # the same message, edited through the webhook that posted it, known from the database
     assert shown.id == again.id == posted.id and not posted.deleted
-    edits = [c for c in _through(calls, hook.id) if c.method == "PATCH"]
+    edits = [c for c in through(calls, hook.id) if c.method == "PATCH"]
     assert len(edits) >= 2
     assert driver.webhooks(world.channel) == [hook]
     assert [c for c in calls if c.route == "/channels/{channel_id}/webhooks"] == []
@@ -151,9 +152,9 @@ async def test_after_a_restart_the_stored_webhook_edits_the_table_it_posted(
 async def test_without_manage_webhooks_the_bot_writes_its_tables_until_it_is_granted(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
-    table = await _open(driver, world)
+    table = await open_turn_table(driver, world)
     first = len(fake.rest_calls)
     timeouts = 0
     while not table.over() and timeouts < 4:
@@ -180,9 +181,9 @@ async def test_a_webhook_a_member_deletes_mid_game_is_made_anew(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
     driver.set_bot_webhooks(world.channel, True)
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
-    table = await _open(driver, world)
+    table = await open_turn_table(driver, world)
     shown = await _time_out(clock, table, STALE)
     [old] = driver.webhooks(world.channel)
     assert shown.webhook_id == old.id
@@ -212,9 +213,9 @@ async def test_a_channel_with_its_fifteen_webhooks_gets_bot_messages(
     fake.set_overwrite(world.channel, world.mod.id, 1, allow=MANAGE_WEBHOOKS)
     members = [fake.create_webhook(world.channel, {"name": f"feed {n}"}, world.mod)
                for n in range(15)]
-    clock = _clocked(fake, bot_runner)
+    clock = clocked(fake, bot_runner)
     await bot_runner.start()
-    table = await _open(driver, world)
+    table = await open_turn_table(driver, world)
     opening = _refusals(fake.rest_calls)
     first = len(fake.rest_calls)
     shown = await _time_out(clock, table, STALE)

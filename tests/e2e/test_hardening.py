@@ -228,8 +228,11 @@ async def test_restarts_never_ping_a_turn_twice_and_leave_no_stray_ping(
     # one notification each time the turn passed to someone else, never more
     assert len(pings) == turns
     assert len({p.message_id for p in pings}) == len(pings)
-    live = [m for m in driver.channel_messages(world.channel) if m.buttons()]
-    assert live == [table.table]  # exactly one table message with buttons; no stray ping
+    # exactly one table message with buttons, no stray ping, once the restart's background
+    # sweep deleted the message a ping replaced (only the bot's token could: issue 49)
+    await driver.wait_for(
+        lambda: [m for m in driver.channel_messages(world.channel) if m.buttons()]
+        == [table.table], what="one table message")
 
 
 # -- 8. the start command answers before the slow work -------------------------------------------

@@ -10,7 +10,7 @@ the bot's own budget is what nobody's interaction can carry, such as a restart's
 tables left behind. So twenty lobbies are opened, ten in each process's server, both processes
 are stopped, every table is marked behind (as a crash leaves them), and both start again
 against a fake whose global limit is 20 a second, as they are told (as a bot Discord granted
-another figure would be): forty requests to redraw (a look for strays and an edit each), which
+another figure would be): forty requests to redraw (an edit and a look for strays each), which
 one process alone would send within a second. The fake's record of every request says how many
 arrived within any one second, from both processes together.
 """
@@ -90,9 +90,11 @@ async def test_two_processes_on_one_token_never_exceed_its_global_limit_together
     def redrawn() -> bool:
         edits = [c for c in fake.rest_calls if c.method == "PATCH"
                  and c.route == "/channels/{channel_id}/messages/{message_id}"]
-        return len(edits) >= len(hosts)
+        looks = [c for c in fake.rest_calls if c.method == "GET"
+                 and c.route == "/channels/{channel_id}/messages"]
+        return len(edits) >= len(hosts) and len(looks) >= len(hosts)
 
-    await driver.wait_for(redrawn, within=30, what="every table redrawn")
+    await driver.wait_for(redrawn, within=30, what="every table redrawn and swept")
     assert fake.rate_limited == []
     budget = fake.global_budget(TEST_TOKEN)
     assert len([t for t in fake.limiter.times(budget) if t >= since]) >= 2 * len(hosts)

@@ -173,6 +173,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     8: fill_v4,  # version 8 added events, none needed here
     9: fill_v4,  # version 9 added channel webhooks, none needed here
     10: fill_v4,  # version 10 added the daily deal, none needed here
+    11: fill_v4,  # version 11 added cross-server daily boards, none needed here
 }
 
 

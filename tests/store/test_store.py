@@ -291,6 +291,30 @@ async def test_every_change_bumps_the_version_and_the_message_records_what_it_sh
     assert [r.id for r in await store.tables_behind(10)] == [record.id]
 
 
+async def test_where_strays_may_stand_is_recorded_with_the_message_until_swept(
+    store: Store,
+) -> None:
+    """Issue 49: a table whose stale messages may still stand is one start-up sweeps, though
+    its message shows its latest version; only the sweep that started from there clears it."""
+    record = await store.create_lobby(
+        guild_id=GUILD, channel_id=10, kind="toy", host=SeatInfo(player_id=1, name="P1"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW, locale="en",
+    )
+    await store.set_message_id(record.id, 500, shown_version=0)
+    assert await store.tables_behind(10) == []
+    # a write that shows the table records where strays may stand with it
+    await store.mark_shown(record.id, 0, pinged=None, strays_from=500)
+    assert [r.strays_from for r in await store.tables_behind(10)] == [500]
+    # a message moved keeps the record it is given, a replaced message's included
+    await store.set_message_id(record.id, 600, shown_version=0, strays_from=500)
+    await store.clear_strays(record.id, 400)  # an older sweep's end clears nothing
+    assert [r.strays_from for r in await store.tables_behind(10)] == [500]
+    await store.clear_strays(record.id, 500)
+    assert await store.tables_behind(10) == []
+    current = await store.table(record.id)
+    assert current is not None and (current.message_id, current.strays_from) == (600, None)
+
+
 async def test_finished_tables_page_back_newest_first(store: Store) -> None:
     ids = []
     for n in range(5):

@@ -77,3 +77,24 @@ async def test_channel_webhook_writes_skip_the_global_window_but_keep_to_the_add
     assert interaction.future.done()
     assert all(t.future.done() for t in hooked)
     assert hooked[0].future.result().kind is Kind.WEBHOOK
+
+
+async def test_the_windows_of_a_burst_of_tokens_are_forgotten_once_idle_not_kept() -> None:
+    """Each interaction token has a window of its own: in a burst of thousands, those whose
+    second is over are forgotten (pruned only as their number doubles, not at every answer,
+    which walked every busy window each time), and a token's window still holds it to its
+    limit however many came between."""
+    clock = FakeClock()
+    paced = RequestPacer(Limits(hook_per=1.0, margin=0.0), clock=clock.now)
+    for token in range(3000):
+        (await paced.acquire(10_000 + token, Kind.HOOK)).release()
+        clock.advance(1 / 300)  # 300 a second: some 300 windows busy at any moment
+    kept = len(paced._channels)
+    assert 300 <= kept <= 1000
+    busy = paced.limits.hook_requests
+    for _ in range(busy):
+        (await paced.acquire(1, Kind.HOOK)).release()
+    over = paced.ticket(1, Kind.HOOK)
+    await asyncio.sleep(0)
+    assert not over.future.done()  # the token's own window is full
+    over.future.cancel()

@@ -53,11 +53,11 @@ class Hooks:
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int, *,
-                            webhook: int | None = None) -> None:
+                            webhook: int | None = None, strays_from: int | None = None) -> None:
         raise AssertionError("the table message stays where it is")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None) -> None:
         self.versions.append(version)
         self.changed.set()
 

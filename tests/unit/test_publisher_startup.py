@@ -1,6 +1,9 @@
-"""A start-up with more tables behind than the pacer has room for in flight redraws them all: a
-table looks for stray messages before it asks for its write's place, never while holding it
-(holding it, every place went to tables waiting for a place for their look, and none was left)."""
+"""A start-up with more tables behind than the pacer has room for in flight redraws them all, and
+in the order that keeps it crash safe and people first (issue 49): each table is written,
+recording with it where strays may stand (its stored message on), and only then looks for
+strays, in the background, holding no write's place while it waits for its own (holding it,
+every place went to tables waiting for a place for their look, and none was left); once swept,
+the record goes."""
 
 from __future__ import annotations
 
@@ -79,27 +82,31 @@ class Client:
 
 
 class Hooks:
-    def __init__(self) -> None:
+    def __init__(self, log: list[tuple[str, int]]) -> None:
+        self.log = log
         self.shown: set[int] = set()
-        self.all_shown = asyncio.Event()
+        self.all_swept = asyncio.Event()
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int, *,
-                            webhook: int | None = None) -> None:
-        self._saw(table_id)
+                            webhook: int | None = None, strays_from: int | None = None) -> None:
+        raise AssertionError("each table is edited in place")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None) -> None:
-        self._saw(table_id)
-
-    def _saw(self, table_id: int) -> None:
+                            pinged: int | None, *, strays_from: int | None = None) -> None:
+        # recorded with the write: from the stored message on
+        assert strays_from == POSTED + table_id
         self.shown.add(table_id)
-        if len(self.shown) == TABLES:
-            self.all_shown.set()
+
+    async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None:
+        self.log.append(("swept", channel_id))
+        if sum(what == "swept" for what, _ in self.log) == TABLES:
+            self.all_swept.set()
 
 
 async def test_more_tables_behind_than_requests_in_flight_are_all_redrawn() -> None:
-    client, hooks = Client(), Hooks()
+    client = Client()
+    hooks = Hooks(client.log)
     pacer = RequestPacer(Limits(requests=4, per=0.01, channel_per=0.01, delete_per=0.01,
                                 margin=0.0))
     publisher = TablePublisher(client, hooks, SystemClock(), pacer)  # type: ignore[arg-type]
@@ -108,9 +115,14 @@ async def test_more_tables_behind_than_requests_in_flight_are_all_redrawn() -> N
         publisher.publish(Showing(table_id=table, channel_id=table, message_id=POSTED + table,
                                   version=2, counter=1, draw=lambda: render, behind=True))
     # a deadlock leaves the redraw waiting for ever: close() gives up on it after its grace
-    await asyncio.wait([asyncio.create_task(hooks.all_shown.wait())], timeout=30)
+    await asyncio.wait([asyncio.create_task(hooks.all_swept.wait())], timeout=30)
     await publisher.close()
     assert hooks.shown == set(range(1, TABLES + 1))
     for table in range(1, TABLES + 1):
-        # each looked for strays, then showed the table in place
-        assert [what for what, channel in client.log if channel == table] == ["history", "edit"]
+        # each showed the table in place, recording where strays may stand with it, then
+        # looked for strays (none) and cleared the record
+        assert [what for what, channel in client.log if channel == table] == [
+            "edit", "history", "swept"]
+    # and every table's write went ahead of every look: the looks are background requests
+    kinds = [what for what, _ in client.log]
+    assert max(i for i, what in enumerate(kinds) if what == "edit") < kinds.index("history")
