@@ -28,6 +28,20 @@ from bot.fakediscord.model import (
 )
 from bot.fakediscord.snowflake import SnowflakeFactory
 
+CLIENT_HOST = "localhost:3333"
+CLIENT_ORIGIN = f"http://{CLIENT_HOST}"
+"""The fake Discord client's origin: one the Embedded App SDK accepts messages from (its
+``getAllowedOrigins``), so the real SDK talks to the fake client page."""
+ACTIVITY_HOST_SUFFIX = ".discordsays.localhost:3333"
+"""An app's Activity origin is ``http://<app id>`` + this (Discord: ``https://<app
+id>.discordsays.com``; ``*.localhost`` reaches this machine without DNS and is a secure
+context)."""
+
+
+def activity_origin(application_id: int) -> str:
+    return f"http://{application_id}{ACTIVITY_HOST_SUFFIX}"
+
+
 LAUNCHABLE = (CHANNEL_GUILD_TEXT, CHANNEL_GUILD_VOICE, CHANNEL_DM, CHANNEL_GROUP_DM)
 """Where an Activity can be launched: a server's text or voice channel, a DM, a group DM."""
 

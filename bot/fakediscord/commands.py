@@ -104,8 +104,7 @@ class CommandStore:
                  "message": "Primary Entry Point commands can only be global"}]}})
         if guild_id is not None:
             return
-        if replacing and current and not any(b.get("name") == current[0]["name"]
-                                              for b in wanted):
+        if replacing and current and not wanted:
             raise errors.entry_point_left_out()
         if not replacing and wanted and current and wanted[0]["name"] != current[0]["name"]:
             raise errors.invalid_form_body({"type": {"_errors": [

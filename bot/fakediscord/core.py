@@ -18,8 +18,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.fakediscord.activities import Activities, ActivityInstance
+from bot.fakediscord.activities import (
+    CLIENT_ORIGIN,
+    Activities,
+    ActivityInstance,
+    activity_origin,
+)
 from bot.fakediscord.changes import Changes
+from bot.fakediscord.clientrpc import CapturedLog, ClientRpc, Frame
 from bot.fakediscord.commands import CommandStore
 from bot.fakediscord.emojis import ApplicationEmojis
 from bot.fakediscord.faults import FaultInjector, FaultRule
@@ -111,6 +117,18 @@ class FakeCore:
         self.activities = Activities(self.ids, self.changes, self.world.application.id)
         self.oauth = OAuth(clock=lambda: self.clock())
         self.oauth.add_client(self.world.application.id, self.world.application.name)
+        # the fake Discord client page (routes_client.py) and the Activity proxy
+        self.captured_logs: list[CapturedLog] = []
+        """What Activities' consoles said (CAPTURE_LOG), in order."""
+        self.client_rpc = ClientRpc(self.oauth, self.captured_logs)
+        self.frames: dict[str, Frame] = {}
+        """Every Activity iframe the fake client pages opened, by frame id."""
+        self.rpc_calls: list[tuple[int, str, bool]] = []
+        """(user id, command, answered without error) for each RPC command relayed."""
+        self.csp_reports: list[dict[str, Any]] = []
+        """CSP violation reports from Activity pages (the proxy's policy reports here)."""
+        self.proxy_session: Any = None
+        """The Activity proxy's HTTP client (an ``aiohttp.ClientSession``, made on first use)."""
         self.interaction_store = InteractionStore(
             self.world,
             self.message_store,
@@ -250,10 +268,33 @@ class FakeCore:
     def activity_instance(self, instance_id: str) -> ActivityInstance | None:
         return self.activities.instance(instance_id)
 
+    client_origin = CLIENT_ORIGIN
+
     @property
-    def discordsays_origin(self) -> str:
-        """Where Discord serves the app's Activity (``https://<app id>.discordsays.com``)."""
-        return f"https://{self.application.id}.discordsays.com"
+    def activity_origin(self) -> str:
+        """Where the fake serves the app's Activity through its proxy."""
+        return activity_origin(self.application.id)
+
+    @property
+    def csp_report_uri(self) -> str:
+        return f"{CLIENT_ORIGIN}/.fake/client/csp"
+
+    def client_url(self, user: Any, channel: Any, *, platform: str = "desktop",
+                   authorize: str | None = None) -> str:
+        """The fake Discord client showing ``channel`` to ``user`` (``authorize="auto"``
+        approves the consent dialog at once)."""
+        guild = channel.guild_id if channel.guild_id is not None else "@me"
+        query = f"user={user.id}&platform={platform}"
+        if authorize:
+            query += f"&authorize={authorize}"
+        return f"{CLIENT_ORIGIN}/channels/{guild}/{channel.id}?{query}"
+
+    def chromium_args(self) -> list[str]:
+        """What a Chromium needs to reach the fake client and the Activity origin (both
+        ``*:3333``) on the fake's own port (tests run many fakes at once)."""
+        port = self.port
+        return [f"--host-resolver-rules=MAP localhost:3333 127.0.0.1:{port},"
+                f"MAP *.localhost:3333 127.0.0.1:{port}"]
 
     # -- where it listens (set by the server once it does) ------------------------------------
 

@@ -21,10 +21,12 @@ from bot.fakediscord import routes_guilds as guilds
 from bot.fakediscord import routes_messages as messages
 from bot.fakediscord import routes_oauth as oauth
 from bot.fakediscord import routes_webhooks as webhooks
+from bot.fakediscord.activities import ACTIVITY_HOST_SUFFIX, CLIENT_HOST
 from bot.fakediscord.attachments import (
     ATTACHMENT_SIZE_LIMIT,
     MAX_ATTACHMENTS,
 )
+from bot.fakediscord.discordsays import proxy_app
 from bot.fakediscord.errors import DiscordHTTPError
 from bot.fakediscord.faults import FaultRule
 from bot.fakediscord.jsonvalue import loads
@@ -36,6 +38,7 @@ from bot.fakediscord.ratelimit import (
 )
 from bot.fakediscord.records import ContractBreach, RateLimitHit, RestCall
 from bot.fakediscord.restkit import BODY, FAKE_KEY, Handler, fake_of, json_response
+from bot.fakediscord.routes_client import client_app
 
 if TYPE_CHECKING:
     from bot.fakediscord.core import FakeCore
@@ -80,7 +83,7 @@ def _api_path(path: str) -> str:
 async def discord_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     fake = fake_of(request)
     path = request.path
-    if not path.startswith("/api/"):
+    if not path.startswith("/api/") or _elsewhere(request):
         return await handler(request)
     match = request.match_info
     resource = match.route.resource
@@ -148,6 +151,13 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         )
     )
     return response
+
+
+def _elsewhere(request: web.Request) -> bool:
+    """A request for the fake client page or an Activity (another origin on this server),
+    not for Discord's API: an Activity's own ``/api/...`` is the app's."""
+    host = request.host.lower()
+    return host == CLIENT_HOST or host.endswith(ACTIVITY_HOST_SUFFIX)
 
 
 def _authorized(fake: FakeCore, route: str, auth: str) -> bool:
@@ -319,6 +329,10 @@ def build_app(fake: FakeCore) -> web.Application:
     body_limit = (MAX_ATTACHMENTS + 1) * ATTACHMENT_SIZE_LIMIT
     app = web.Application(middlewares=[discord_middleware], client_max_size=body_limit)
     app[FAKE_KEY] = fake
+    # other origins first: their paths ("/", "/api/...") are not Discord's API
+    for domain, sub in ((CLIENT_HOST, client_app()), ("*" + ACTIVITY_HOST_SUFFIX, proxy_app())):
+        sub[FAKE_KEY] = fake
+        app.add_domain(domain, sub)
     for prefix in API_PREFIXES:
         for method, path, handler in ROUTES:
             app.router.add_route(method, prefix + path, handler)

@@ -35,12 +35,22 @@ class FakeDiscord(FakeCore):
         self.host = host
         self.port = self._runner.addresses[0][1]
 
+    async def serve_client_port(self, port: int = 3333) -> None:
+        """Listen on ``port`` as well, so a browser on this machine reaches the fake Discord
+        client at ``http://localhost:3333`` and Activities at ``http://<app id>
+        .discordsays.localhost:3333`` without flags (the playground does this)."""
+        assert self._runner is not None, "start() first"
+        await web.TCPSite(self._runner, self.host, port).start()
+
     async def stop(self) -> None:
         self.interaction_store.stop()
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.proxy_session is not None:
+            await self.proxy_session.close()
+            self.proxy_session = None
 
     async def __aenter__(self) -> FakeDiscord:
         await self.start()

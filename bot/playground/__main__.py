@@ -39,11 +39,15 @@ def _options(argv: list[str] | None) -> PlaygroundOptions:
     parser.add_argument("--computer-pause", type=float, default=DEFAULT_PAUSE,
                         help=f"seconds computer players wait before they move "
                              f"(default {DEFAULT_PAUSE})")
+    parser.add_argument("--client-port", type=int, default=3333,
+                        help="port of the fake Discord client that opens Activities "
+                             "(default 3333, the one Discord's SDK accepts as localhost; 0: "
+                             "none, map localhost:3333 to the fake's port in the browser)")
     args = parser.parse_args(argv)
     if not 0 <= args.computer_pause <= 60:
         parser.error("--computer-pause must be within 0..60 seconds")
     return PlaygroundOptions(host=args.host, port=args.port, folder=args.dir, reset=args.reset,
-                             computer_pause=args.computer_pause)
+                             computer_pause=args.computer_pause, client_port=args.client_port)
 
 
 def main(argv: list[str] | None = None) -> int:

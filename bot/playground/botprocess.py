@@ -24,10 +24,12 @@ class BotExited(RuntimeError):
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, folder: Path, computer_pause: float) -> None:
+    def __init__(self, fake: FakeDiscord, folder: Path, computer_pause: float,
+                 activity_port: int | None = None) -> None:
         self.fake = fake
         self.folder = folder
         self.computer_pause = computer_pause
+        self.activity_port = activity_port
         self.log_path = folder / "bot.log"
         self.database_path = folder / "kortbord.sqlite3"
         self.process: asyncio.subprocess.Process | None = None
@@ -35,7 +37,8 @@ class BotProcess:
     def _environment(self) -> dict[str, str]:
         # the bot's own settings only from here: none of the caller's DISCORD_*/DEV_* leak in
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DISCORD_", "DEV_", "DATABASE_", "COMPUTER_"))}
+               if not k.startswith(("DISCORD_", "DEV_", "DATABASE_", "COMPUTER_", "ACTIVITY_",
+                                    "CLIENT_SECRET"))}
         env.update(
             DISCORD_TOKEN=PLAYGROUND_TOKEN,
             DISCORD_API_BASE=self.fake.api_base,
@@ -46,6 +49,11 @@ class BotProcess:
                 p for p in (str(_PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p
             ),
         )
+        if self.activity_port is not None:
+            # the bot's Activity server, which the fake's URL mapping "/" points at; the
+            # client secret is the fake application's, for the OAuth2 code exchange
+            env.update(ACTIVITY_HOST="127.0.0.1", ACTIVITY_PORT=str(self.activity_port),
+                       CLIENT_SECRET=self.fake.client_secret)
         return env
 
     async def start(self, driver: Driver) -> None:

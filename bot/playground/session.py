@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from aiohttp import web
 from bot.fakediscord import Driver, FakeDiscord
 from bot.playground.botprocess import BotExited, BotProcess
 from bot.playground.web import build_app
-from bot.playground.world import build_world
+from bot.playground.world import VOICE_CHANNEL, build_world
 
 DATABASE_FILES = ("kortbord.sqlite3", "kortbord.sqlite3-wal", "kortbord.sqlite3-shm", "bot.log")
 
@@ -31,6 +32,8 @@ class PlaygroundOptions:
     folder: Path = Path("data") / "playground"
     reset: bool = False
     computer_pause: float = 0.8
+    client_port: int = 3333
+    """Where the fake Discord client (Activities) also listens; 0: only on the fake's port."""
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -42,6 +45,26 @@ def page_address(host: str, port: int) -> str:
         return f"http://127.0.0.1:{port}/ (or this machine's address on your network)"
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
+
+
+def free_port() -> int:
+    """A port no one listens on now (for the bot's Activity server, which the fake's URL
+    mapping must name before the bot starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def serve_client(fake: FakeDiscord, port: int) -> str:
+    """Let a browser on this machine open the fake Discord client (``localhost:3333``) and
+    the Activity (``*.discordsays.localhost:3333``) without flags; says how it went."""
+    if port == 0:
+        return "the client port is off: map localhost:3333 to the fake's port"
+    try:
+        await fake.serve_client_port(port)
+    except OSError as exc:
+        return f"port {port} is taken ({exc.strerror}): map localhost:3333 to the fake's port"
+    return f"on port {port}"
 
 
 def prepare_folder(folder: Path, *, reset: bool) -> None:
@@ -63,7 +86,12 @@ async def run(options: PlaygroundOptions) -> int:
     async with FakeDiscord() as fake:
         driver = Driver(fake)
         world = build_world(driver)
-        bot = BotProcess(fake, options.folder.resolve(), options.computer_pause)
+        activity_port = free_port()
+        # the app's Activity is the bot's own server; the bot registers its Entry Point command
+        # itself (a default one would break its bulk overwrite of the global commands: 50240)
+        driver.enable_activities(f"http://127.0.0.1:{activity_port}", entry_point=False)
+        client = await serve_client(fake, options.client_port)
+        bot = BotProcess(fake, options.folder.resolve(), options.computer_pause, activity_port)
         try:
             await bot.start(driver)
         except BotExited as exc:
@@ -80,6 +108,10 @@ async def run(options: PlaygroundOptions) -> int:
         port = runner.addresses[0][1]
         print(f"kortbord playground: open {page_address(options.host, port)} in your browser "
               f"(data in {options.folder}; Ctrl-C stops)", flush=True)
+        voice = next(c for c in world.channels if c.name == VOICE_CHANNEL)
+        print(f"kortbord playground: Activities in #{VOICE_CHANNEL}: "
+              f"{fake.client_url(world.users[0], voice)} ({client}; the fake Discord is "
+              f"fake-discord={fake.host}:{fake.port})", flush=True)
         stopped = asyncio.create_task(stop.wait())
         exited = asyncio.create_task(bot.wait())
         await asyncio.wait({stopped, exited}, return_when=asyncio.FIRST_COMPLETED)

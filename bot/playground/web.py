@@ -24,6 +24,7 @@ from bot.fakediscord import (
     InteractionResult,
     User,
 )
+from bot.fakediscord.model import CHANNEL_GUILD_VOICE
 from bot.playground import commandline
 from bot.playground.render import author_of, message_view
 from bot.playground.world import World
@@ -127,7 +128,9 @@ async def world(request: web.Request) -> web.StreamResponse:
             "table": [leaf.path for leaf in leaves if leaf.path.endswith(" table")],
         },
         "guild": {"id": str(w.guild.id), "name": w.guild.name},
-        "channels": [{"id": str(c.id), "name": c.name} for c in w.channels],
+        "channels": [{"id": str(c.id), "name": c.name, "voice": c.type == CHANNEL_GUILD_VOICE}
+                     for c in w.channels],
+        "client_origin": playground.fake.client_origin,
         "users": [{**author_of(u), "moderator": u.id in w.moderators} for u in w.users],
         "bot": author_of(playground.fake.bot_user),
     })
@@ -234,6 +237,10 @@ def _outcome(playground: Playground, user: User, result: InteractionResult) -> d
     if result.modal is not None:
         playground.keep_modal(user, result)
         return {"ok": True, "modal": result.modal, "interaction": str(result.id)}
+    instance = result.activity_instance
+    if instance is not None:
+        # the bot launched its Activity: the page opens the fake Discord client on it
+        return {"ok": True, "activity": playground.driver.fake.client_url(user, instance.channel)}
     return {"ok": True}
 
 

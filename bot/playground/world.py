@@ -12,6 +12,9 @@ from bot.fakediscord.snowflake import DISCORD_EPOCH_MS
 
 GUILD_NAME = "Kortbord Playground"
 CHANNELS = ("general", "card-table", "back-room")
+VOICE_CHANNEL = "Lounge"
+"""A voice channel, where the app's Activity is launched (issue 48); its text chat takes
+commands like any channel."""
 PEOPLE = ("Anna", "Bo", "Cem")
 GROUP_DM = "Anna, Bo, Cem (group DM)"
 MODERATOR = "Dana"
@@ -56,4 +59,6 @@ def build_world(driver: Driver) -> World:
         driver.install_for(user)
     group = driver.add_group_dm(users[0], users[1:len(PEOPLE)], name=GROUP_DM,
                                 channel_id=_fixed_id(10 + len(CHANNELS)))
-    return World(guild, (*channels, group), tuple(users), frozenset({moderator.id}))
+    voice = driver.add_channel(guild, VOICE_CHANNEL, voice=True,
+                               channel_id=_fixed_id(11 + len(CHANNELS)))
+    return World(guild, (*channels, voice, group), tuple(users), frozenset({moderator.id}))

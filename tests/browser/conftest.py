@@ -60,7 +60,7 @@ def start_playground(folder: Path, *extra: str) -> Playground:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH")) if p)
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.playground", "--port", "0", "--dir", str(folder),
-         "--computer-pause", "0", *extra],
+         "--computer-pause", "0", "--client-port", "0", *extra],
         cwd=folder.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL, text=True,
     )

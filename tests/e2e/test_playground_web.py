@@ -71,8 +71,10 @@ async def test_the_world_and_the_hints_come_from_the_synced_commands(
     client, _ = site
     data = await (await client.get("/api/world")).json()
 
-    assert [c["name"] for c in data["channels"]] == ["general", "card-table", "back-room",
-                                                     "Anna, Bo, Cem (group DM)"]
+    assert [(c["name"], c["voice"]) for c in data["channels"]] == [
+        ("general", False), ("card-table", False), ("back-room", False), ("Lounge", True),
+        ("Anna, Bo, Cem (group DM)", False)]
+    assert data["client_origin"] == "http://localhost:3333"
     assert [(u["name"], u["moderator"]) for u in data["users"]] == [
         ("Anna", False), ("Bo", False), ("Cem", False), ("Dana", True),
     ]

@@ -122,7 +122,8 @@
       const link = el("a", "channel");
       link.href = `?channel=${encodeURIComponent(channel.name)}`;
       link.dataset.channel = channel.id;
-      link.append(el("span", "hash", "#"), el("span", "name", channel.name), el("span", "badge"));
+      link.append(el("span", "hash", channel.voice ? "🔊" : "#"), el("span", "name", channel.name),
+                  el("span", "badge"));
       link.addEventListener("click", (event) => {
         event.preventDefault();
         openChannel(channel.id);
@@ -181,6 +182,14 @@
     const name = names.channels.get(channelId);
     $("channel-name").textContent = name;
     $("input").placeholder = `Message #${name} — type / for commands`;
+    // a voice channel's Activities open in the fake Discord client, as the person there
+    const channel = state.world.channels.find((c) => c.id === channelId);
+    const activity = $("activity-link");
+    activity.hidden = !(channel && channel.voice);
+    if (channel && channel.voice) {
+      const guild = state.world.guild.id;
+      activity.href = `${state.world.client_origin}/channels/${guild}/${channel.id}?user=${state.me}`;
+    }
     markChannels();
     toUrl();
     connect();
@@ -427,12 +436,20 @@
     }
   }
 
+  // the bot launched its Activity (callback 12): Discord's client opens it; here the fake
+  // Discord client does, in a tab of its own (one per person)
+  function openActivity(answer) {
+    if (!answer.activity) return true;
+    return window.open(answer.activity, `activity-${state.me}`) !== null;
+  }
+
   async function interact(message, control, path, body) {
     control.classList.add("pending");
     control.disabled = true;
     try {
       const answer = await post(path, { message: message.id, ...body });
       if (answer.modal) openModal(answer);
+      if (!openActivity(answer)) showError(message, `Open the Activity: ${answer.activity}`);
     } catch (error) {
       showError(message, error.message);
     } finally {
@@ -702,8 +719,12 @@
     const command = text.startsWith("/");
     input.value = "";
     try {
-      if (command) await post("/api/command", { channel: state.channel, text });
-      else await post("/api/say", { channel: state.channel, text });
+      if (command) {
+        const answer = await post("/api/command", { channel: state.channel, text });
+        if (!openActivity(answer)) composerError(`Open the Activity: ${answer.activity}`);
+      } else {
+        await post("/api/say", { channel: state.channel, text });
+      }
     } catch (error) {
       if (!input.value) input.value = text;
       composerError(error.message);
