@@ -68,7 +68,11 @@ class Activity {
     $("#gate").hidden = true;
     $("#app").hidden = false;
     this.participants ??= new Participants(this.sdk, $("#participants"));
-    const stream = new EventSource(`api/stream?session=${encodeURIComponent(this.session.session)}`);
+    // the table shown so far, if any: after a game's end the stream still shows how it ended
+    const shown = this.table.scene?.table;
+    const query = new URLSearchParams({ session: this.session.session });
+    if (shown != null) query.set("table", String(shown));
+    const stream = new EventSource(`api/stream?${query}`);
     this.stream = stream;
     stream.addEventListener("scene", (event) => {
       const scene = JSON.parse(event.data);
@@ -93,7 +97,7 @@ class Activity {
     try {
       const answer = await postJson("api/act", {
         session: this.session.session, version: this.table.scene?.version,
-        action: { id: action.id },
+        action: { id: action.id }, table: this.table.scene?.table ?? null,
       });
       this.table.afterAct();
       if (answer.scene) this.table.draw(answer.scene);

@@ -85,9 +85,11 @@ export class Table {
 
   drawPiles() {
     const piles = this.scene.piles ?? [];
+    $("#felt").hidden = !piles.length && !(this.scene.result ?? []).length;
     $("#piles").replaceChildren(...piles.map((pile) => {
       const element = make("figure", "pile");
       element.dataset.pile = pile.id;
+      if (pile.kind) element.dataset.kind = pile.kind;
       const shown = pile.cards ?? [];
       const cards = make("span", "pile-cards");
       if (shown.length) {
@@ -141,7 +143,9 @@ export class Table {
     const hand = this.scene.hand;
     $("#hand-area").hidden = !hand;
     if (!hand) return;
-    const playable = new Set(this.moves().flatMap((a) => ids(a.cards)));
+    // cards no offered move uses are dimmed, on the person's turn only (else all would be)
+    const used = this.moves().flatMap((a) => ids(a.cards));
+    const playable = new Set(used.length ? used : ids(hand.cards));
     this.hand.draw(hand.cards ?? [], playable);
     $("#hand-total").textContent = hand.total ?? "";
     $("#hand-total").hidden = !hand.total;
@@ -164,6 +168,7 @@ export class Table {
       const button = make("button", "action", action.label);
       button.type = "button";
       button.dataset.kind = action.kind;
+      button.dataset.action = action.id;
       button.addEventListener("click", () => this.act(action));
       return button;
     });
