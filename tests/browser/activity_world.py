@@ -20,6 +20,9 @@ from bot.playground.session import free_port
 from bot.playground.world import VOICE_CHANNEL, World, build_world
 
 T = TypeVar("T")
+MORE_PEOPLE = ("Eva", "Filip")
+"""Besides the playground's people: each test seats people of its own, as nobody sits at two
+tables at once and the tests may run in any order."""
 CALL_TIMEOUT = 60.0
 SDK = (Path(__file__).resolve().parents[2]
        / "bot/activity/web/node_modules/@discord/embedded-app-sdk/output/index.mjs")
@@ -37,6 +40,7 @@ class ActivityWorld:
         self.fake = FakeDiscord()
         self.driver = Driver(self.fake)
         self.world: World | None = None
+        self.more: tuple[User, ...] = ()
         self.bot: BotProcess | None = None
 
     # -- running things on the fake's loop ------------------------------------------------------
@@ -64,6 +68,7 @@ class ActivityWorld:
     async def _start(self) -> None:
         await self.fake.start()
         self.world = build_world(self.driver)
+        self.more = tuple(self.driver.add_user(name) for name in MORE_PEOPLE)
         port = free_port()
         # the app's Activity is the bot's own server; the bot registers its Entry Point itself
         self.driver.enable_activities(f"http://127.0.0.1:{port}", entry_point=False)
@@ -91,7 +96,7 @@ class ActivityWorld:
 
     def person(self, name: str) -> User:
         assert self.world is not None
-        return next(u for u in self.world.users if u.global_name == name)
+        return next(u for u in (*self.world.users, *self.more) if u.global_name == name)
 
     def channel(self, name: str) -> Channel:
         assert self.world is not None
