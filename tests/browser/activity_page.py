@@ -5,6 +5,7 @@ read and played as a person would, waiting for what it shows, never for a fixed 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Frame, FrameLocator, Locator, Page, expect
 
@@ -156,18 +157,22 @@ class ActivityPage:
         card.click()
         return chosen
 
-    def play_turn(self, *, drag: bool = False) -> str:
+    def play_turn(self, *, drag: bool = False, at_move: Callable[[], None] | None = None) -> str:
         """Make a move on this person's turn as a person would: a card if one can be played
         alone (dragged onto its pile, or picked and played with its button), else a draw by
         a tap on the pile to draw from, else the first move without cards (pass…). Returns
-        how: "drag", "tap", "pile" or "button"."""
+        how: "drag", "tap", "pile" or "button". ``at_move`` is called just before the click
+        (or drag) that makes the move."""
         before = self.version()
         found = self.card_move()
         draw = self.frame.locator("#piles .pile-take")
+        mark = at_move or (lambda: None)
         if found is None and draw.count():
+            mark()
             draw.first.click()
             how = "pile"
         elif found is None:
+            mark()
             self.actions("move").first.click()
             how = "button"
         else:
@@ -175,9 +180,11 @@ class ActivityPage:
             target = self.drop_target()
             if drag and target is not None:
                 card.click()  # unpicked: a drag carries the card it starts on
+                mark()
                 card.drag_to(target)
                 how = "drag"
             else:
+                mark()
                 self.frame.locator("#actions").get_by_role("button", name=label,
                                                            exact=True).first.click()
                 how = "tap"
