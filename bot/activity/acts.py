@@ -62,8 +62,11 @@ class Acts:
         try:
             await self._do(action, seen.snapshot, session)
         except StaleMoveError:
+            # another process moved the table on a moment before
+            now = await look(self._service, session.channel_id, table_id=table_id)
             raise Refused(409, tr(lang, "The table moved on since this was shown. Here is where "
-                                        "things stand now.")) from None
+                                        "things stand now."),
+                          self._scenes.scene(now, session).data) from None
         except Exception as error:
             text = user_message_for(error, lang)
             if text is None:

@@ -80,6 +80,12 @@ class Hub:
     async def start(self) -> None:
         self._stop_listening = await self._store.listen(NEWS, self._heard)
 
+    def end_streams(self) -> None:
+        """Wake every stream, so that each sees the server closing at once."""
+        for room in self._rooms.values():
+            for stream in room.streams:
+                stream.ready.set()
+
     async def close(self) -> None:
         if self._stop_listening is not None:
             await self._stop_listening()

@@ -77,11 +77,11 @@ def move_id(controller: TableController, move: Any) -> str:
 
 
 def plain_names(snapshot: TableSnapshot) -> dict[int, str]:
-    """Everyone who sat at the table by name as typed (the page shows text, never markdown),
-    computer players marked as at the table."""
+    """Everyone who sat at the table by name as typed: the page shows text, never markdown,
+    and marks a computer player's seat itself (``computer``)."""
     seated = (snapshot.engine.names.items() if snapshot.engine is not None
               else ((s.player_id, s.name) for s in snapshot.seats))
-    return {pid: f"🤖 {name}" if pid < 0 else name for pid, name in seated}
+    return dict(seated)
 
 
 class SceneMaker:

@@ -152,6 +152,7 @@ class ActivityServer:
 
     async def close(self) -> None:
         self._closing.set()
+        self._hub.end_streams()
         if self._runner is not None:
             await self._runner.cleanup()
         await self._hub.close()

@@ -5,16 +5,21 @@ tested in a browser (tests/browser/test_activity*.py)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
 
+from bot.activity.sessions import LIFETIME
 from bot.fakediscord import Driver, FakeDiscord
-from bot.i18n import tr
+from bot.games.registry import GAMES
+from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import counter_of, open_table, table_message, title, wait_table
+from tests.fakeclock import FakeClock
+from tests.highcard import SPEC as HIGHCARD
 
 pytestmark = pytest.mark.e2e
 
@@ -44,6 +49,7 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
     joined = await driver.click(world.bo, table.table, "Play in an Activity")
     assert joined.activity_instance is instance
 
+    driver.set_locale(world.bo, "da")
     async with pages(activity) as new:
         anna, bo = new(), new()
         status, config = await anna.get("/api/config")
@@ -61,6 +67,12 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
             assert mine[str(world.anna.id)]["you"] and not mine[str(world.bo.id)]["you"]
             assert len(scene["hand"]["cards"]) == mine[str(world.anna.id)]["cards"]
             assert len(theirs["hand"]["cards"]) == mine[str(world.bo.id)]["cards"]
+            # each sees only their own hand, in their own language
+            assert not {c["id"] for c in scene["hand"]["cards"]} & {
+                c["id"] for c in theirs["hand"]["cards"]}
+            assert theirs["lang"] == "da"
+            assert theirs["title"] == tr("da", "{game} — in play", game="Dubb") != scene["title"]
+            assert theirs["words"]["your_hand"] == tr("da", "Your hand")
             assert all(c["name"] for c in scene["hand"]["cards"])
             assert [p["id"] for p in scene["piles"]] == ["play", "draw"]
             by_activity = by_button = 0
@@ -92,8 +104,10 @@ async def test_a_person_launches_from_the_table_and_both_faces_show_each_move(
 
 
 async def test_refusals_change_nothing(
-    activity: int, driver: Driver, world: World, fake: FakeDiscord, bot_runner: BotRunner
+    activity: int, driver: Driver, world: World, fake: FakeDiscord, bot_runner: BotRunner,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     # Discord's own refusals (a replayed code, a bad token, an unknown instance) are the point
     driver.allow_rest_errors()
     table = await open_table(driver, world.channel, world.anna, [world.bo])
@@ -171,6 +185,7 @@ async def test_refusals_change_nothing(
             done = await mover_page.act(moving_scene, stolen)
             assert done[0] == 200
     assert fake.client_secret not in str(driver.channel_messages(world.channel))
+    assert caplog.records and fake.client_secret not in caplog.text
 
 
 async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_the_end(
@@ -208,3 +223,129 @@ async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_t
         over = tr("sv", "{game} — game over", game="Dubb")
         await driver.wait_for(lambda: title(table_message(driver, lounge)) == over,
                               what="the table message over")
+
+
+async def test_a_tonk_hand_played_in_the_activity_is_settled_in_the_ledger(
+    activity: int, driver: Driver, world: World, bot_runner: BotRunner
+) -> None:
+    # the Entry Point command, in the text channel: Discord launches, the bot hears nothing
+    instance = await driver.launch_activity(world.anna, world.channel)
+    async with pages(activity) as new:
+        anna = new()
+        await anna.sign_in(driver, world.anna, instance)
+        async with anna.stream() as scenes:
+            empty = await scenes.until(lambda s: s["state"] == "none", "no table")
+            assert (await anna.act(empty, action(empty, "open", "Open a Tonk table")))[0] == 200
+            scene = await scenes.until(lambda s: s["state"] == "lobby", "the lobby")
+            assert (await anna.act(scene, action(scene, "computer")))[0] == 200
+            scene = await scenes.until(lambda s: len(s["seats"]) == 2, "a computer seated")
+            assert (await anna.act(scene, action(scene, "start")))[0] == 200
+            scene = await scenes.until(lambda s: s["state"] != "lobby", "the deal")
+            assert {p["kind"] for p in scene["piles"]} >= {"stock", "discard"}
+            turns = 0
+            while scene["state"] == "playing":
+                moves = [a for a in scene["actions"] if a["kind"] == "move"]
+                if moves:
+                    # draw and discard a few turns, then drop
+                    turns += 1
+                    drop = next((a for a in moves if a["label"].startswith("Drop")), None)
+                    chosen = next((a for a in moves if a["target"] in ("stock", "discard")),
+                                  moves[0])
+                    if turns >= 6 and drop is not None:
+                        chosen = drop
+                    status, answer = await anna.act(scene, chosen["id"])
+                    assert status == 200, answer
+                scene = await scenes.until(
+                    lambda s, v=scene["version"]: s["version"] > v, "the next move", within=30)
+            assert scene["state"] == "between" and scene["result"]
+            assert any(a["label"] == "Deal next hand" for a in scene["actions"])
+    service = bot_runner.bot.service  # type: ignore[union-attr]
+    balances = await service.balances(world.guild.id, "tonk", scene["table"])
+    assert sum(b.net for b in balances) == 0 and any(b.net for b in balances)
+    for balance in balances:
+        line = next(r for r in scene["result"] if r.startswith(f"{balance.name} — "))
+        assert line.endswith(signed("en", balance.net)), (line, balance)
+
+
+async def test_the_page_its_files_and_the_sdk_are_served_with_a_csp_and_nothing_above_them(
+    activity: int, fake: FakeDiscord
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        base = f"http://127.0.0.1:{activity}"
+        async with http.get(base + "/") as page:
+            assert page.status == 200 and page.content_type == "text/html"
+            csp = page.headers["Content-Security-Policy"]
+            assert "default-src 'self'" in csp and "object-src 'none'" in csp
+            html = await page.text()
+        async with http.get(base + "/sdk/index.mjs") as sdk:
+            assert sdk.status == 200 and sdk.content_type == "text/javascript"
+        async with http.get(base + "/sdk/LICENSE.md") as licence:
+            assert licence.status == 200 and "MIT" in await licence.text()
+        for escape in ("/static/../server.py", "/static/%2e%2e/server.py",
+                       "/sdk/../../../../server.py", "/static/nothing.js"):
+            async with http.get(base + escape) as answer:
+                assert answer.status == 404, escape
+        async with http.get(base + "/api/config", headers={"Accept-Language": "fi"}) as config:
+            body = await config.json()
+        assert body["words"]["your_hand"] == tr("fi", "Your hand")
+    assert fake.client_secret not in html and fake.client_secret not in str(body)
+
+
+async def test_a_game_registered_by_a_test_plays_in_the_activity_with_no_host_change(
+    world: World, driver: Driver, bot_runner: BotRunner
+) -> None:
+    driver.enable_activities()
+    bot_runner.activity = True
+    bot_runner.games = GAMES.with_game(HIGHCARD)
+    bot = await bot_runner.start()
+    assert bot.activity_server is not None
+    instance = await driver.launch_activity(world.anna, world.channel)
+    driver.join_activity(world.bo, instance)
+    async with pages(bot.activity_server.port) as new:
+        anna, bo = new(), new()
+        await anna.sign_in(driver, world.anna, instance)
+        await bo.sign_in(driver, world.bo, instance)
+        async with anna.stream() as annas, bo.stream() as bos:
+            empty = await annas.until(lambda s: s["state"] == "none", "no table")
+            assert (await anna.act(empty, action(empty, "open", "Open a High card table")))[0] \
+                == 200
+            lobby = await bos.until(lambda s: s["state"] == "lobby", "the lobby")
+            assert (await bo.act(lobby, action(lobby, "join")))[0] == 200
+            scene = await annas.until(lambda s: len(s["seats"]) == 2, "Bo seated")
+            assert (await anna.act(scene, action(scene, "start")))[0] == 200
+            for _ in range(2):
+                scene = await annas.until(lambda s: s["state"] != "lobby", "the game")
+                page, stream = (anna, annas) if mover(scene) == str(world.anna.id) else (bo, bos)
+                mine = await stream.until(lambda s, v=scene["version"]: s["version"] >= v,
+                                          "the mover's scene")
+                assert (await page.act(mine, action(mine, "move", "Show")))[0] == 200
+                scene = await annas.until(lambda s, v=scene["version"]: s["version"] > v,
+                                          "the card shown")
+            assert scene["state"] == "over" and len(scene["piles"][0]["cards"]) == 2
+
+
+async def test_a_session_expires_and_its_stream_ends(
+    world: World, driver: Driver, bot_runner: BotRunner
+) -> None:
+    driver.enable_activities()
+    bot_runner.activity = True
+    bot_runner.clock = clock = FakeClock()
+    bot = await bot_runner.start()
+    assert bot.activity_server is not None
+    instance = await driver.launch_activity(world.anna, world.channel)
+    async with pages(bot.activity_server.port) as new:
+        anna = new()
+        session = await anna.sign_in(driver, world.anna, instance)
+        assert session["expires_at"] == int(clock.now()) + LIFETIME
+        async with anna.stream() as scenes:
+            scene = await scenes.until(lambda s: s["state"] == "none", "no table")
+            clock.advance(LIFETIME)
+            expired = await anna.act(scene, action(scene, "open"))
+            assert expired[0] == 401 and expired[1]["error"]
+            # the stream ends at its next wake-up: a change in the channel
+            await driver.slash(world.bo, world.channel, "dubb start")
+            with pytest.raises(AssertionError, match="the stream ended"):
+                await scenes.until(lambda s: False, "nothing")
+        async with anna.http.get(anna.base + "/api/stream",
+                                 params={"session": session["session"]}) as again:
+            assert again.status == 401

@@ -17,6 +17,7 @@ from bot.discord.common import button, name_of
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
 from bot.discord.routing import Handler
+from bot.discord.scene import HandScene, MoveScene, PileScene, SeatScene, TableScene
 from bot.discord.shared import SharedWords
 from bot.discord.showing import TableRender
 from bot.table.service import TableSnapshot
@@ -98,6 +99,23 @@ class HighCardFace:
                 money: Mapping[int, int] | None, lang: str) -> str:
         winner = _engine(snapshot).public_view().winner
         return "A draw" if winner is None else f"{name_of(names, winner, lang)} won"
+
+    def table_scene(self, snapshot: TableSnapshot, view: Any, names: Mapping[int, str],
+                    lang: str) -> TableScene:
+        seats = tuple(SeatScene(s.player_id, name_of(names, s.player_id, lang),
+                                0 if s.player_id in view.shown else 1, "",
+                                s.player_id == view.to_move) for s in view.seats)
+        shown = tuple(view.shown[s.player_id] for s in view.seats if s.player_id in view.shown)
+        return TableScene("over" if view.over else "playing",
+                          f"High card — {'over' if view.over else 'in play'}",
+                          self.summary(snapshot, names, None, lang) if view.over else "",
+                          seats, (PileScene("shown", "play", "Shown", shown),))
+
+    def hand_scene(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
+                   lang: str) -> HandScene | None:
+        private = _engine(snapshot).private_view(player_id)
+        return HandScene(private.hand, None, tuple(
+            MoveScene(move, "Show", private.hand, "shown") for move in private.legal_moves))
 
     def routes(self, controller: TableController) -> Mapping[str, Handler]:
         return {"show": moves.button(controller, Show())}
