@@ -80,9 +80,14 @@ async def proxy(request: web.Request) -> web.StreamResponse:
             response.headers.add("Content-Security-Policy",
                                  content_security_policy(fake.csp_report_uri))
             await response.prepare(request)
-            async for chunk in upstream.content.iter_any():
-                await response.write(chunk)
-            await response.write_eof()
+            try:
+                async for chunk in upstream.content.iter_any():
+                    await response.write(chunk)
+                await response.write_eof()
+            except (ConnectionResetError, ClientError):
+                # the browser or the app went away mid-answer (a page closed during its event
+                # stream, noticed at the next write): nobody is left to tell
+                pass
             return response
     except ClientError as exc:
         return web.Response(status=502, text=f"the mapped target did not answer: {exc}")

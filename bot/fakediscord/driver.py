@@ -516,6 +516,8 @@ class Driver:
         if command is None:
             raise DriverError("the app has no Entry Point command")
         self._interact_check(user, channel)
+        if not self.fake.world.may_use_activities(user, channel):
+            raise DriverError(f"{user.username} lacks Use Activities in #{channel.name}")
         if command["handler"] == 2:
             try:
                 return self.fake.activities.launch(user, channel)
@@ -536,6 +538,8 @@ class Driver:
     def join_activity(self, user: User, instance: ActivityInstance) -> None:
         """``user`` joins a running instance (clicks "Join Activity" in the channel)."""
         self._interact_check(user, instance.channel)
+        if not self.fake.world.may_use_activities(user, instance.channel):
+            raise DriverError(f"{user.username} lacks Use Activities in #{instance.channel.name}")
         try:
             self.fake.activities.join(user, instance)
         except LaunchRefused as exc:

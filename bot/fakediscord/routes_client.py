@@ -105,6 +105,10 @@ async def page(request: web.Request) -> web.StreamResponse:
     return web.Response(text=(STATIC / "client.html").read_text(), content_type="text/html")
 
 
+async def favicon(request: web.Request) -> web.StreamResponse:
+    return web.Response(status=204)  # what browsers ask every page for; nothing to show
+
+
 async def static(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     types = {"client.js": "text/javascript", "client.css": "text/css"}
@@ -125,7 +129,8 @@ async def state(request: web.Request) -> web.StreamResponse:
                     "guild_id": str(channel.guild_id) if channel.guild_id else None,
                     "guild": fake.guilds[channel.guild_id].name if channel.guild_id else None},
         "application": {"id": str(fake.application.id), "name": fake.application.name,
-                        "activities": fake.activities.enabled,
+                        "activities": fake.activities.enabled
+                        and fake.world.may_use_activities(user, channel),
                         "entry_point": entry["name"] if entry else None},
         "activity_origin": activity_origin(fake.application.id),
         "instance": _instance(fake.activities.in_channel(channel)),
@@ -140,6 +145,8 @@ async def launch(request: web.Request) -> web.StreamResponse:
     user = _user(request, body.get("user"))
     channel = _channel(request, body.get("channel"), user)
     running = fake.activities.in_channel(channel)
+    if not fake.world.may_use_activities(user, channel):
+        raise ClientError(403, f"{user.username} lacks Use Activities here")
     try:
         if running is not None:
             fake.activities.join(user, running)
@@ -215,8 +222,8 @@ async def relay(request: web.Request) -> web.StreamResponse:
                                   "scopes": list(frame.pending_consent[nonce])}}
         else:
             answer = {"frame": {"cmd": cmd, "evt": None, "nonce": nonce, "data": data}}
-    ok = "frame" in answer and answer["frame"]["evt"] != "ERROR"
-    fake.rpc_calls.append((frame.user.id, str(cmd), ok))
+    if "frame" in answer:  # an AUTHORIZE waiting for the dialog is counted when answered
+        fake.rpc_calls.append((frame.user.id, str(cmd), answer["frame"]["evt"] != "ERROR"))
     fake.changed()
     return json_response(answer)
 
@@ -238,6 +245,7 @@ async def consent(request: web.Request) -> web.StreamResponse:
         answer = _error("AUTHORIZE", nonce, exc)
     else:
         answer = {"frame": {"cmd": "AUTHORIZE", "evt": None, "nonce": nonce, "data": data}}
+    fake.rpc_calls.append((frame.user.id, "AUTHORIZE", answer["frame"]["evt"] != "ERROR"))
     fake.changed()
     return json_response(answer)
 
@@ -324,6 +332,7 @@ async def records(request: web.Request) -> web.StreamResponse:
 def client_app() -> web.Application:
     app = web.Application()
     app.router.add_get("/channels/{guild}/{channel}", page)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/.fake/client/static/{name}", static)
     app.router.add_get("/.fake/client/state", state)
     app.router.add_post("/.fake/client/launch", launch)

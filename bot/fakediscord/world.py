@@ -34,6 +34,7 @@ from bot.fakediscord.model import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    USE_EMBEDDED_ACTIVITIES,
     VIEW_CHANNEL,
     Channel,
     Guild,
@@ -432,6 +433,14 @@ class World:
         if channel is None:
             return guild.permissions_of(self.bot_user.id)
         return guild.permissions_in(self.bot_user.id, channel)
+
+    def may_use_activities(self, user: User, channel: Channel) -> bool:
+        """Whether the App Launcher offers ``user`` Activities in ``channel``: Use Activities
+        (USE_EMBEDDED_ACTIVITIES) in a server's channel; anyone in a DM or group DM."""
+        if channel.guild_id is None:
+            return True
+        guild = self.guilds[channel.guild_id]
+        return bool(guild.permissions_in(user.id, channel) & USE_EMBEDDED_ACTIVITIES)
 
     def require_bot_permissions(self, channel: Channel, *, send: bool = False) -> None:
         perms = self.bot_permissions(channel.guild_id, channel)

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.driver import DriverError
+from bot.fakediscord.model import USE_EMBEDDED_ACTIVITIES
 from tests.e2e.conftest import TEST_TOKEN, BareClients, World
 
 pytestmark = pytest.mark.e2e
@@ -191,6 +192,21 @@ async def test_unknown_ended_and_other_apps_instances_are_404(
     assert driver.activity_in(world.channel) is None
 
 
+class Launcher(discord.ui.Modal, title="Open the table"):
+    name: discord.ui.TextInput[Launcher] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    def __init__(self, refusals: list[int]) -> None:
+        super().__init__()
+        self.refusals = refusals
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            self.refusals.append(exc.status)
+            await interaction.response.send_message("no", ephemeral=True)
+
+
 async def test_launch_activity_is_refused_without_activities_and_after_a_modal(
     fake: FakeDiscord, driver: Driver, world: World, bare_clients: BareClients
 ) -> None:
@@ -206,12 +222,20 @@ async def test_launch_activity_is_refused_without_activities_and_after_a_modal(
             except discord.HTTPException as exc:
                 refusals.append(exc.status)
 
+        @tree.command(name="ask", description="Ask, then open")
+        async def ask(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(Launcher(refusals))
+
     await bare_clients.start(setup)
     result = await driver.slash(world.anna, world.channel, "play", wait=False)
     await fake.wait_for(lambda: refusals, 10, "the refusal")
+    driver.enable_activities(entry_point=False)
+    opened = await driver.slash(world.anna, world.channel, "ask")
+    submitted = await driver.submit_modal(world.anna, opened, {"name": "x"})
 
-    assert refusals == [400]
-    assert result.activity_instance is None and not fake.activities.instances
+    assert refusals == [400, 400]
+    assert result.activity_instance is None and submitted.activity_instance is None
+    assert not fake.activities.instances
 
 
 async def test_the_entry_point_command_launches_by_discord_or_by_the_app(
@@ -278,3 +302,15 @@ async def test_no_entry_point_without_activities_and_launching_needs_a_place_it_
     thread = driver.add_channel(world.guild, "side", thread=True)
     with pytest.raises(DriverError, match="type 11"):
         await driver.launch_activity(world.anna, thread)
+
+
+async def test_the_launcher_needs_use_activities_in_a_servers_channel(
+    fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    driver.enable_activities()
+    fake.set_overwrite(world.channel, world.guild.id, 0, deny=USE_EMBEDDED_ACTIVITIES)
+
+    with pytest.raises(DriverError, match="Use Activities"):
+        await driver.launch_activity(world.anna, world.channel)
+    fake.set_overwrite(world.channel, world.guild.id, 0)
+    assert (await driver.launch_activity(world.anna, world.channel)).users == [world.anna]

@@ -27,6 +27,7 @@ class Target:
     def __init__(self) -> None:
         self.seen: list[tuple[str, str, bytes]] = []
         self.release = asyncio.Event()
+        self.gone = asyncio.Event()
         self.url = ""
         self.runner: web.AppRunner | None = None
 
@@ -41,6 +42,14 @@ class Target:
         await response.write(b"event: one\ndata: 1\n\n")
         await self.release.wait()
         await response.write(b"event: two\ndata: 2\n\n")
+        if request.query.get("beat"):
+            # an app's keep-alive comments, until the proxy hangs up on it
+            try:
+                while True:
+                    await asyncio.sleep(0.05)
+                    await response.write(b": beat\n\n")
+            except ConnectionResetError:
+                self.gone.set()
         return response
 
     async def start(self) -> None:
@@ -123,6 +132,21 @@ async def test_the_proxy_streams_and_serves_only_this_apps_enabled_activity(
     assert first == b"event: one\ndata: 1\n\n" and second == b"event: two\ndata: 2\n\n"
 
 
+async def test_a_page_that_goes_away_mid_stream_is_hung_up_on_quietly(
+    fake: FakeDiscord, driver: Driver, targets: tuple[Target, Target]
+) -> None:
+    app, _ = targets
+    driver.enable_activities(app.url)
+
+    async with aiohttp.ClientSession() as http, http.get(
+            f"{fake.base_url}/stream?beat=1", headers={"Host": activity_host(fake)}) as response:
+        await response.content.readuntil(b"\n\n")
+    app.release.set()
+
+    async with asyncio.timeout(10):
+        await app.gone.wait()
+
+
 async def client(fake: FakeDiscord, path: str, body: Any = None) -> Any:
     method = "GET" if body is None else "POST"
     status, _, data = await request(fake, "localhost:3333", method, f"/.fake/client/{path}",
@@ -183,6 +207,8 @@ async def test_the_client_answers_the_sdks_handshake_and_commands_as_discord_doe
     assert asked["consent"]["scopes"] == ["identify"]
     assert approved["frame"]["nonce"] == "n4" and approved["frame"]["data"]["code"]
     assert again["frame"]["data"]["code"]  # authorized before: no dialog with prompt "none"
+    assert [c for c in fake.rpc_calls if c[1] == "AUTHORIZE"] == [
+        (world.anna.id, "AUTHORIZE", True)] * 2
     assert logged["frame"]["data"] is None
     assert [(c.level, c.message) for c in fake.captured_logs] == [("warn", "hm")]
     assert [p["id"] for p in participants["frame"]["data"]["participants"]] == [

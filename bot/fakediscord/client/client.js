@@ -63,7 +63,8 @@ function render() {
   const {user, channel, application, instance} = state;
   document.title = `${channel.name} — Discord (fake client)`;
   $("#guild").textContent = channel.guild ? `${channel.guild} ›` : "";
-  $("#channel-name").textContent = (channel.type === 2 ? "🔊 " : "# ") + channel.name;
+  $("#channel-name").textContent = channel.name;
+  $("#channel-name").classList.toggle("voice", channel.type === 2);
   $("#me").textContent = user.name;
   const launch = $("#launch");
   launch.textContent = instance ? "Join Activity" : `Launch ${application.name}`;

@@ -122,8 +122,8 @@
       const link = el("a", "channel");
       link.href = `?channel=${encodeURIComponent(channel.name)}`;
       link.dataset.channel = channel.id;
-      link.append(el("span", "hash", channel.voice ? "🔊" : "#"), el("span", "name", channel.name),
-                  el("span", "badge"));
+      const hash = channel.voice ? el("span", "hash voice") : el("span", "hash", "#");
+      link.append(hash, el("span", "name", channel.name), el("span", "badge"));
       link.addEventListener("click", (event) => {
         event.preventDefault();
         openChannel(channel.id);
