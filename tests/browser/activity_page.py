@@ -12,6 +12,15 @@ from playwright.sync_api import BrowserContext, Frame, FrameLocator, Locator, Pa
 from bot.fakediscord import Channel, User
 from tests.browser.activity_world import ActivityWorld
 
+WATCH_CSP = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__csp.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+"""An init script for a browser context: every frame keeps the CSP violations it saw — the
+Activity's own header's too, which Discord's proxy (and the fake's) never hears of."""
+
 # what the Activity page marks on <body> for what it shows (docs/activity.md: a scene's version)
 _VERSION = "data-version"
 _ANY = re.compile(r"^-?\d+$")
@@ -95,6 +104,10 @@ class ActivityPage:
         """The hand's card ids, sorted."""
         return sorted(self.hand().evaluate_all("cards => cards.map((c) => c.dataset.card)"))
 
+    def csp_violations(self) -> list[str]:
+        """What the Activity's own CSP (and the proxy's) blocked in this page so far."""
+        return list(self.content().evaluate("window.__csp || []"))
+
     def version(self) -> int:
         return int(self.body().get_attribute(_VERSION) or -1)
 
@@ -102,7 +115,8 @@ class ActivityPage:
         return self.frame.locator("#seats .seat.you.to-move")
 
     def ended(self) -> Locator:
-        return self.frame.locator("#result:not([hidden])")
+        """The page while a hand or the game is over (docs/activity.md: the scene's state)."""
+        return self.frame.locator('body[data-state="between"], body[data-state="over"]')
 
     # -- acting ---------------------------------------------------------------------------------
 
@@ -156,6 +170,38 @@ class ActivityPage:
         chosen = move.first.get_attribute("data-action") or ""
         card.click()
         return chosen
+
+    def play_by_keyboard(self) -> None:
+        """Make a move with the keyboard alone: arrow keys to a card that plays alone, Space
+        to pick it, Tab to its move, Enter; or, with no such card, Tab to the first move."""
+        before = self.version()
+        found = self.card_move()
+        keys = self.page.keyboard
+        if found is None:
+            self.hand().first.focus()
+            self.tab_to(self.actions("move").first)
+        else:
+            card, label = found
+            card.click()  # put back: the keyboard picks it again
+            at = int(card.get_attribute("data-at") or 0)
+            self.hand().first.focus()
+            for _ in range(at):
+                keys.press("ArrowRight")
+            expect(self.hand().nth(at)).to_be_focused()
+            keys.press("Space")
+            expect(self.hand().nth(at)).to_have_attribute("aria-pressed", "true")
+            self.tab_to(self.frame.locator("#actions").get_by_role("button", name=label,
+                                                                   exact=True).first)
+        keys.press("Enter")
+        self.wait_changed(before)
+
+    def tab_to(self, target: Locator) -> None:
+        """Press Tab until ``target`` has the focus (a few presses at most)."""
+        for _ in range(12):
+            self.page.keyboard.press("Tab")
+            if target.evaluate("e => e === document.activeElement"):
+                return
+        raise AssertionError("Tab never reached the move")
 
     def play_turn(self, *, drag: bool = False, at_move: Callable[[], None] | None = None) -> str:
         """Make a move on this person's turn as a person would: a card if one can be played

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
 
 from bot.fakediscord import Channel, StoredMessage, User
-from tests.browser.activity_page import ActivityPage
+from tests.browser.activity_page import WATCH_CSP, ActivityPage
 from tests.browser.activity_world import SDK, ActivityWorld, activity_world
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, WAIT_MS
 from tests.e2e.dubb_table import DubbTable, counter_of, table_message, to_move
@@ -29,8 +29,9 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-HANDS = 4
-"""Hands at most until Dana has made a few moves herself (a computer may drop at once)."""
+HANDS = 12
+"""Hands at most until Dana has made a few moves herself (a computer may drop at once: the
+hands it takes are seconds)."""
 _PAYMENT = re.compile(r"^(.+) pays (.+) (\d+) \(.+\)$")
 
 
@@ -62,6 +63,7 @@ def chromium(running: ActivityWorld) -> Iterator[Browser]:
 
 def context(browser: Browser, viewport: dict[str, int] = DESKTOP, **more: object) -> BrowserContext:
     made = browser.new_context(viewport=viewport, **more)  # type: ignore[arg-type]
+    made.add_init_script(WATCH_CSP)
     made.set_default_timeout(WAIT_MS)
     expect.set_options(timeout=WAIT_MS)
     return made
@@ -121,6 +123,7 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
 
     # a move in the Activity shows on the channel's table message
     expect(page.my_turn()).to_be_visible()
+    expect(page.frame.locator("#timer")).to_have_text(re.compile(r"^\d+:\d\d$"))
     before = counter(running, general)
     page.play_turn(drag=True)
     wait_counter(running, table, before + 1)
@@ -137,7 +140,11 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
         "before => JSON.stringify([...document.querySelectorAll('#hand .card')]"
         ".map((c) => c.dataset.card).sort()) !== before", arg=json.dumps(hand))
 
-    # and on to the end, from the Activity
+    # and on to the end, from the Activity: by keyboard once, then by drag and tap; a screen
+    # reader hears whose turn it is
+    expect(page.my_turn()).to_be_visible()
+    expect(page.frame.locator("#announce")).to_contain_text("Your turn")
+    page.play_by_keyboard()
     moves = Counter[str]()
     while True:
         expect(page.my_turn().or_(page.ended()).first).to_be_visible()
@@ -150,7 +157,7 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     assert over
     # Dubb is not played for stakes: its ledger stays empty
     assert ledger(running, "dubb") == []
-    assert page.errors == []
+    assert page.errors == [] and page.csp_violations() == []
     people.close()
 
 
@@ -197,6 +204,7 @@ def test_two_people_open_a_lobby_in_a_voice_channel_one_on_a_phone(
     box = b.frame.locator("#hand").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert a.errors == [] and b.errors == []
+    assert a.csp_violations() == [] and b.csp_violations() == []
     desk.close()
     phone.close()
 
@@ -228,8 +236,10 @@ def test_tonk_hands_from_the_activity_to_the_end_with_the_ledger_exact(
                 announced[paid.group(2)] += int(paid.group(3))
         if mine >= 2:
             break
-        # the next hand (computers never deal; anyone at the table may)
-        page.press("move")
+        # the next hand (computers never deal; anyone at the table may), or the next game
+        page.press("move" if page.actions("move").count() else "again")
+        if page.body().get_attribute("data-state") == "playing":
+            expect(page.frame.locator("#result")).to_be_hidden()
     assert mine >= 2, "Dana never played a turn of her own"
     rows = ledger(running, "tonk")
     nets = Counter[int]()
@@ -239,7 +249,7 @@ def test_tonk_hands_from_the_activity_to_the_end_with_the_ledger_exact(
     assert sum(nets.values()) == 0
     assert nets[dana.id] == announced["Dana"]
     assert sorted(v for v in nets.values() if v) == sorted(v for v in announced.values() if v)
-    assert page.errors == []
+    assert page.errors == [] and page.csp_violations() == []
     people.close()
 
 
@@ -291,6 +301,7 @@ def test_refusals_change_nothing(running: ActivityWorld, chromium: Browser) -> N
     assert mover.version() == version and other.version() == version
     expect(mover.my_turn()).to_be_visible()
     assert a.errors == [] and b.errors == []
+    assert a.csp_violations() == [] and b.csp_violations() == []
     people.close()
 
 

@@ -42,7 +42,9 @@ export class Table {
    *  may cross). */
   draw(scene) {
     const before = this.scene;
-    if (before && before.table === scene.table && scene.version < before.version) return;
+    // the same table as drawn already (an act's answer and the stream bring it twice), or an
+    // older one: drawing it again would only take the focus from where the person is
+    if (before && before.table === scene.table && scene.version <= before.version) return;
     this.scene = scene;
     document.body.dataset.state = scene.state;
     document.body.dataset.version = String(scene.version);
@@ -164,6 +166,11 @@ export class Table {
       const cards = ids(action.cards);
       return !cards.length || (picked.length && sameCards(cards, picked));
     });
+    $("#hint").textContent = this.hint(picked, offered);
+    // the same buttons as shown already: kept, with the focus on the one it is on
+    const shown = JSON.stringify([offered.map((a) => [a.id, a.label]), picked.length > 0]);
+    if (shown === this.shownActions) return;
+    this.shownActions = shown;
     const buttons = offered.map((action) => {
       const button = make("button", "action", action.label);
       button.type = "button";
@@ -180,13 +187,15 @@ export class Table {
       buttons.push(clear);
     }
     $("#actions").replaceChildren(...buttons);
-    const withCards = this.moves().some((a) => ids(a.cards).length);
-    let hint = "";
-    if (picked.length && !offered.some((a) => ids(a.cards).length)) hint = word("no_move_with_these");
-    else if (withCards && !picked.length) hint = word("pick_hint");
-    else if (!(this.scene.actions ?? []).length && this.scene.state === "playing") hint = word("no_moves");
-    $("#hint").textContent = hint;
   }
+
+  hint(picked, offered) {
+    if (picked.length && !offered.some((a) => ids(a.cards).length)) return word("no_move_with_these");
+    if (!picked.length && this.moves().some((a) => ids(a.cards).length)) return word("pick_hint");
+    if (!(this.scene.actions ?? []).length && this.scene.state === "playing") return word("no_moves");
+    return "";
+  }
+
 
   /** Cards let go over the pile ``pileId``: the offered move of exactly those cards onto it. */
   drop(cards, pileId) {
@@ -217,7 +226,9 @@ export class Table {
     const said = new Set(before?.latest ?? []);
     const news = (now.latest ?? []).filter((line) => !said.has(line));
     const mine = (scene) => (scene?.seats ?? []).some((s) => s.you && s.to_move);
-    if (mine(now) && !mine(before)) news.push(word("your_turn"));
+    // a turn of one's own that is new: it was not, or the others moved and the clock restarted
+    const restarted = now.deadline != null && now.deadline !== before?.deadline;
+    if (mine(now) && (!mine(before) || restarted)) news.push(word("your_turn"));
     if (now.result?.length && !before?.result?.length) news.push(...now.result);
     if (news.length) $("#announce").textContent = news.join(" ");
   }
