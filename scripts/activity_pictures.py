@@ -71,7 +71,9 @@ def main() -> int:
         pictured: set[str] = set()
         while len(pictured) < 2:
             b.wait_version(a.version())
-            expect(a.frame.locator("#seats .seat.to-move")).to_be_visible()
+            expect(a.frame.locator("#seats .seat.to-move").or_(a.ended()).first).to_be_visible()
+            if a.ended().count():
+                raise SystemExit("the game ended before both were pictured: run it again")
             who = a if a.my_turn().count() else b
             name = "desktop" if who is a else "phone"
             if name not in pictured and len(who.latest().all_inner_texts()) >= 2:
