@@ -35,9 +35,11 @@ class Activity {
     this.table = new Table({ act: (action) => this.act(action) });
   }
 
-  async signIn() {
+  /** Sign in with Discord; ``why`` is what the page says meanwhile (a first sign-in, or a
+   *  session that ran out). */
+  async signIn(why = "authorizing") {
     this.stream?.close();
-    gate("authorizing");
+    gate(why);
     let code;
     try {
       ({ code } = await this.sdk.commands.authorize({
@@ -84,7 +86,7 @@ class Activity {
       // EventSource comes back by itself after a dropped line; one the server refused (the
       // session expired) is closed for good, and the person signs in again
       if (stream.readyState === EventSource.CLOSED) {
-        this.signIn();
+        this.signIn("expired");
         return;
       }
       $("#offline").textContent = word("reconnecting");
@@ -103,7 +105,7 @@ class Activity {
       if (answer.scene) this.table.draw(answer.scene);
     } catch (error) {
       if (error instanceof Refused && error.status === EXPIRED) {
-        this.signIn();
+        this.signIn("expired");
         return;
       }
       if (error instanceof Refused && error.status === STALE && error.body.scene) {
