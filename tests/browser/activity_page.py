@@ -203,12 +203,13 @@ class ActivityPage:
                 return
         raise AssertionError("Tab never reached the move")
 
-    def play_turn(self, *, drag: bool = False, at_move: Callable[[], None] | None = None) -> str:
+    def play_turn(self, *, drag: bool = False, at_move: Callable[[], None] | None = None,
+                  shown: bool = True) -> str:
         """Make a move on this person's turn as a person would: a card if one can be played
         alone (dragged onto its pile, or picked and played with its button), else a draw by
         a tap on the pile to draw from, else the first move without cards (pass…). Returns
         how: "drag", "tap", "pile" or "button". ``at_move`` is called just before the click
-        (or drag) that makes the move."""
+        (or drag) that makes the move; ``shown``: wait until the page shows the move."""
         before = self.version()
         found = self.card_move()
         draw = self.frame.locator("#piles .pile-take")
@@ -234,7 +235,8 @@ class ActivityPage:
                 self.frame.locator("#actions").get_by_role("button", name=label,
                                                            exact=True).first.click()
                 how = "tap"
-        self.wait_changed(before)
+        if shown:
+            self.wait_changed(before)
         return how
 
     def drop_target(self) -> Locator | None:

@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Route, expect, sync_playwright
 
 from bot.fakediscord import Channel, StoredMessage, User
 from tests.browser.activity_page import WATCH_CSP, ActivityPage
@@ -296,6 +296,17 @@ def test_refusals_change_nothing(running: ActivityWorld, chromium: Browser) -> N
     status, bad = other.act_from_page(
         {"access_token": "not-a-token", "instance_id": instance.id}, "api/session")
     assert status == 401 and bad["error"], bad
+    # a move on an older table than the one shown (the page's request altered on its way):
+    # the page shows the server's refusal, in words
+    def older(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "version": version - 1}))
+
+    mover.page.route("**/api/act", older)
+    mover.play_turn(shown=False)
+    expect(mover.frame.locator("#notice")).to_be_visible()
+    expect(mover.frame.locator("#notice")).not_to_be_empty()
+    mover.page.unroute("**/api/act")
     # nothing changed: not the table, not what either page shows
     assert counter(running, room) == before
     assert mover.version() == version and other.version() == version
