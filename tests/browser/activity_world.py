@@ -20,9 +20,9 @@ from bot.playground.session import free_port
 from bot.playground.world import VOICE_CHANNEL, World, build_world
 
 T = TypeVar("T")
-MORE_PEOPLE = ("Eva", "Filip")
-"""Besides the playground's people: each test seats people of its own, as nobody sits at two
-tables at once and the tests may run in any order."""
+MORE_PEOPLE = {"Eva": "en-US", "Filip": "sv-SE"}
+"""Besides the playground's people, with their Discord languages: each test seats people of its
+own, as nobody sits at two tables at once and the tests may run in any order."""
 CALL_TIMEOUT = 60.0
 SDK = (Path(__file__).resolve().parents[2]
        / "bot/activity/web/node_modules/@discord/embedded-app-sdk/output/index.mjs")
@@ -68,7 +68,8 @@ class ActivityWorld:
     async def _start(self) -> None:
         await self.fake.start()
         self.world = build_world(self.driver)
-        self.more = tuple(self.driver.add_user(name) for name in MORE_PEOPLE)
+        self.more = tuple(self.driver.add_user(name, locale=locale)
+                          for name, locale in MORE_PEOPLE.items())
         port = free_port()
         # the app's Activity is the bot's own server; the bot registers its Entry Point itself
         self.driver.enable_activities(f"http://127.0.0.1:{port}", entry_point=False)

@@ -274,6 +274,10 @@ def test_refusals_change_nothing(running: ActivityWorld, chromium: Browser) -> N
         filip, table_message(driver, room), "Play in an Activity"))
     b = ActivityPage(people, running, filip, room, authorize="auto")
     b.launch(press=False, consent=False)
+    # Filip's Discord speaks Swedish: so does the Activity, to him
+    expect(b.frame.locator('#hand-area [data-word="your_hand"]')).to_have_text("Din hand")
+    expect(b.seat("Filip").locator(".tag")).to_have_text("du")
+    expect(a.frame.locator('#hand-area [data-word="your_hand"]')).to_have_text("Your hand")
     mover, other = (a, b) if a.my_turn().count() else (b, a)
     expect(mover.my_turn()).to_be_visible()
     version = mover.version()
