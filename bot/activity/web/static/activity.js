@@ -35,9 +35,11 @@ class Activity {
     this.table = new Table({ act: (action) => this.act(action) });
   }
 
-  async signIn() {
+  /** Sign in with Discord; ``why`` is what the page says meanwhile (a first sign-in, or a
+   *  session that ran out). */
+  async signIn(why = "authorizing") {
     this.stream?.close();
-    gate("authorizing");
+    gate(why);
     let code;
     try {
       ({ code } = await this.sdk.commands.authorize({
@@ -68,7 +70,11 @@ class Activity {
     $("#gate").hidden = true;
     $("#app").hidden = false;
     this.participants ??= new Participants(this.sdk, $("#participants"));
-    const stream = new EventSource(`api/stream?session=${encodeURIComponent(this.session.session)}`);
+    // the table shown so far, if any: after a game's end the stream still shows how it ended
+    const shown = this.table.scene?.table;
+    const query = new URLSearchParams({ session: this.session.session });
+    if (shown != null) query.set("table", String(shown));
+    const stream = new EventSource(`api/stream?${query}`);
     this.stream = stream;
     stream.addEventListener("scene", (event) => {
       const scene = JSON.parse(event.data);
@@ -80,7 +86,7 @@ class Activity {
       // EventSource comes back by itself after a dropped line; one the server refused (the
       // session expired) is closed for good, and the person signs in again
       if (stream.readyState === EventSource.CLOSED) {
-        this.signIn();
+        this.signIn("expired");
         return;
       }
       $("#offline").textContent = word("reconnecting");
@@ -93,13 +99,13 @@ class Activity {
     try {
       const answer = await postJson("api/act", {
         session: this.session.session, version: this.table.scene?.version,
-        action: { id: action.id },
+        action: { id: action.id }, table: this.table.scene?.table ?? null,
       });
       this.table.afterAct();
       if (answer.scene) this.table.draw(answer.scene);
     } catch (error) {
       if (error instanceof Refused && error.status === EXPIRED) {
-        this.signIn();
+        this.signIn("expired");
         return;
       }
       if (error instanceof Refused && error.status === STALE && error.body.scene) {

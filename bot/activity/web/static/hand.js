@@ -19,6 +19,10 @@ export class Hand {
 
   /** Draw ``cards`` ({id, name}); a pick stays while the same card is still in its place. */
   draw(cards, playable) {
+    // the same hand, the same cards playable: kept as it is, with the focus and the picks
+    const shown = JSON.stringify([cards.map((c) => c.id), [...playable].sort()]);
+    if (shown === this.shown) return;
+    this.shown = shown;
     const focusInside = this.element.contains(document.activeElement);
     const before = this.cards;
     this.picked = new Set([...this.picked].filter((at) => cards[at]?.id === before[at]?.id));

@@ -42,7 +42,9 @@ export class Table {
    *  may cross). */
   draw(scene) {
     const before = this.scene;
-    if (before && before.table === scene.table && scene.version < before.version) return;
+    // the same table as drawn already (an act's answer and the stream bring it twice), or an
+    // older one: drawing it again would only take the focus from where the person is
+    if (before && before.table === scene.table && scene.version <= before.version) return;
     this.scene = scene;
     document.body.dataset.state = scene.state;
     document.body.dataset.version = String(scene.version);
@@ -85,9 +87,11 @@ export class Table {
 
   drawPiles() {
     const piles = this.scene.piles ?? [];
+    $("#felt").hidden = !piles.length && !(this.scene.result ?? []).length;
     $("#piles").replaceChildren(...piles.map((pile) => {
       const element = make("figure", "pile");
       element.dataset.pile = pile.id;
+      if (pile.kind) element.dataset.kind = pile.kind;
       const shown = pile.cards ?? [];
       const cards = make("span", "pile-cards");
       if (shown.length) {
@@ -141,7 +145,9 @@ export class Table {
     const hand = this.scene.hand;
     $("#hand-area").hidden = !hand;
     if (!hand) return;
-    const playable = new Set(this.moves().flatMap((a) => ids(a.cards)));
+    // cards no offered move uses are dimmed, on the person's turn only (else all would be)
+    const used = this.moves().flatMap((a) => ids(a.cards));
+    const playable = new Set(used.length ? used : ids(hand.cards));
     this.hand.draw(hand.cards ?? [], playable);
     $("#hand-total").textContent = hand.total ?? "";
     $("#hand-total").hidden = !hand.total;
@@ -160,10 +166,16 @@ export class Table {
       const cards = ids(action.cards);
       return !cards.length || (picked.length && sameCards(cards, picked));
     });
+    $("#hint").textContent = this.hint(picked, offered);
+    // the same buttons as shown already: kept, with the focus on the one it is on
+    const shown = JSON.stringify([offered.map((a) => [a.id, a.label]), picked.length > 0]);
+    if (shown === this.shownActions) return;
+    this.shownActions = shown;
     const buttons = offered.map((action) => {
       const button = make("button", "action", action.label);
       button.type = "button";
       button.dataset.kind = action.kind;
+      button.dataset.action = action.id;
       button.addEventListener("click", () => this.act(action));
       return button;
     });
@@ -175,13 +187,15 @@ export class Table {
       buttons.push(clear);
     }
     $("#actions").replaceChildren(...buttons);
-    const withCards = this.moves().some((a) => ids(a.cards).length);
-    let hint = "";
-    if (picked.length && !offered.some((a) => ids(a.cards).length)) hint = word("no_move_with_these");
-    else if (withCards && !picked.length) hint = word("pick_hint");
-    else if (!(this.scene.actions ?? []).length && this.scene.state === "playing") hint = word("no_moves");
-    $("#hint").textContent = hint;
   }
+
+  hint(picked, offered) {
+    if (picked.length && !offered.some((a) => ids(a.cards).length)) return word("no_move_with_these");
+    if (!picked.length && this.moves().some((a) => ids(a.cards).length)) return word("pick_hint");
+    if (!(this.scene.actions ?? []).length && this.scene.state === "playing") return word("no_moves");
+    return "";
+  }
+
 
   /** Cards let go over the pile ``pileId``: the offered move of exactly those cards onto it. */
   drop(cards, pileId) {
@@ -212,7 +226,9 @@ export class Table {
     const said = new Set(before?.latest ?? []);
     const news = (now.latest ?? []).filter((line) => !said.has(line));
     const mine = (scene) => (scene?.seats ?? []).some((s) => s.you && s.to_move);
-    if (mine(now) && !mine(before)) news.push(word("your_turn"));
+    // a turn of one's own that is new: it was not, or the others moved and the clock restarted
+    const restarted = now.deadline != null && now.deadline !== before?.deadline;
+    if (mine(now) && (!mine(before) || restarted)) news.push(word("your_turn"));
     if (now.result?.length && !before?.result?.length) news.push(...now.result);
     if (news.length) $("#announce").textContent = news.join(" ");
   }
