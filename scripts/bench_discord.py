@@ -590,10 +590,13 @@ class Watch:
 
 
 class Bench:
-    def __init__(self, fake: FakeDiscord, driver: Driver, args: argparse.Namespace) -> None:
+    def __init__(self, fake: FakeDiscord, driver: Driver, args: argparse.Namespace, *,
+                 echo: bool = False) -> None:
         self.fake = fake
         self.driver = driver
         self.args = args
+        self.echo = echo
+        """People of the echo phase: their channel's one message has no table to read."""
         self.clicks = Clicks()
         self.rng = random.Random(7)
 
@@ -700,6 +703,13 @@ class Bench:
         if result is not None and result.message is not None and result.message.ephemeral:
             person.panel = result.message
 
+    async def ask_echo(self, person: Person, people: list[Person]) -> None:
+        """One click on the echo bot's message at each look: it shows no turn to wait for
+        (``look`` would find no table counter on it and never click)."""
+        message = table_message(self.driver, person.channel)
+        if message is not None:
+            await self.act(lambda: self.driver.click(person.user, message, "Your hand"), "hand")
+
     async def move(self, person: Person, panel: StoredMessage) -> Any:
         for select in panel.selects():
             action = str(select.get("custom_id", "")).split(":")[3:4]
@@ -719,7 +729,8 @@ class Bench:
         rng = random.Random(people[0].user.id)
         # tables staggered: at most a hundred tables' first looks a second
         await asyncio.sleep(rng.uniform(0, max(interval, self.args.tables / 100)))
-        step = self.look if self.args.watch == "table" else self.click
+        step = (self.ask_echo if self.echo
+                else self.look if self.args.watch == "table" else self.click)
         while time.monotonic() < stop_at:
             for person in people:
                 await step(person, people)
@@ -909,7 +920,7 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
     several = role != "echo" and args.processes > 1
     tables = build_world(driver, args.tables, 1 if role == "echo" else args.people,
                          args.shards if several else 0, webhooks=args.webhooks)
-    bench = Bench(fake, driver, args)
+    bench = Bench(fake, driver, args, echo=role == "echo")
     postgres = url = None
     if several:
         sys.path.insert(0, str(ROOT))
