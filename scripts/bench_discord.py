@@ -4,7 +4,7 @@ discord.py echo bot on the same fake as the floor.
     .venv/bin/python scripts/bench_discord.py [--tables 200] [--seconds 30] [--warmup 15]
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
         [--level easy|normal|expert] [--levels normal,expert]
-        [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE]
+        [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE] [--spy FILE]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
     .venv/bin/python scripts/bench_discord.py --cold 1000 [--restart] [--interval 20]
@@ -395,6 +395,12 @@ class Child:
             argv += ["--root", self.args.baseline]
         if self.args.profile and self.role == "bot":
             argv += ["--profile", self.args.profile]
+        if self.args.spy and self.role in ("bot", "base"):
+            # py-spy samples from outside: no tracing hook slows the bot as cProfile's does.
+            # Attaching to a running process is refused on some machines; starting it is not.
+            spy = str(Path(sys.executable).with_name("py-spy"))
+            argv = [spy, "record", "--nonblocking", "--format", "raw", "--rate", "250",
+                    "-o", f"{self.args.spy}.{self.role}.txt", "--", *argv]
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             start_new_session=True,
@@ -418,6 +424,9 @@ class Child:
         self.process.stdin.write(f"{command}\n".encode())
         await self.process.stdin.drain()
         line = await self.process.stdout.readline()
+        while line and (line.startswith(b"py-spy>") or not line.strip()):
+            # what --spy's sampler says about itself on the same output
+            line = await self.process.stdout.readline()
         result: dict[str, Any] = json.loads(line)
         return result
 
@@ -1575,6 +1584,9 @@ if __name__ == "__main__":
     parser.add_argument("--webhooks", action="store_true",
                         help="the servers grant the bot Manage Webhooks (channel webhooks)")
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
+    parser.add_argument("--spy", help="sample the bot (and the baseline) with py-spy over the "
+                        "whole phase, opening and warm-up included; raw stacks to "
+                        "SPY.bot.txt and SPY.base.txt")
     parser.add_argument("--role", choices=("bot", "echo", "base"), help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
