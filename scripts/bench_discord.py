@@ -399,7 +399,7 @@ class Child:
             # py-spy samples from outside: no tracing hook slows the bot as cProfile's does.
             # Attaching to a running process is refused on some machines; starting it is not.
             spy = str(Path(sys.executable).with_name("py-spy"))
-            argv = [spy, "record", "--nonblocking", "--format", "raw", "--rate", "250",
+            argv = [spy, "record", "--nonblocking", "--format", "raw", "--rate", "100",
                     "-o", f"{self.args.spy}.{self.role}.txt", "--", *argv]
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

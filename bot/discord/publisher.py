@@ -769,7 +769,9 @@ class TablePublisher:
         tells when Discord made it)."""
         if message_id is None:
             return False
-        made = discord.utils.snowflake_time(message_id).timestamp()
+        # the id's milliseconds since Discord's epoch (``snowflake_time`` without the datetime:
+        # asked several times a write)
+        made = ((message_id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
         return self._clock.now() - made >= REPOST_AGE
 
     async def _send(self, state: _Table, showing: Showing, *, mention: int | None,
