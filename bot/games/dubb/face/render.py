@@ -238,9 +238,10 @@ def play_text(play: Play, hand: Sequence[int]) -> str:
     return " ".join(chosen)
 
 
-def _first_card(play: Play, hand: Sequence[int]) -> int:
-    """The card a play's menu option shows: its lowest natural card, else a joker."""
-    return next((c for c in cards.sorted_hand(hand)
+def _first_card(play: Play, ordered: Sequence[int]) -> int:
+    """The card a play's menu option shows: its lowest natural card, else a joker
+    (``ordered``: the hand as ``cards.sorted_hand`` orders it)."""
+    return next((c for c in ordered
                  if cards.rank(c) == (play.rank if play.naturals else cards.JOKER_RANK)),
                 cards.make_joker(0))
 
@@ -350,8 +351,10 @@ def _play_select(
     plays: Iterable[Play], hand: Sequence[int], table_id: int, counter: int, n: int,
     total: int, lang: str, row: int | None = None,
 ) -> RoutedSelect:
+    # sorted once for the menu, not once per option
+    ordered = cards.sorted_hand(hand)
     options = [discord.SelectOption(label=play_label(p, lang), value=play_value(p),
-                                    emoji=card_emoji(_first_card(p, hand)))
+                                    emoji=card_emoji(_first_card(p, ordered)))
                for p in plays]
     placeholder = (tr(lang, "Play cards…") if total == 1
                    else tr(lang, "Play cards… ({part} of {parts})", part=n + 1, parts=total))
