@@ -16,8 +16,8 @@ the way ``common.fit`` keeps an embed (the latest blocks stay, the oldest lines 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -45,6 +45,7 @@ class SeatBlocks:
     field: str
     lines: tuple[str, ...]
     buttons: tuple[RoutedButton, ...]
+    players: tuple[int, ...]
 
 
 def seat_blocks(game: str, table_id: int, field: str, seats: Iterable[tuple[int, str]],
@@ -53,7 +54,20 @@ def seat_blocks(game: str, table_id: int, field: str, seats: Iterable[tuple[int,
     listed = list(seats)
     return SeatBlocks(field, tuple(line for _, line in listed), tuple(
         button(game, table_id, PROFILE, tr(lang, "Profile"), counter=0, arg=str(player))
-        for player, _ in listed))
+        for player, _ in listed), tuple(player for player, _ in listed))
+
+
+def with_notes(embed: discord.Embed, seats: SeatBlocks,
+               notes: Mapping[int, str]) -> SeatBlocks:
+    """``seats`` with each noted seat's line followed by its note (at the end of a game, its
+    rating change), in ``embed``'s field of the seats too, so the layout still finds them."""
+    lines = tuple(f"{line} · {notes[player]}" if player in notes else line
+                  for player, line in zip(seats.players, seats.lines, strict=True))
+    value = "\n".join(seats.lines)
+    for at, f in enumerate(embed.fields):
+        if f.name == seats.field and f.value == value:
+            embed.set_field_at(at, name=f.name, value="\n".join(lines), inline=f.inline)
+    return replace(seats, lines=lines)
 
 
 def table_layout(
