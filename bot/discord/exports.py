@@ -16,6 +16,7 @@ from bot.discord.answers import user_lang
 from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
+from bot.discord.layout import TEXT_MAX, answer_layout, files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
 from bot.gamekit.contract import GameSpec
@@ -46,8 +47,10 @@ def _named(stem: str, suffix: str, parts: Sequence[bytes]) -> list[discord.File]
 
 
 async def _send(interaction: discord.Interaction, text: str, files: list[discord.File]) -> None:
-    """The deferred answer, with its files (the first follow-up replaces "thinking…")."""
-    await interaction.followup.send(text, files=files, ephemeral=True)
+    """The deferred answer in the look of the bot's other answers, each of its files shown
+    below the words (the first follow-up replaces "thinking…")."""
+    await interaction.followup.send(view=files_layout(text, files), files=files,
+                                    ephemeral=True)
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -236,8 +239,12 @@ async def verify_answer(store: Store, games: Mapping[str, GameSpec],
                  table=table_id) if not failed else
              trn(lang, "{game} #{table}: {n} check failed", "{game} #{table}: {n} checks failed",
                  failed, game=game, table=table_id))
-    embed = discord.Embed(title=title, description=checks_text(checks, lang),
+    footer = tr(lang, "The same checks as python -m bot.verify: commitments, deals, every "
+                      "move and the ledger rows.")
+    # the layout's 4,000 characters hold the title and the small print too: the checks get
+    # the rest, so a failed one is never cut
+    room = TEXT_MAX - len(f"## {title}\n") - len(f"-# {footer}")
+    embed = discord.Embed(title=title, description=checks_text(checks, lang, room),
                           colour=FINISHED_COLOUR if not failed else discord.Colour.red())
-    embed.set_footer(text=tr(lang, "The same checks as python -m bot.verify: commitments, "
-                                   "deals, every move and the ledger rows."))
-    await interaction.followup.send(embed=embed, ephemeral=True)
+    embed.set_footer(text=footer)
+    await interaction.followup.send(view=answer_layout(embed), ephemeral=True)
