@@ -43,8 +43,9 @@ def rated_seats(render: TableRender, game: str, table_id: int, notes: Mapping[in
                 lang: str) -> TableRender:
     """A finished table with each seat's rating change at the end of its line (issue 44:
     one Section per seat, its place or net and its rating change). A table whose face lists
-    no seats at its end (a Tonk table that closed, a table that was stopped) gets the block
-    of its rated players, best first, each with its net at a table played for stakes."""
+    no seats at its end (a game between hands when its table closed, a table that was
+    stopped) gets the block of its rated players, best first, each with its net at a table
+    played for stakes."""
     if not notes:
         return render
     if render.seats is not None:
