@@ -232,8 +232,15 @@ async def verify_answer(store: Store, games: Mapping[str, GameSpec],
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = user_lang(interaction)
     checks = list(verify(await public_record(store, games, table_id), games))
+    answer = checks_layout(checks, games[record.kind].name, table_id, lang)
+    await interaction.followup.send(view=answer, ephemeral=True)
+
+
+def checks_layout(checks: Sequence[Check], game: str, table_id: int,
+                  lang: str) -> discord.ui.LayoutView:
+    """The answer to ``/kortbord verify``: how many checks passed or failed, then one line
+    each."""
     failed = sum(not c.ok for c in checks)
-    game = games[record.kind].name
     title = (trn(lang, "{game} #{table}: {n} check, all passed",
                  "{game} #{table}: {n} checks, all passed", len(checks), game=game,
                  table=table_id) if not failed else
@@ -247,4 +254,4 @@ async def verify_answer(store: Store, games: Mapping[str, GameSpec],
     embed = discord.Embed(title=title, description=checks_text(checks, lang, room),
                           colour=FINISHED_COLOUR if not failed else discord.Colour.red())
     embed.set_footer(text=footer)
-    await interaction.followup.send(view=answer_layout(embed), ephemeral=True)
+    return answer_layout(embed)
