@@ -40,7 +40,7 @@ from bot.discord.face import GameFace
 from bot.discord.panels import HandPanels
 from bot.discord.pictures import show_in
 from bot.discord.publisher import TablePublisher
-from bot.discord.ratings import result_text
+from bot.discord.ratings import rated_seats, rating_notes
 from bot.discord.reach import place_of
 from bot.discord.routing import Route
 from bot.discord.showing import Draw, Hook, Showing, TableRender
@@ -230,8 +230,8 @@ class TableController:
         # the table itself cannot know the money it moved; the ledger does
         money = await self.money(snapshot) if finished else None
         lang = self.table_lang(snapshot)
-        ratings = (await result_text(self.service.store, snapshot.table_id,
-                                     self.names(snapshot), lang) if finished else None)
+        ratings = (await rating_notes(self.service.store, snapshot.table_id, lang)
+                   if finished else {})
         # the engine is shared: from here on, read it without awaiting
         engine = snapshot.engine
         assert engine is not None
@@ -256,8 +256,8 @@ class TableController:
             if summary is not None:
                 render.embed.add_field(name=tr(lang, "How it went"), value=summary,
                                        inline=False)
-            if ratings is not None:
-                render.embed.add_field(name=tr(lang, "Ratings"), value=ratings, inline=False)
+            render = rated_seats(render, self.game.kind, frozen.table_id, ratings, names, money,
+                                 lang)
             if fair:
                 render.embed.add_field(name=tr(lang, "Fair deal"), value=fair, inline=False)
             if finished:
@@ -382,6 +382,7 @@ class TableController:
         embed = closed_embed(tr(lang, "{game} — closed", game=self.game.name),
                              closed_text(snapshot.closed_note, lang))
         started = snapshot.engine is not None
+        seats = None
         if started:
             lines = await self.recent_lines(snapshot)
             if lines:
@@ -390,16 +391,16 @@ class TableController:
             embed.add_field(name=tr(lang, "How it went"),
                             value=self.face.summary(snapshot, self.names(snapshot), money, lang),
                             inline=False)
-            ratings = await result_text(self.service.store, snapshot.table_id,
-                                        self.names(snapshot), lang)
-            if ratings is not None:
-                embed.add_field(name=tr(lang, "Ratings"), value=ratings, inline=False)
+            ratings = await rating_notes(self.service.store, snapshot.table_id, lang)
+            seats = rated_seats(TableRender(embed=embed, view=None), self.game.kind,
+                                snapshot.table_id, ratings, self.names(snapshot), money,
+                                lang).seats
         self._drop_table(snapshot.table_id)
         embed = fit(embed)
 
         def draw() -> TableRender:
             view = self._over_view(snapshot.table_id, lang) if started else None
-            return TableRender(embed=embed, view=view)
+            return TableRender(embed=embed, view=view, seats=seats)
 
         self.publisher.publish(await self.showing(snapshot, draw, via=via))
         self.changed(snapshot)

@@ -38,6 +38,7 @@ from bot.discord.controller import TableController
 from bot.discord.daily_board import SPANS, show_board
 from bot.discord.deadline import answering, in_time
 from bot.discord.errors import UserFacingError
+from bot.discord.layout import files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
@@ -401,10 +402,11 @@ async def send_export(controller: TableController, interaction: discord.Interact
                   day=day.isoformat(), file=f"{kind}-daily-{day.isoformat()}.json")
         async with answering(interaction):
             file = data_file(data, f"{kind}-daily-{day.isoformat()}.json")
+            layout = files_layout(text, [file])
             if interaction.response.is_done():
-                await interaction.followup.send(text, file=file, ephemeral=True)
+                await interaction.followup.send(view=layout, file=file, ephemeral=True)
             else:
-                await interaction.response.send_message(text, file=file, ephemeral=True)
+                await interaction.response.send_message(view=layout, file=file, ephemeral=True)
 
 
 async def set_hidden(controller: TableController, interaction: discord.Interaction,

@@ -17,6 +17,7 @@ from bot.daily.service import BOARD_TOP, DailyBoard, DailyService
 from bot.discord.common import fit, shown_name
 from bot.discord.controller import TableController
 from bot.discord.deadline import answering, in_time
+from bot.discord.layout import answer_layout
 from bot.discord.reach import place_of
 from bot.i18n import N_, number, ordinal, signed, tr, trn
 from bot.storage import DailyStanding
@@ -108,10 +109,10 @@ async def show_board(controller: TableController, service: DailyService,
                                     None if everywhere else place_of(interaction),
                                     interaction.user.id)
         lang = await controller.channel_lang(interaction)
-        embed = board_embed(controller, board, span, interaction.user.id, lang,
-                            everywhere=everywhere, from_dm=from_dm)
+        layout = answer_layout(board_embed(controller, board, span, interaction.user.id, lang,
+                                           everywhere=everywhere, from_dm=from_dm))
         async with answering(interaction):
             if interaction.response.is_done():
-                await interaction.followup.send(embed=embed, ephemeral=False)
+                await interaction.followup.send(view=layout, ephemeral=False)
             else:
-                await interaction.response.send_message(embed=embed)
+                await interaction.response.send_message(view=layout)

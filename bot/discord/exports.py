@@ -16,6 +16,7 @@ from bot.discord.answers import user_lang
 from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
+from bot.discord.layout import TEXT_MAX, answer_layout, files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
 from bot.gamekit.contract import GameSpec
@@ -46,8 +47,10 @@ def _named(stem: str, suffix: str, parts: Sequence[bytes]) -> list[discord.File]
 
 
 async def _send(interaction: discord.Interaction, text: str, files: list[discord.File]) -> None:
-    """The deferred answer, with its files (the first follow-up replaces "thinking…")."""
-    await interaction.followup.send(text, files=files, ephemeral=True)
+    """The deferred answer in the look of the bot's other answers, each of its files shown
+    below the words (the first follow-up replaces "thinking…")."""
+    await interaction.followup.send(view=files_layout(text, files), files=files,
+                                    ephemeral=True)
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -229,15 +232,26 @@ async def verify_answer(store: Store, games: Mapping[str, GameSpec],
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = user_lang(interaction)
     checks = list(verify(await public_record(store, games, table_id), games))
+    answer = checks_layout(checks, games[record.kind].name, table_id, lang)
+    await interaction.followup.send(view=answer, ephemeral=True)
+
+
+def checks_layout(checks: Sequence[Check], game: str, table_id: int,
+                  lang: str) -> discord.ui.LayoutView:
+    """The answer to ``/kortbord verify``: how many checks passed or failed, then one line
+    each."""
     failed = sum(not c.ok for c in checks)
-    game = games[record.kind].name
     title = (trn(lang, "{game} #{table}: {n} check, all passed",
                  "{game} #{table}: {n} checks, all passed", len(checks), game=game,
                  table=table_id) if not failed else
              trn(lang, "{game} #{table}: {n} check failed", "{game} #{table}: {n} checks failed",
                  failed, game=game, table=table_id))
-    embed = discord.Embed(title=title, description=checks_text(checks, lang),
+    footer = tr(lang, "The same checks as python -m bot.verify: commitments, deals, every "
+                      "move and the ledger rows.")
+    # the layout's 4,000 characters hold the title and the small print too: the checks get
+    # the rest, so a failed one is never cut
+    room = TEXT_MAX - len(f"## {title}\n") - len(f"-# {footer}")
+    embed = discord.Embed(title=title, description=checks_text(checks, lang, room),
                           colour=FINISHED_COLOUR if not failed else discord.Colour.red())
-    embed.set_footer(text=tr(lang, "The same checks as python -m bot.verify: commitments, "
-                                   "deals, every move and the ledger rows."))
-    await interaction.followup.send(embed=embed, ephemeral=True)
+    embed.set_footer(text=footer)
+    return answer_layout(embed)

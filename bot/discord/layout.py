@@ -16,13 +16,13 @@ the way ``common.fit`` keeps an embed (the latest blocks stay, the oldest lines 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.cardart import CardImage
-from bot.discord.common import button, cut
+from bot.discord.common import FINISHED_COLOUR, button, cut
 from bot.discord.routing import RoutedButton
 from bot.i18n import tr
 
@@ -45,6 +45,7 @@ class SeatBlocks:
     field: str
     lines: tuple[str, ...]
     buttons: tuple[RoutedButton, ...]
+    players: tuple[int, ...]
 
 
 def seat_blocks(game: str, table_id: int, field: str, seats: Iterable[tuple[int, str]],
@@ -53,7 +54,20 @@ def seat_blocks(game: str, table_id: int, field: str, seats: Iterable[tuple[int,
     listed = list(seats)
     return SeatBlocks(field, tuple(line for _, line in listed), tuple(
         button(game, table_id, PROFILE, tr(lang, "Profile"), counter=0, arg=str(player))
-        for player, _ in listed))
+        for player, _ in listed), tuple(player for player, _ in listed))
+
+
+def with_notes(embed: discord.Embed, seats: SeatBlocks,
+               notes: Mapping[int, str]) -> SeatBlocks:
+    """``seats`` with each noted seat's line followed by its note (at the end of a game, its
+    rating change), in ``embed``'s field of the seats too, so the layout still finds them."""
+    lines = tuple(f"{line} · {notes[player]}" if player in notes else line
+                  for player, line in zip(seats.players, seats.lines, strict=True))
+    value = "\n".join(seats.lines)
+    for at, f in enumerate(embed.fields):
+        if f.name == seats.field and f.value == value:
+            embed.set_field_at(at, name=f.name, value="\n".join(lines), inline=f.inline)
+    return replace(seats, lines=lines)
 
 
 def table_layout(
@@ -76,12 +90,22 @@ def answer_layout(
     content: str | None = None,
     picture: discord.File | None = None,
     seats: SeatBlocks | None = None,
+    files: Sequence[discord.File] = (),
 ) -> discord.ui.LayoutView:
     """Any other answer drawn as an embed — a profile, the leaderboard, a ledger, a history
-    page, a replay — in the table's look: one container, its accent the embed's colour,
-    ``picture`` (sent with the answer) in a Media Gallery with its alt text."""
+    page, a replay, a daily board, an export — in the table's look: one container, its accent
+    the embed's colour, ``picture`` (sent with the answer) in a Media Gallery with its alt
+    text, ``files`` (sent with it too: an export's CSV or JSON) each in a File component,
+    since a layout shows only the attachments its components name."""
     shown = (picture.filename, picture.description) if picture is not None else None
-    return _layout(embed, view, content, shown, seats)
+    return _layout(embed, view, content, shown, seats, tuple(f.filename for f in files))
+
+
+def files_layout(text: str, files: Sequence[discord.File]) -> discord.ui.LayoutView:
+    """An export's answer — a ledger's CSV, tables' or a daily's public record as JSON — in
+    the look of the other answers: its words, then each file (sent with it) shown below."""
+    embed = discord.Embed(description=text, colour=FINISHED_COLOUR)
+    return answer_layout(embed, files=files)
 
 
 def _layout(
@@ -90,14 +114,17 @@ def _layout(
     content: str | None,
     image: tuple[str, str | None] | None,
     seats: SeatBlocks | None,
+    files: tuple[str, ...] = (),
 ) -> discord.ui.LayoutView:
-    """``image``: the attached file's name and alt text."""
+    """``image``: the attached file's name and alt text; ``files``: other attached files'
+    names."""
     rows = _action_rows(view)
     head = [content] if content else []
     body = [_heading(embed), *(_field(f.name, f.value) for f in embed.fields)]
     foot = [f"-# {embed.footer.text}"] if embed.footer.text else []
     texts = fit_texts(head, body, foot)
-    fixed = 1 + (1 if image is not None else 0) + sum(1 + len(r.children) for r in rows)
+    fixed = (1 + (1 if image is not None else 0) + len(files)
+             + sum(1 + len(r.children) for r in rows))
     if fixed + len(texts) > COMPONENTS_MAX:
         # a table with more blocks than a layout holds reads as one text
         texts = ["\n\n".join(texts)]
@@ -116,6 +143,8 @@ def _layout(
         filename, alt = image
         item = discord.MediaGalleryItem(f"attachment://{filename}", description=alt)
         container.add_item(discord.ui.MediaGallery(item))
+    for filename in files:
+        container.add_item(discord.ui.File(f"attachment://{filename}"))
     for row in rows:
         container.add_item(row)
     layout = discord.ui.LayoutView(timeout=None)

@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import discord
 
 from bot.discord.common import fit, label
+from bot.discord.layout import seat_blocks, with_notes
 from bot.discord.pictures import png_attachment
+from bot.discord.showing import TableRender
 from bot.i18n import number, ordinal, signed, tr, trn
 from bot.ratings.chart import ChartWords, rating_chart
 from bot.ratings.model import MIN_GAMES, OFFSET, shown, shown_change, skill
@@ -22,22 +25,43 @@ CHART_FILE = "rating-history.png"
 COLOUR = discord.Colour.gold()
 
 
-async def result_text(store: Store, table_id: int, names: Mapping[int, str],
-                      lang: str) -> str | None:
-    """Each player's new rating and its change, best place first ("**Anna** 1069 (+69)"), or
-    ``None`` for a table that was not rated."""
-    changes = await store.rating_changes(table_id=table_id)
-    if not changes:
-        return None
-    lines = []
-    for c in changes:
+async def rating_notes(store: Store, table_id: int, lang: str) -> dict[int, str]:
+    """Each rated player's new rating and its change ("rating 1069 (+69)"), best place
+    first; empty for a table that was not rated."""
+    notes = {}
+    for c in await store.rating_changes(table_id=table_id):
         before = skill(c.mu_before, c.sigma_before).ordinal
         after = skill(c.mu, c.sigma).ordinal
-        lines.append(tr(lang, "**{name}** {rating} ({change})",
-                        name=names.get(c.player_id, tr(lang, "someone")),
-                        rating=_rating(shown(after)),
-                        change=signed(lang, shown_change(before, after))))
-    return "\n".join(lines)
+        notes[c.player_id] = tr(lang, "rating {rating} ({change})",
+                                rating=_rating(shown(after)),
+                                change=signed(lang, shown_change(before, after)))
+    return notes
+
+
+def rated_seats(render: TableRender, game: str, table_id: int, notes: Mapping[int, str],
+                names: Mapping[int, str], money: Mapping[int, int] | None,
+                lang: str) -> TableRender:
+    """A finished table with each seat's rating change at the end of its line (issue 44:
+    one Section per seat, its place or net and its rating change). A table whose face lists
+    no seats at its end (a game between hands when its table closed, a table that was
+    stopped) gets the block of its rated players, best first, each with its net at a table
+    played for stakes."""
+    if not notes:
+        return render
+    if render.seats is not None:
+        return replace(render, seats=with_notes(render.embed, render.seats, notes))
+    field = tr(lang, "Players")
+    lines = []
+    someone = tr(lang, "someone")
+    for player in notes:
+        line = f"**{names.get(player, someone)}**"
+        if money is not None:
+            line += " · " + tr(lang, "net {net}", net=signed(lang, money.get(player, 0)))
+        lines.append((player, line))
+    render.embed.add_field(name=field, value="\n".join(line for _, line in lines),
+                           inline=False)
+    seats = seat_blocks(game, table_id, field, lines, lang)
+    return replace(render, seats=with_notes(render.embed, seats, notes))
 
 
 def _rating(value: int) -> str:

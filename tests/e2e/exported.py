@@ -11,12 +11,22 @@ from pathlib import Path
 from typing import Any
 
 from bot.fakediscord.driver import InteractionResult
+from tests.e2e.table_card import card
+
+FILE = 13
 
 
 def files_of(answer: InteractionResult) -> dict[str, bytes]:
+    """The answer's files; the answer is a layout in the look of the bot's other answers
+    that shows each of them in a File component (issue 44)."""
     assert answer.ephemeral, answer.content
-    assert answer.message is not None
-    return {a.filename: a.data for a in answer.message.attachments}
+    message = answer.message
+    assert message is not None
+    assert card(message) is not None, message.components
+    shown = [part["file"]["url"] for part in message.components[0]["components"]
+             if part["type"] == FILE]
+    assert shown == [a.url for a in message.attachments], message.components
+    return {a.filename: a.data for a in message.attachments}
 
 
 async def verify_file(path: Path) -> subprocess.CompletedProcess[str]:

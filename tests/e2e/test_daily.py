@@ -29,6 +29,7 @@ from bot.storage import DailyAttempt, Finish
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
+from tests.e2e.table_card import card
 from tests.fakeclock import START, FakeClock
 
 pytestmark = pytest.mark.e2e
@@ -163,7 +164,7 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
                   key=lambda a: (-(a.score or 0), a.player_id))
     board = await driver.slash(bo, world.channel, "dubb daily", {"board": "today"})
     assert board.message is not None and not board.ephemeral
-    embed = board.message.embeds[0]
+    embed = card(board.message)
     assert embed["title"] == "Dubb daily — today"
     assert [line.split("**")[1] for line in embed["description"].splitlines()] == [
         a.name for a in here]
@@ -216,7 +217,7 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     # all time, Cem's daily scored at the day's end counts too
     ever = await driver.slash(anna, world.channel, "dubb daily", {"board": "all"})
     assert ever.message is not None
-    assert "Cem" in ever.message.embeds[0]["description"]
+    assert "Cem" in card(ever.message)["description"]
 
     # yesterday's daily, exported, checks from the file alone; a tampered one does not
     exported = await driver.slash(anna, world.channel, "dubb daily", {"export": True})
@@ -348,14 +349,14 @@ async def test_boards_across_servers_hiding_and_percentiles(
 
     def names(answer: Any) -> list[str]:
         assert answer.message is not None and not answer.ephemeral
-        description = answer.message.embeds[0]["description"]
+        description = card(answer.message)["description"]
         return [line.split("**")[1] for line in description.splitlines() if "**" in line]
 
     # off by default: nobody is on the board across servers
     empty = await driver.slash(anna, world.channel, "dubb daily",
                                {"board": "today", "everywhere": True})
     assert names(empty) == []
-    assert empty.message is not None and empty.message.embeds[0]["description"] == (
+    assert empty.message is not None and card(empty.message)["description"] == (
         "Nobody on the servers that share their boards has finished a daily yet.")
     refused = await driver.slash(dag, hall, "kortbord settings", {"daily_everywhere": True})
     assert refused.ephemeral and "Manage Server" in refused.content
@@ -366,9 +367,9 @@ async def test_boards_across_servers_hiding_and_percentiles(
     across = await driver.slash(anna, world.channel, "dubb daily",
                                 {"board": "today", "everywhere": True})
     assert across.message is not None
-    assert across.message.embeds[0]["title"] == "Dubb daily across servers — today"
+    assert card(across.message)["title"] == "Dubb daily across servers — today"
     assert names(across) == ["Dag", "Eva"]
-    assert "You" not in str(across.message.embeds[0].get("fields"))
+    assert "You" not in str(card(across.message).get("fields"))
 
     # Dag hides himself: on no board, his server's own included, until he shows himself again
     hidden = await driver.slash(dag, hall, "dubb daily", {"hide": True})

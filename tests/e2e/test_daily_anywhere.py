@@ -17,6 +17,7 @@ from bot.i18n import signed
 from bot.storage import Finish
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
 from tests.e2e.test_daily import DAY, SECRET, _attempt, _fix_secret, _play
 from tests.fakeclock import START
 
@@ -32,13 +33,13 @@ def _bot_token_calls(fake: FakeDiscord, channel: Channel) -> list[str]:
 
 def _names(answer: Any) -> list[str]:
     assert answer.message is not None and not answer.ephemeral, answer.content
-    description = answer.message.embeds[0]["description"]
+    description = card(answer.message)["description"]
     return [line.split("**")[1] for line in description.splitlines() if "**" in line]
 
 
 def _field(answer: Any, name: str) -> str:
     assert answer.message is not None
-    return next(f["value"] for f in answer.message.embeds[0].get("fields", [])
+    return next(f["value"] for f in card(answer.message).get("fields", [])
                 if f["name"] == name)
 
 
@@ -90,7 +91,7 @@ async def test_the_daily_in_the_bot_dm_and_a_group_dm(
     # no server opted in
     across = await driver.slash(anna, dm, "dubb daily", {"board": "week"})
     assert across.message is not None and not across.ephemeral
-    embed = across.message.embeds[0]
+    embed = card(across.message)
     assert embed["title"] == "Dubb daily across servers — this week"
     assert embed["footer"]["text"].endswith(
         "Dailies played in DMs and group DMs count on no board across servers.")
@@ -135,7 +136,7 @@ async def test_a_server_that_never_added_kortbord_has_a_daily_board_of_its_own(
     assert started.guild_id == elsewhere.id and not started.finished
     board = await driver.slash(dag, hall, "tonk daily", {"board": "all"})
     assert board.message is not None and not board.ephemeral
-    assert board.message.embeds[0]["description"] == "Nobody here has finished a daily yet."
+    assert card(board.message)["description"] == "Nobody here has finished a daily yet."
     assert _bot_token_calls(fake, hall) == []
 
 

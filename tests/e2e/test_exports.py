@@ -20,6 +20,7 @@ from bot.storage import chain
 from bot.table.exports import LEDGER_COLUMNS
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
+from tests.e2e.table_card import card
 from tests.e2e.tonk_table import drop_when_not_lowest
 from tests.e2e.tonk_table import open_table as open_tonk
 
@@ -97,7 +98,7 @@ async def test_a_tonk_session_exports_its_history_and_ledger_and_verifies_from_t
     checked = await driver.slash(world.cem, world.channel, "kortbord verify",
                                  {"table": table_id})
     assert checked.ephemeral and checked.message is not None
-    embed = checked.message.embeds[0]
+    embed = card(checked.message)
     assert embed["title"].startswith(f"Tonk #{table_id}: ") and "all passed" in embed["title"]
     lines = embed["description"].split("\n")
     assert all(line.startswith("✅ ") for line in lines)
@@ -107,8 +108,8 @@ async def test_a_tonk_session_exports_its_history_and_ledger_and_verifies_from_t
     swedish = await driver.slash(world.cem, world.channel, "kortbord verify",
                                  {"table": table_id})
     assert swedish.message is not None
-    assert "godkända" in swedish.message.embeds[0]["title"]
-    assert "förhandslåsningen stämmer" in swedish.message.embeds[0]["description"]
+    assert "godkända" in card(swedish.message)["title"]
+    assert "förhandslåsningen stämmer" in card(swedish.message)["description"]
 
     # a server whose attachment limit is small (the limit each interaction reports): the ledger
     # comes in parts, each with the header; a record that fits no file is refused, privately

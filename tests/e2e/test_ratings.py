@@ -1,6 +1,7 @@
 """Skill ratings on Discord, end to end (issue 33): a rated game shows everyone's rating
-change with its result, an unrated one shows none, and `/dubb top` and `/dubb profile` answer,
-the profile with its chart attached as a PNG with alt text in the reader's language."""
+change with its result, at the end of each seat's line (issue 44), an unrated one shows none,
+and `/dubb top` and `/dubb profile` answer, the profile with its chart attached as a PNG with
+alt text in the reader's language."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from tests.e2e.table_card import card, field_value
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
 MAX_TURNS = 400
-CHANGE = re.compile(r"^\*\*(Anna|Bo)\*\* (\d[\d,]*) \(([+−]\d+|0)\)$")
+CHANGE = re.compile(r"^\W*\**(Anna|Bo)\b.* · rating (\d+) \(([+−]\d+|0)\)$")
+PLAYERS = "Players (in turn order)"
 
 
 def field(message: StoredMessage, name: str) -> str | None:
@@ -37,11 +39,14 @@ async def test_a_rated_game_shows_rating_changes_then_top_and_profile_answer(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
     final = await play_out(await open_table(driver, world.channel, world.anna, [world.bo]))
-    ratings = field(final, "Ratings")
-    assert ratings is not None, card(final)
-    lines = [CHANGE.match(line) for line in ratings.splitlines()]
-    assert all(lines) and len(lines) == 2, ratings
-    (first, rating, up), (second, low, down) = (m.groups() for m in lines if m)
+    assert field(final, "Ratings") is None, "no separate block: the seats say it"
+    seats = field(final, PLAYERS)
+    assert seats is not None, card(final)
+    lines = [CHANGE.match(line) for line in seats.splitlines()]
+    assert all(lines) and len(lines) == 2, seats
+    # the winner's seat is the one that is out
+    (first, rating, up), (second, low, down) = sorted(
+        (m.groups() for m in lines if m), key=lambda g: g[2].startswith("−"))
     down = down.replace("−", "-")  # the minus sign, as every language writes it
     assert {first, second} == {"Anna", "Bo"}
     # a first game on the 1000 + 20 x ordinal scale: the winner gains, the loser drops
@@ -110,7 +115,7 @@ async def test_an_unrated_game_shows_no_ratings(
                   if "not rated" in str(card(m))]
     assert lobby_note, "the lobby says the table is not rated"
     final = await play_out(table)
-    assert field(final, "Ratings") is None
+    assert "rating" not in (field(final, PLAYERS) or ""), card(final)
     answer = await driver.slash(world.anna, world.channel, "dubb profile")
     assert answer.message is not None
     assert (card(answer.message) or {}).get("description") == (

@@ -12,7 +12,7 @@ from bot.fakediscord import Driver, User
 from bot.games.tonk import Discard, DrawStock, HandEnd, Phase, Reason
 from bot.games.tonk.face import ledger
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.table_card import card
+from tests.e2e.table_card import card, row_buttons
 from tests.e2e.tonk_table import (
     POLICY_FOR,
     RULE_CODE,
@@ -143,7 +143,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     await driver.slash(world.anna, world.channel, "tonk leave")
     closed = await play.settle()
     assert title(closed) == "Tonk — table closed"
-    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
+    assert [b["label"] for b in row_buttons(closed)] == ["Play again", "Replay", "Review"]
     assert "Anna left during the hand and forfeited it." in card(closed)["description"]
 
     assert bot.bot is not None
@@ -163,6 +163,15 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
     assert how.startswith("3 hands played. Net at this table: ")
     for user in (world.anna, world.bo, world.cem, world.mod):
         assert f"{user.global_name} {net[user.id]:+d}".replace("+0", "0").replace("-", "−") in how
+    # and one Section per player who was dealt in, with their net and rating change, though
+    # the closed table seats nobody any more (issue 44)
+    seats = field_value(closed, "Players").splitlines()
+    assert len(seats) == 4 and all(" · rating " in line for line in seats), seats
+    for user in (world.anna, world.bo, world.cem, world.mod):
+        shown = f"**{user.global_name}** · net {net[user.id]:+d} · "
+        assert any(line.startswith(shown.replace("+0", "0").replace("-", "−"))
+                   for line in seats), seats
+    assert len([b for b in closed.buttons() if b["label"] == "Profile"]) == 4
     again = await driver.click(world.anna, closed, "Play again")
     assert again.ephemeral
     lobby = await driver.wait_for_message(

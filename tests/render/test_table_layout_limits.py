@@ -15,6 +15,7 @@ import pytest
 
 from bot.discord.common import fit
 from bot.discord.layout import table_layout
+from bot.discord.ratings import rated_seats
 from bot.fakediscord.errors import FormErrors
 from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2, validate_message_body
 from bot.gamekit.contract import Seat
@@ -27,7 +28,7 @@ from bot.games.tonk import TonkEngine, TonkOptions
 from bot.games.tonk import event_to_dict as tonk_event
 from bot.games.tonk import public_form as tonk_public
 from bot.games.tonk.face import render as tonk_render
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, signed, tr
 
 RECENT = 6  # the controller's latest lines (``controller.RECENT_LINES``)
 LONG = "W" * 32  # the longest name Discord shows
@@ -35,6 +36,12 @@ LONG = "W" * 32  # the longest name Discord shows
 
 def _names(count: int) -> dict[int, str]:
     return {i: f"{LONG[:-2]}{i:02d}" for i in range(1, count + 1)}
+
+
+def _changes(names: dict[int, str], lang: str) -> dict[int, str]:
+    """The longest rating change a seat's line can end with."""
+    return {p: tr(lang, "rating {rating} ({change})", rating="10000", change=signed(lang, -9999))
+            for p in names}
 
 
 def _check(render: Any) -> tuple[int, int]:
@@ -82,9 +89,13 @@ def test_a_six_seat_dubb_table_with_every_option_fits_a_layout(lang: str) -> Non
             deadline=2_000_000_000.0,
         )
         render = replace(render, image=dubb_pictures.streak_picture(view, lang))
-        most = max(most, _check(render))
         if view.result is not None:
+            # at the end each seat's line also says its rating change, as the controller
+            # writes it (``ratings.rated_seats``)
+            render = rated_seats(render, "dubb", 1, _changes(names, lang), names, None, lang)
+            most = max(most, _check(render))
             break
+        most = max(most, _check(render))
         player = game.to_move
         assert player is not None
         events = game.apply(player, rng.choice(game.legal_moves(player)))

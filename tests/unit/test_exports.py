@@ -1,7 +1,7 @@
 """Exports cut to Discord's attachment limit (bot.table.exports): every part is whole and
 useful alone — a CSV part has the header, a JSON part is a list of whole records — and a
-player's name never reaches a spreadsheet as a formula; `/kortbord verify`'s lines fit an
-embed, failed checks first to stay (bot.discord.exports)."""
+player's name never reaches a spreadsheet as a formula; `/kortbord verify`'s lines fit its
+answer, a Components V2 layout, failed checks first to stay (bot.discord.exports)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import json
 
 import pytest
 
-from bot.discord.exports import checks_text
-from bot.i18n import L
+from bot.discord.exports import checks_layout, checks_text
+from bot.fakediscord.errors import FormErrors
+from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2, validate_message_body
+from bot.i18n import LANGUAGES, L
 from bot.storage import ChainedEntry
 from bot.storage.chain import GENESIS
 from bot.table.exports import (
@@ -79,3 +81,21 @@ def test_verify_lines_fit_an_embed_and_keep_every_failed_check() -> None:
     shown = sum(line.startswith("✅") for line in lines)
     assert lines[-1] == f"…and {199 - shown} more passed checks."
     assert checks_text(checks[:3], "da").split("\n")[0].startswith("✅ bord 1 runde 1: ")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_verify_answer_of_a_long_session_fits_a_layout_with_its_failed_check(
+        lang: str) -> None:
+    checks = [Check(L("table {table} hand {hand} commitment matches its secret", table=1,
+                      hand=h), True) for h in range(1, 400)]
+    checks.insert(350, Check(L("table {table} move {n} replays", table=1, n=3), False,
+                             L("it gives other events than recorded")))
+    components = checks_layout(checks, "Tonk", 1, lang).to_components()
+    form = FormErrors()
+    validate_message_body(form, (), {"flags": FLAG_IS_COMPONENTS_V2, "components": components})
+    form.raise_if_any()
+    texts = [c["content"] for c in components[0]["components"] if c["type"] == 10]
+    assert sum(len(t) for t in texts) <= 4000
+    assert texts[-1].startswith("-# ")  # the small print, whole
+    failed = checks[350].text(lang)
+    assert any(f"❌ {failed}" in t for t in texts), texts
