@@ -5,68 +5,43 @@ channel through the fake's driver), the playground's server and people, and the 
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
-from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from bot.fakediscord import Channel, Driver, FakeDiscord, StoredMessage, User
+from bot.fakediscord import Channel, StoredMessage, User
 from bot.playground.botprocess import BotProcess
 from bot.playground.session import free_port
 from bot.playground.world import VOICE_CHANNEL, World, build_world
+from tests.browser.loopthread import FakeOnItsLoop
 
-T = TypeVar("T")
 MORE_PEOPLE = {"Eva": "en-US", "Filip": "sv-SE"}
 """Besides the playground's people, with their Discord languages: each test seats people of its
 own, as nobody sits at two tables at once and the tests may run in any order."""
-CALL_TIMEOUT = 60.0
 SDK = (Path(__file__).resolve().parents[2]
        / "bot/activity/web/node_modules/@discord/embedded-app-sdk/output/index.mjs")
 _LOGGED_ERROR = re.compile(r"\b(ERROR|CRITICAL)\b|^Traceback")
 _ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
-class ActivityWorld:
+class ActivityWorld(FakeOnItsLoop):
     """A running fake with the playground's people and channels, and the bot against it."""
 
+    call_timeout = 60.0
+
     def __init__(self, folder: Path) -> None:
+        super().__init__()
         self.folder = folder
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.fake = FakeDiscord()
-        self.driver = Driver(self.fake)
         self.world: World | None = None
         self.more: tuple[User, ...] = ()
         self.bot: BotProcess | None = None
 
-    # -- running things on the fake's loop ------------------------------------------------------
-
-    def run(self, fn: Callable[[FakeDiscord, Driver], T | Awaitable[T]]) -> T:
-        """``fn(fake, driver)`` (sync or async) on the fake's loop; its result."""
-        async def call() -> T:
-            result = fn(self.fake, self.driver)
-            if asyncio.iscoroutine(result):
-                return await result  # type: ignore[no-any-return]
-            return result  # type: ignore[return-value]
-
-        return self._wait(call())
-
-    def _wait(self, coroutine: Awaitable[T]) -> T:
-        future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)  # type: ignore[arg-type]
-        return future.result(timeout=CALL_TIMEOUT)
-
     # -- the world ------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        self.thread.start()
-        self._wait(self._start())
-
     async def _start(self) -> None:
-        await self.fake.start()
+        await super()._start()
         self.world = build_world(self.driver)
         self.more = tuple(self.driver.add_user(name, locale=locale)
                           for name, locale in MORE_PEOPLE.items())
@@ -84,8 +59,7 @@ class ActivityWorld:
             return status
 
         status = self._wait(stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self._end_loop()
         return status
 
     def bot_errors(self) -> list[str]:

@@ -5,10 +5,7 @@ an event loop in a background thread so synchronous Playwright can drive the fak
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,7 +13,8 @@ from typing import Any, TypeVar
 import aiohttp
 from aiohttp import web
 
-from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord import FakeDiscord
+from tests.browser.loopthread import FakeOnItsLoop
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SDK = REPO_ROOT / "bot/activity/web/node_modules/@discord/embedded-app-sdk/output"
@@ -67,42 +65,22 @@ def activity_app(fake: FakeDiscord) -> web.Application:
     return app
 
 
-class FakeInThread:
+class FakeInThread(FakeOnItsLoop):
     """A running fake and test Activity; ``run(fn)`` runs ``fn(fake, driver)`` (sync or
     async) on their loop and returns its result."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.fake = FakeDiscord()
-        self.driver = Driver(self.fake)
+        super().__init__()
         self._runner: web.AppRunner | None = None
         self.activity_url = ""
 
-    def start(self) -> None:
-        self.thread.start()
-        self._wait(self._start())
-
     async def _start(self) -> None:
-        await self.fake.start()
+        await super()._start()
         self._runner = web.AppRunner(activity_app(self.fake), access_log=None,
                                      shutdown_timeout=0.5)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
         self.activity_url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
-
-    def run(self, fn: Callable[[FakeDiscord, Driver], T | Awaitable[T]]) -> T:
-        async def call() -> T:
-            result = fn(self.fake, self.driver)
-            if asyncio.iscoroutine(result):
-                return await result  # type: ignore[no-any-return]
-            return result  # type: ignore[return-value]
-
-        return self._wait(call())
-
-    def _wait(self, coroutine: Awaitable[T]) -> T:
-        future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)  # type: ignore[arg-type]
-        return future.result(timeout=30)
 
     def stop(self) -> None:
         async def stop() -> None:
@@ -111,8 +89,7 @@ class FakeInThread:
             await self.fake.stop()
 
         self._wait(stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self._end_loop()
 
 
 @contextmanager
