@@ -11,11 +11,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import discord
 import pytest
 
-from bot.discord.common import fit
+from bot.discord.common import button, closed_embed, fit
+from bot.discord.controller import closed_text
 from bot.discord.layout import table_layout
 from bot.discord.ratings import rated_seats
+from bot.discord.showing import TableRender
 from bot.fakediscord.errors import FormErrors
 from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2, validate_message_body
 from bot.gamekit.contract import Seat
@@ -29,6 +32,7 @@ from bot.games.tonk import event_to_dict as tonk_event
 from bot.games.tonk import public_form as tonk_public
 from bot.games.tonk.face import render as tonk_render
 from bot.i18n import LANGUAGES, signed, tr
+from bot.table.service import STOPPED
 
 RECENT = 6  # the controller's latest lines (``controller.RECENT_LINES``)
 LONG = "W" * 32  # the longest name Discord shows
@@ -133,3 +137,28 @@ def test_a_four_seat_tonk_table_through_many_hands_fits_a_layout(lang: str) -> N
         events = game.apply(player, rng.choice(game.legal_moves(player)))
         recent += tonk_render.describe([tonk_public(tonk_event(e)) for e in events], names, lang)
     assert most[0] <= 40 and most[1] <= 4000
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_a_closed_four_seat_tonk_table_with_its_players_block_fits_a_layout(lang: str) -> None:
+    # a table stopped between hands lists no seats of its own: the controller adds the block
+    # of its rated players, each with the longest net and rating change (``close_table``)
+    names = _names(4)
+    money = {p: -999_999_999 for p in names}
+    embed = closed_embed(tr(lang, "{game} — closed", game="Tonk"),
+                         closed_text({"why": STOPPED, "by": LONG}, lang))
+    latest = [tr(lang, "{name} dropped with {total} and was caught by {catchers}.", name=LONG,
+                 total="50", catchers=", ".join([LONG] * 3)) for _ in range(RECENT)]
+    embed.add_field(name=tr(lang, "Latest"), value="\n".join(latest), inline=False)
+    game = TonkEngine.new([Seat(i, n) for i, n in names.items()], TonkOptions(stake=1), seed=3)
+    embed.add_field(name=tr(lang, "How it went"),
+                    value=tonk_render.summary(game.public_view(), names, money, lang),
+                    inline=False)
+    seats = rated_seats(TableRender(embed=embed, view=None), "tonk", 1, _changes(names, lang),
+                        names, money, lang).seats
+    assert seats is not None and len(seats.lines) == len(names)
+    view = discord.ui.View(timeout=None)
+    for action, label in (("again", "Play again"), ("replay", "Replay"), ("review", "Review")):
+        view.add_item(button("tonk", 1, action, tr(lang, label)))
+    count, text = _check(TableRender(embed=fit(embed), view=view, seats=seats))
+    assert count <= 40 and text <= 4000
