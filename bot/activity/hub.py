@@ -108,6 +108,11 @@ class Hub:
         room.streams.add(stream)
         return stream
 
+    def streams_of(self, user_id: int) -> int:
+        """How many streams ``user_id`` has open in this process."""
+        return sum(stream.session.user_id == user_id
+                   for room in self._rooms.values() for stream in room.streams)
+
     def unsubscribe(self, stream: Stream) -> None:
         room = self._rooms.get(stream.session.channel_id)
         if room is None:

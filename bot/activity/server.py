@@ -46,6 +46,12 @@ origin."""
 KEEP_ALIVE = 15.0
 """Seconds between two comment lines on an idle stream (proxies close silent connections)."""
 BODY_LIMIT = 16 * 1024
+STREAMS_A_PERSON = 8
+"""Open streams one person may hold at once (a phone, a desktop, a popped-out window…): each
+stream is drawn a scene of its own at every change, so a client that opened hundreds would
+spend the loop's time for everyone."""
+TABLE_ID_MAX = 2**63 - 1
+"""The largest table id a page may name (the database's 64-bit integer)."""
 TYPES = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
          ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml",
          ".png": "image/png", ".webp": "image/webp", ".woff2": "font/woff2",
@@ -71,7 +77,7 @@ class ActBody(BaseModel):
     session: str = Field(min_length=1, max_length=2048)
     version: int
     action: ActionBody
-    table: int | None = None
+    table: int | None = Field(None, ge=1, le=TABLE_ID_MAX)
 
 
 def _header_lang(request: web.Request) -> str:
@@ -252,8 +258,14 @@ class ActivityServer:
             session = self._read_session(request.query.get("session", ""), lang)
         except _Answer as answer:
             return answer.response
+        if self._hub.streams_of(session.user_id) >= STREAMS_A_PERSON:
+            return _error(429, tr(lang, "You have the Activity open in too many places. Close "
+                                        "one and try again."))
         table = request.query.get("table", "")
-        stream = self._hub.subscribe(session, int(table) if table.isdigit() else None)
+        # a table id the database could hold, else none (the page names its last table)
+        named = int(table) if table.isdigit() and len(table) <= 19 else None
+        named = named if named is not None and 1 <= named <= TABLE_ID_MAX else None
+        stream = self._hub.subscribe(session, named)
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no"})

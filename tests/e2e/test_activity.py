@@ -181,9 +181,32 @@ async def test_refusals_change_nothing(
             assert counter_of(table_message(driver, world.channel)) == before
             assert await bot_runner.bot.service.moves(  # type: ignore[union-attr]
                 waiting_scene["table"]) == moves
+            # a table id no database could hold: refused as unreadable, not an error of the bot
+            huge = await mover_page.post("/api/act", {
+                "session": mover_page.session["session"], "version": moving_scene["version"],
+                "action": {"id": stolen}, "table": 10**30})
+            assert huge[0] == 400 and huge[1]["error"]
             # the right person's move still goes through
             done = await mover_page.act(moving_scene, stolen)
             assert done[0] == 200
+
+            # a person holds at most eight streams (Anna has one open); a stream naming a
+            # table id no database could hold still gets the channel's table
+            params = {"session": anna.session["session"]}
+            held = [await anna.http.get(anna.base + "/api/stream",
+                                        params={**params, "table": "9" * 40})]
+            held += [await anna.http.get(anna.base + "/api/stream", params=params)
+                     for _ in range(6)]
+            assert [r.status for r in held] == [200] * 7
+            assert (await held[0].content.readuntil(b"\n\n")).startswith(b"event: scene")
+            ninth = await anna.http.get(anna.base + "/api/stream", params=params)
+            assert ninth.status == 429 and (await ninth.json())["error"]
+            # Bo's are his own
+            his = await bo.http.get(bo.base + "/api/stream", params={
+                "session": bo.session["session"]})
+            assert his.status == 200
+            for response in (*held, ninth, his):
+                response.close()
     assert fake.client_secret not in str(driver.channel_messages(world.channel))
     assert caplog.records and fake.client_secret not in caplog.text
 
