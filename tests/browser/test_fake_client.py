@@ -90,8 +90,7 @@ def test_what_the_proxys_policy_refuses_is_reported_to_the_fake(
 ) -> None:
     lounge = Lounge(running)
     anna = client_page(chromium, running, lounge, lounge.anna, authorize="auto")
-    anna.click("#launch")
-    expect(anna.frame_locator("#activity").locator("#status")).to_have_text("authenticated")
+    _launch_signed_in(anna)
     activity = next(f for f in anna.frames if "discordsays" in f.url)
 
     blocked = activity.evaluate(
@@ -109,8 +108,7 @@ def test_two_people_in_one_instance_see_each_other_and_leaving_updates_the_other
 ) -> None:
     lounge = Lounge(running)
     anna = client_page(chromium, running, lounge, lounge.anna, authorize="auto")
-    anna.click("#launch")
-    expect(anna.frame_locator("#activity").locator("#status")).to_have_text("authenticated")
+    _launch_signed_in(anna)
     bo = client_page(chromium, running, lounge, lounge.bo, authorize="auto")
     expect(bo.locator("#launch")).to_have_text("Join Activity")
     bo.click("#launch")
@@ -151,3 +149,9 @@ def test_a_phone_sized_client_passes_platform_mobile(
     expect(page.frame_locator("#activity").locator("#status")).to_have_text("authenticated")
     src = page.locator("#activity").get_attribute("src") or ""
     assert "platform=mobile" in src and f"channel_id={lounge.channel.id}" in src
+
+
+def _launch_signed_in(page: Page) -> None:
+    """Launch from the client page, consent given ahead, until the test Activity signed in."""
+    page.click("#launch")
+    expect(page.frame_locator("#activity").locator("#status")).to_have_text("authenticated")

@@ -11,13 +11,11 @@ import aiohttp
 import pytest
 
 from bot.fakediscord import Driver, FakeDiscord
-from bot.games.tonk import HandEnd
 from bot.storage import Store
 from tests.e2e.conftest import TEST_TOKEN, BotRunner, World
 from tests.e2e.dubb_table import open_table, pings_off, table_id_of, title
+from tests.e2e.layout_games import play_a_dubb_game_and_a_tonk_hand
 from tests.e2e.table_card import card, row_buttons, turn_line
-from tests.e2e.tonk_table import POLICY_FOR
-from tests.e2e.tonk_table import open_table as open_tonk
 
 pytestmark = pytest.mark.e2e
 
@@ -107,13 +105,7 @@ def _table_writes(driver: Driver, world: World) -> list[Any]:
 async def test_every_table_write_of_a_dubb_game_and_a_tonk_hand_is_a_layout(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
-    dubb = await open_table(driver, world.channel, world.anna, [world.bo])
-    while not dubb.over():
-        await dubb.turn_by_buttons()
-    # a channel of its own: a game's private cards are checked against its channel's messages
-    elsewhere = driver.add_channel(world.guild, "tonk")
-    tonk = await open_tonk(bot, driver, elsewhere, world.cem, [world.mod])
-    await tonk.play_hand(POLICY_FOR[HandEnd.DROP_CAUGHT], "buttons")
+    await play_a_dubb_game_and_a_tonk_hand(bot, driver, world)
 
     writes = _table_writes(driver, world)
     assert len(writes) > 10

@@ -13,13 +13,11 @@ import pytest
 from bot.discord.face import Panel
 from bot.fakediscord import Driver, StoredMessage, User
 from bot.fakediscord.records import LogEntry
-from bot.games.tonk import HandEnd
 from bot.i18n import tr
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, to_move
 from tests.e2e.handled import handled
-from tests.e2e.tonk_table import POLICY_FOR
-from tests.e2e.tonk_table import open_table as open_tonk
+from tests.e2e.layout_games import play_a_dubb_game_and_a_tonk_hand
 
 pytestmark = pytest.mark.e2e
 
@@ -56,12 +54,7 @@ def _interactive(components: list[dict[str, object]]) -> list[dict[str, object]]
 async def test_every_panel_write_of_a_dubb_game_and_a_tonk_hand_is_a_layout(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:
-    dubb = await open_table(driver, world.channel, world.anna, [world.bo])
-    while not dubb.over():
-        await dubb.turn_by_buttons()
-    elsewhere = driver.add_channel(world.guild, "tonk")
-    tonk = await open_tonk(bot, driver, elsewhere, world.cem, [world.mod])
-    await tonk.play_hand(POLICY_FOR[HandEnd.DROP_CAUGHT], "buttons")
+    await play_a_dubb_game_and_a_tonk_hand(bot, driver, world)
 
     writes = _panel_writes(driver)
     assert len({e.message_id for e in writes}) > 4 and len(writes) > 10
