@@ -12,6 +12,9 @@ import heapq
 import itertools
 
 START = 1_767_225_600.0  # 2026-01-01 00:00 UTC
+PATIENCE = 60.0
+"""Real seconds ``someone_sleeping`` waits for a sleep before it fails: a bot that stopped
+sleeping on the clock would otherwise hang the test (once, in a full run, past pytest-timeout)."""
 
 
 class FakeClock:
@@ -40,7 +43,11 @@ class FakeClock:
             if pending:
                 return min(pending)
             self._slept.clear()
-            await self._slept.wait()
+            try:
+                await asyncio.wait_for(self._slept.wait(), PATIENCE)
+            except TimeoutError:
+                raise AssertionError(f"nothing slept on the fake clock for {PATIENCE:g} s "
+                                     "of real time") from None
 
     def advance(self, seconds: float) -> None:
         """Move the clock on and wake every sleep that has run out (they run at the test's next
