@@ -322,15 +322,18 @@ async def child(args: argparse.Namespace) -> None:
     monitor = LagMonitor()
     timer = CallbackTimer()
     timer.install()
-    pauses: list[tuple[int, float]] = []
-    began = [0.0]
+    pauses: list[tuple[int, float, float]] = []
+    began = [0.0, 0.0]
 
     def on_gc(when: str, info: dict[str, int]) -> None:
-        # a collection runs inside whatever callback allocated: a long one is a loop stall
+        # a collection runs inside whatever callback allocated: a long one is a loop stall;
+        # its CPU apart, as a starved machine stretches the wall time (the thread's CPU: the
+        # collector runs on the thread that allocated)
         if when == "start":
-            began[0] = time.perf_counter()
+            began[:] = [time.perf_counter(), time.thread_time()]
         else:
-            pauses.append((info["generation"], time.perf_counter() - began[0]))
+            pauses.append((info["generation"], time.perf_counter() - began[0],
+                           time.thread_time() - began[1]))
 
     gc.callbacks.append(on_gc)
     tasks = [asyncio.create_task(monitor.run()), asyncio.create_task(client.start(TOKEN))]
@@ -885,6 +888,8 @@ class Phase:
     kinds: dict[str, list[float]] = field(default_factory=dict)
     gc: list[tuple[int, float]] = field(default_factory=list)
     """The garbage collections in the window: (generation, seconds)."""
+    gc_cpu: float = 0.0
+    """The CPU seconds the collections took."""
     objects: int = 0
     """Objects the collector tracks in the child at the end."""
     fake_lag: list[float] = field(default_factory=list)
@@ -1023,7 +1028,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         phase.loop = last["loop"]
         phase.timed = last["timed"]
         phase.stalls = last["stalls"]
-        phase.gc = [(int(gen), float(secs)) for gen, secs in last["gc"]]
+        phase.gc = [(int(gen), float(secs)) for gen, secs, *_ in last["gc"]]
+        phase.gc_cpu = sum(float(rest[0]) for _, _, *rest in last["gc"] if rest)
         phase.objects = int(last["objects"])
         phase.fake_lag = fake_lag.take()
         lag_task.cancel()
@@ -1101,6 +1107,8 @@ def show(phase: Phase) -> None:
         f"{gen}: {len(pauses)}, {sum(pauses) * ms:.0f} ms in all, longest "
         f"{max(pauses, default=0) * ms:.1f} ms"
         for gen in range(3) for pauses in [[s for g, s in phase.gc if g == gen]])
+        + f"; {phase.gc_cpu * ms:.0f} ms of CPU in all"
+        f" ({phase.gc_cpu / phase.cpu:.1%} of the phase's)" * bool(phase.cpu)
         + f"; {phase.objects} objects tracked")
     print(f"  the fake's own loop lag p99 {pct(phase.fake_lag, 99) * ms:.2f} ms, max "
           f"{max(phase.fake_lag, default=0) * ms:.1f} ms")
