@@ -24,7 +24,7 @@ from bot.discord.errors import answer_error
 from bot.discord.events import EventController
 from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
-from bot.discord.routing import RoutedButton, RoutedSelect, Router, answer_unmatched
+from bot.discord.routing import Router, answer_unmatched, route_click
 from bot.discord.translator import CatalogTranslator
 from bot.discord.webhooks import ChannelWebhooks
 from bot.gamekit.search import Budget
@@ -46,7 +46,8 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 _INTERACTION_TASKS = (
     "CommandTree-invoker", "discord-ui-dynamic-item-", "discord.py: on_interaction",
 )
-"""The names discord.py gives the tasks that run slash commands, components and our fallback."""
+"""The names discord.py gives the tasks that run slash commands, its own components' callbacks
+and ``on_interaction`` (the routed clicks and the answer to a component no message carries)."""
 
 STARTUP_REFRESH_LIMIT = 1000
 """Tables redrawn at start-up, most recently changed first: those whose message shows an older
@@ -203,8 +204,6 @@ class KortbordBot(commands.Bot):
                          shards=self.settings.shards, strengths=seating_strengths),
             self.service, self.controllers, self.preferences, self)
         self.events.register_routes(self.router)
-        # components are routed by custom id, so tables posted before a restart keep working
-        self.add_dynamic_items(RoutedButton, RoutedSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Discord shows commands in each user's language: the names and descriptions of every
@@ -338,7 +337,9 @@ class KortbordBot(commands.Bot):
             _log.info("synced %d global commands", len(synced))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await answer_unmatched(interaction)
+        # components are routed by custom id, so tables posted before a restart keep working
+        if not await route_click(interaction):
+            await answer_unmatched(interaction)
 
     async def on_ready(self) -> None:
         _log.info("ready as %s in %d guilds", self.user, len(self.guilds))

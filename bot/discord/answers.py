@@ -57,7 +57,8 @@ async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | None,
     """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
     through discord.py's webhook adapter: the message Discord sends back is not needed, and
     ``Webhook.edit_message`` would build a ``WebhookMessage`` of it and store the view, which
-    the routed components (``DynamicItem``) do not need (issue 16, as the table's writes)."""
+    the routed components (``bot.discord.routing``) do not need (issue 16, as the table's
+    writes)."""
     assert webhook.token is not None
     with handle_message_parameters(view=view, **fields) as params:
         empty_view(view)

@@ -854,7 +854,7 @@ class TablePublisher:
         ``hook``; returns its id. Straight through discord.py's HTTP client and webhook
         adapter: the message Discord sends back is not needed, and building a
         ``discord.Message`` of it cost more than the rest of the write (issue 16). The
-        components are routed by their custom ids (``DynamicItem``), so no view needs
+        components are routed by their custom ids (``bot.discord.routing``), so no view needs
         storing."""
         channel_id = state.channel_id
         if state.only_hooks and (hook is None or hook.channel is not None):

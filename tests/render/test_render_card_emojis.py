@@ -45,7 +45,7 @@ def in_both(make: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
 
 
 def _components(view: discord.ui.View) -> list[Any]:
-    return [child.item if hasattr(child, "item") else child for child in view.children]
+    return list(view.children)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -102,12 +102,12 @@ def test_hand_panel_offers_exactly_the_legal_plays() -> None:
     offered = {
         parse_play_value(o.value)
         for item in view.children
-        for o in getattr(item.item, "options", [])
+        for o in getattr(item, "options", [])
     }
     plays = [m for m in game.legal_moves(player) if isinstance(m, Play)]
     legal = {(m.rank, m.naturals, m.jokers) for m in plays}
     assert offered == legal
-    labels = [getattr(item.item, "label", None) for item in view.children]
+    labels = [getattr(item, "label", None) for item in view.children]
     assert "Draw" not in labels and "Pass" not in labels  # D4: the first move must be a play
 
 
@@ -125,17 +125,17 @@ def test_a_huge_hand_switches_to_choosing_a_rank_first() -> None:
     public, private = game.public_view(), game.private_view(1)
     assert len([m for m in private.legal_moves if isinstance(m, Play)]) > 75
     _, view = hand_panel(public, private, NAMES, "en", table_id=5, counter=0)
-    selects = [i for i in view.children if hasattr(i.item, "options")]
-    assert len(selects) == 1 and selects[0].item.custom_id.startswith("ks:dubb:5:rank:0")
+    selects = [i for i in view.children if hasattr(i, "options")]
+    assert len(selects) == 1 and selects[0].custom_id.startswith("ks:dubb:5:rank:0")
     _, view = hand_panel(public, private, NAMES, "en", table_id=5, counter=0, rank_filter=7)
     offered = [
         parse_play_value(o.value)
         for i in view.children
-        if i.item.custom_id.startswith("ks:dubb:5:play")
-        for o in i.item.options
+        if i.custom_id.startswith("ks:dubb:5:play")
+        for o in i.options
     ]
     assert offered and all(rank == 7 for rank, _, _ in offered)
-    assert all(len(getattr(i.item, "options", [])) <= 25 for i in view.children)
+    assert all(len(getattr(i, "options", [])) <= 25 for i in view.children)
 
 
 def test_play_text_is_what_a_user_could_type_back() -> None:

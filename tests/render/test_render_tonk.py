@@ -74,7 +74,7 @@ def _panel(table: TonkEngine, player: int, notice: str | None = None
 
 
 def _components(view: discord.ui.View) -> list[Any]:
-    return [child.item if hasattr(child, "item") else child for child in view.children]
+    return list(view.children)
 
 
 def _labels(view: discord.ui.View) -> list[str]:
@@ -353,7 +353,7 @@ def test_ledger_standings_are_signed_and_paged() -> None:
     assert last["description"] == "5. **P5** −5 · 5 hands played · 1 won"
     view = ledger_view(LedgerQuery(None, 12), page=1, count=5, lang=EN, page_size=2)
     assert view is not None
-    ids = [c.item.custom_id for c in view.children]  # type: ignore[attr-defined]
+    ids = [c.custom_id for c in view.children]  # type: ignore[attr-defined]
     assert ids == ["kb:tonk:12:ledger:0:s", "kb:tonk:12:ledger:2:s"]
     assert ledger_view(LedgerQuery(), page=0, count=2, lang=EN, page_size=2) is None
     assert LedgerQuery.parse("p42", 0) == LedgerQuery(42, None)
