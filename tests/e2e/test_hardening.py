@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord.publisher import RETRY_MAX
 from bot.fakediscord import Driver, FakeDiscord, InteractionRejected
+from bot.fakediscord.model import StoredMessage
 from bot.games.tonk import Phase
 from bot.games.tonk.settlement import HandEnd
 from tests.e2e import dubb_table, tonk_table
@@ -225,6 +226,40 @@ async def test_the_table_catches_up_within_seconds_after_a_long_outage(
         lambda: (m := dubb_table.table_message(driver, world.channel))
         and dubb_table.counter_of(m) == moved.counter and m, what="the table to catch up")
     assert dubb_table.to_move(caught_up) == moved.engine.to_move
+
+
+async def test_a_stale_table_message_is_deleted_once_discord_is_back(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """The table message a write replaced, which only the bot's token can delete, is deleted
+    in the background (issue 49); while Discord answers that delete with 503 the sweep tries
+    again with the write's backoff, and the channel ends with one table message, not two."""
+    clock = clocked(fake, bot_runner)
+    await bot_runner.start()
+    driver.allow_rest_errors()
+    table = await dubb_table.open_table(driver, world.channel, world.anna, [world.bo],
+                                        turn_time=STALE)
+    before = table.table
+
+    def tables() -> list[StoredMessage]:
+        return [m for m in driver.channel_messages(world.channel) if m.buttons()]
+
+    await driver.wait_for(lambda: tables() == [before], what="the lobby gone")
+
+    def deletes(method: str, route: str) -> bool:
+        return method == "DELETE" and route == "/channels/{channel_id}/messages/{message_id}"
+
+    fake.inject_faults(1.0, status=503, match=deletes)
+    counter = dubb_table.counter_of(before)
+    assert counter is not None
+    clock.advance(STALE)  # the timeout's table is the bot's, its interaction's token stale
+    shown = await table.wait_counter(counter + 1)
+    retry = await clock.someone_sleeping(within=RETRY_MAX)
+    assert [c for c in fake.rest_calls if c.injected]
+    assert tables() == [before, shown]
+    fake.clear_faults()
+    clock.advance(retry - clock.now())
+    await driver.wait_for(lambda: tables() == [shown], what="the old table deleted")
 
 
 # -- 6. pings across restarts ---------------------------------------------------------------------
