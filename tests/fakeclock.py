@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import os
 
 START = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 PATIENCE = 60.0
@@ -36,18 +37,22 @@ class FakeClock:
         self._slept.set()
         await wake
 
-    async def someone_sleeping(self) -> float:
-        """Wait until a sleep is waiting for the clock, and return when the earliest one ends."""
+    async def someone_sleeping(self, within: float | None = None) -> float:
+        """Wait until a sleep is waiting for the clock (one that ends at most ``within``
+        seconds from now, if given), and return when the earliest such one ends."""
         while True:
-            pending = [at for at, _, wake in self._sleepers if not wake.done()]
+            pending = [at for at, _, wake in self._sleepers if not wake.done()
+                       and (within is None or at <= self._now + within)]
             if pending:
                 return min(pending)
             self._slept.clear()
             try:
                 await asyncio.wait_for(self._slept.wait(), PATIENCE)
             except TimeoutError:
-                raise AssertionError(f"nothing slept on the fake clock for {PATIENCE:g} s "
-                                     "of real time") from None
+                bound = "" if within is None else f" (to wake within {within:g} s)"
+                raise AssertionError(
+                    f"nothing slept on the fake clock{bound} for {PATIENCE:g} s of real time; "
+                    "the tasks then:\n" + _awaiting()) from None
 
     def advance(self, seconds: float) -> None:
         """Move the clock on and wake every sleep that has run out (they run at the test's next
@@ -59,3 +64,28 @@ class FakeClock:
             _, _, wake = heapq.heappop(self._sleepers)
             if not wake.done():
                 wake.set_result(None)
+
+
+def _awaiting() -> str:
+    """Each task on the loop and where it waits (the innermost line of ours): what a test
+    that waits for a sleep in vain needs to know, the task that should have slept being stuck
+    elsewhere or gone."""
+    return "\n".join(f"  {task.get_name()}: {_where(task.get_coro())}"
+                     for task in sorted(asyncio.all_tasks(), key=lambda t: t.get_name()))
+
+
+def _where(coro: object) -> str:
+    """The innermost line of the project's own code that ``coro`` awaits at, and what it awaits
+    there (``Task.get_stack`` stops at the task's own coroutine)."""
+    frames = []
+    while (frame := getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)):
+        frames.append(frame)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    if not frames:
+        return "running"
+    ours = [f for f in frames if not os.path.relpath(f.f_code.co_filename).startswith(
+        ("..", ".venv"))] or frames
+    place = ours[-1]
+    code = place.f_code
+    where = f"{os.path.relpath(code.co_filename)}:{place.f_lineno} in {code.co_name}"
+    return where if place is frames[-1] else f"{where}, awaiting {frames[-1].f_code.co_name}"

@@ -483,7 +483,8 @@ class TablePublisher:
         assert self._client.user is not None
         targets: dict[int, tuple[Hook | None, bool]] = {}
         since = state.strays_from
-        if state.look and since is not None:
+        looked = state.look and since is not None
+        if looked:
             marker = f":{state.table_id}:"
             channel = self._client.get_partial_messageable(state.channel_id)
             grant = await self._pacer.acquire(state.channel_id, Kind.READ, background=True)
@@ -502,7 +503,6 @@ class TablePublisher:
                 if any(marker in custom_id for custom_id in _custom_ids(message.components)):
                     by_hook = hook if message.author.id != self._client.user.id else None
                     targets[message.id] = (by_hook, by_hook is not None)
-            state.look = False
         for message_id, foreign in list(state.stale.items()):
             targets.setdefault(message_id, (None, foreign))
         for message_id, (by_hook, foreign) in targets.items():
@@ -512,6 +512,9 @@ class TablePublisher:
                 await self._delete(state.channel_id, message_id, by_hook, foreign=foreign,
                                    background=True)
             state.stale.pop(message_id, None)
+        if looked:
+            # only now: a delete that failed (Discord down) leaves the next try to look again
+            state.look = False
 
     def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
         """Which limits the next write of ``showing`` counts against: an interaction's
@@ -925,12 +928,12 @@ class TablePublisher:
             webhook = hook.webhook
             assert webhook.token is not None
             try:
-                with contextlib.suppress(discord.HTTPException):
-                    await async_context.get().delete_webhook_message(
-                        webhook.id, webhook.token, message_id, session=webhook.session,
-                        proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
-                        thread_id=hook.thread_id)
-                    return
+                await async_context.get().delete_webhook_message(
+                    webhook.id, webhook.token, message_id, session=webhook.session,
+                    proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, thread_id=hook.thread_id)
+                return
+            except discord.HTTPException as exc:
+                _still_down(exc, background)
             finally:
                 grant.release()
             # the webhook could not: the bot deletes its message itself
@@ -943,8 +946,10 @@ class TablePublisher:
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=urgent,
                                           background=background)
         try:
-            with contextlib.suppress(discord.HTTPException), paced():
+            with paced():
                 await self._partial(channel_id, message_id).delete()
+        except discord.HTTPException as exc:
+            _still_down(exc, background)
         finally:
             grant.release()
 
@@ -990,6 +995,15 @@ def _layout(render: TableRender) -> dict[str, Any]:
 def _by_hook(grant: Grant) -> bool:
     """Whether ``grant`` is for a webhook's request (an interaction's or the channel's)."""
     return grant.kind in (Kind.HOOK, Kind.WEBHOOK)
+
+
+def _still_down(exc: discord.HTTPException, background: bool) -> None:
+    """Raise ``exc`` again if a ``background`` sweep's delete failed because Discord is down
+    (5xx): the message still stands, and the sweep tries again with a backoff. Any other
+    failure is let go: the message is gone already, or may not be deleted; and a write's own
+    delete is not tried again (its table is up)."""
+    if background and exc.status >= 500:
+        raise exc
 
 
 def _webhook_gone(exc: discord.HTTPException) -> bool:
