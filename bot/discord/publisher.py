@@ -52,6 +52,13 @@ recorded (``strays_from``) in the same transaction as what each write shows, and
 once they are gone: until a restart's first write is recorded, the stored message and version
 are where the next process sweeps from; after, the record is. So a process killed at any point
 leaves the next one to sweep them.
+
+A restart costs a table none of those two where it need not (``begin``, ``_release``): the
+token of the interaction that posted the table message is stored with it while good, so a
+table restarted within its 15 minutes is edited, and its old message deleted, through it; and
+each run claims its tables' posts before it makes any (``bot.storage.postruns``) and, on a
+clean stop with every post recorded, gives them up, so the next start reads no channel for
+strays of a table nobody claims. After a kill the claims stay, and the look is as before.
 """
 
 from __future__ import annotations
