@@ -16,12 +16,13 @@ Table messages are written through people's interactions wherever possible (issu
 is posted as a follow-up of the newest person's interaction at the table (their move, join or
 start), and edited and deleted through the interaction that posted it, while its token is good
 (``Hook``). Those are interaction endpoints, outside the bot's global rate limit. The tables
-nobody clicked at for 14 minutes (and those left from before a restart) go through the bot's
-own webhook on the channel where it may have one (``bot.discord.webhooks``: per webhook and
-address, not the global limit either), and only elsewhere cost the bot's own requests. A
-message is edited by whoever posted it (a webhook's only through that webhook, which is stored
-with the table); a message only the bot could edit is posted anew through the channel's
-webhook once, so that the table's later edits are off the global budget too.
+nobody clicked at for 14 minutes (and those left from before a restart, once the stored token
+is too old) go through the bot's own webhook on the channel where it may have one
+(``bot.discord.webhooks``: per webhook and address, not the global limit either), and only
+elsewhere cost the bot's own requests. A message is edited by whoever posted it (a webhook's
+only through that webhook, which is stored with the table); a message only the bot could edit
+is posted anew through the channel's webhook once, so that the table's later edits are off the
+global budget too.
 
 Setting a channel's webhook up costs two of the bot token's requests, so a write that a
 person's fresh interaction can make never waits for it (issue 49: a thousand new channels' lobbies
@@ -163,8 +164,8 @@ class _Table:
     while it is fresh."""
     message_hook: Hook | None = None
     """The interaction whose webhook posted the table message, or the channel webhook that did
-    (``None``: the bot posted it, or not known since a restart): it edits and deletes that
-    message while it is fresh."""
+    (``None``: the bot posted it; after a restart, the interaction is known from its stored token
+    while that is fresh): it edits and deletes that message while it is fresh."""
     message_webhook: int | None = None
     """The channel webhook that posted the table message (``None``: none did), as stored."""
     channel_hook: Hook | None = None
