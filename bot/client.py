@@ -180,6 +180,8 @@ class KortbordBot(commands.Bot):
                                         self.people, ChannelWebhooks(self, self.store, self.clock))
         # the command sync and every other request of the bot token's wait for the pacer too
         pace_all(self.http, self.publisher.pacer)
+        # before any table is written: which tables' posts the last process left recorded
+        await self.publisher.begin()
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
         self.search_pool = SearchPool(
             self.settings.expert_workers,

@@ -323,7 +323,7 @@ class TableController:
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
             hook=None if via is None else Hook.of(via), message_webhook=snapshot.message_webhook,
-            strays_from=snapshot.strays_from,
+            strays_from=snapshot.strays_from, message_token=snapshot.message_token,
             interaction_only=only, asleep_note=asleep_note,
         )
 

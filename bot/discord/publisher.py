@@ -16,12 +16,13 @@ Table messages are written through people's interactions wherever possible (issu
 is posted as a follow-up of the newest person's interaction at the table (their move, join or
 start), and edited and deleted through the interaction that posted it, while its token is good
 (``Hook``). Those are interaction endpoints, outside the bot's global rate limit. The tables
-nobody clicked at for 14 minutes (and those left from before a restart) go through the bot's
-own webhook on the channel where it may have one (``bot.discord.webhooks``: per webhook and
-address, not the global limit either), and only elsewhere cost the bot's own requests. A
-message is edited by whoever posted it (a webhook's only through that webhook, which is stored
-with the table); a message only the bot could edit is posted anew through the channel's
-webhook once, so that the table's later edits are off the global budget too.
+nobody clicked at for 14 minutes (and those left from before a restart, once the stored token
+is too old) go through the bot's own webhook on the channel where it may have one
+(``bot.discord.webhooks``: per webhook and address, not the global limit either), and only
+elsewhere cost the bot's own requests. A message is edited by whoever posted it (a webhook's
+only through that webhook, which is stored with the table); a message only the bot could edit
+is posted anew through the channel's webhook once, so that the table's later edits are off the
+global budget too.
 
 Setting a channel's webhook up costs two of the bot token's requests, so a write that a
 person's fresh interaction can make never waits for it (issue 49: a thousand new channels' lobbies
@@ -52,6 +53,13 @@ recorded (``strays_from``) in the same transaction as what each write shows, and
 once they are gone: until a restart's first write is recorded, the stored message and version
 are where the next process sweeps from; after, the record is. So a process killed at any point
 leaves the next one to sweep them.
+
+A restart costs a table none of those two where it need not (``begin``, ``_release``): the
+token of the interaction that posted the table message is stored with it while good, so a
+table restarted within its 15 minutes is edited, and its old message deleted, through it; and
+each run claims its tables' posts before it makes any (``bot.storage.postruns``) and, on a
+clean stop with every post recorded, gives them up, so the next start reads no channel for
+strays of a table nobody claims. After a kill the claims stay, and the look is as before.
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -104,6 +113,9 @@ SETUPS_AT_ONCE = 8
 webhook made) queues behind the first requests of those already under way, so with every new
 channel's set-up under way at once a thousand channels' look-ups would all come before the
 first webhook was made."""
+TOKENS_CHECKED_EVERY = 60.0
+"""Seconds between two clearings of the stored interaction tokens too old to use (real time):
+a credential stays in the database at most this long after it stopped being good."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 5.0
 """Seconds between tries of a failed write, doubling up to this cap, so a table shows the latest
@@ -152,8 +164,8 @@ class _Table:
     while it is fresh."""
     message_hook: Hook | None = None
     """The interaction whose webhook posted the table message, or the channel webhook that did
-    (``None``: the bot posted it, or not known since a restart): it edits and deletes that
-    message while it is fresh."""
+    (``None``: the bot posted it; after a restart, the interaction is known from its stored token
+    while that is fresh): it edits and deletes that message while it is fresh."""
     message_webhook: int | None = None
     """The channel webhook that posted the table message (``None``: none did), as stored."""
     channel_hook: Hook | None = None
@@ -240,14 +252,33 @@ class TablePublisher:
         """Sweeps under way, those of tables shown over included."""
         self._closing = False
         """Closing: a write that finishes meanwhile starts no sweep (the next process does)."""
+        self._run: int | None = None
+        """This process's run, once ``begin`` claimed its tables' posts (``None``: no record of
+        posts is kept, and every restarted table is looked at for strays)."""
+        self._held: set[int] = set()
+        """Tables whose posts this run has claimed (``bot.storage.postruns``)."""
+        self._clean: set[int] = set()
+        """Tables with every post recorded when this run began (the run before stopped
+        cleanly): their first write here looks for no strays."""
+        self._posting: set[int] = set()
+        """Tables with a post under way: sent, or about to be, and not yet recorded."""
+        self._doubtful: set[int] = set()
+        """Tables a post of which may have gone out without being recorded (it failed in a way
+        that does not say Discord refused it)."""
+        self._token_keeper: asyncio.Task[None] | None = None
+        self._released = False
+        """This run's clean stop is recorded."""
 
     def _state(self, showing: Showing, *, posting: bool = False) -> _Table:
         state = self._tables.get(showing.table_id)
         if state is None:
             # a table this publisher has not shown yet: what is stored is all we know; a
             # message that shows an older version may have a post nobody recorded below it
+            # (unless the last process stopped cleanly with every post of it recorded)
             strays_from = showing.strays_from
-            if strays_from is None and showing.behind and not posting:
+            clean = showing.table_id in self._clean
+            self._clean.discard(showing.table_id)
+            if strays_from is None and showing.behind and not posting and not clean:
                 strays_from = showing.message_id
             if showing.interaction_only:
                 strays_from = None  # nothing of the bot's can read the channel
@@ -256,8 +287,46 @@ class TablePublisher:
                 message_webhook=showing.message_webhook,
                 only_hooks=showing.interaction_only, strays_from=strays_from,
                 strays_recorded=strays_from is not None and strays_from == showing.strays_from,
-                look=strays_from is not None)
+                look=strays_from is not None, message_hook=self._stored_hook(showing))
         return state
+
+    def _stored_hook(self, showing: Showing) -> Hook | None:
+        """The interaction that posted the stored message, from its stored token while that is
+        fresh: it edits the message in place after a restart, where only the bot's token
+        could otherwise delete it (and the table would be posted anew)."""
+        stored = showing.message_token
+        if stored is None or showing.interaction_only or showing.message_id is None:
+            return None
+        token, made_at = stored
+        hook = Hook.of_token(token, made_at, showing.channel_id, self._client)
+        return hook if hook is not None and hook.fresh(self._clock.now()) else None
+
+    async def begin(self) -> None:
+        """Start this process's run: claim the posts of the tables it may write, note those
+        whose every post is recorded, and keep the stored interaction tokens to those still
+        good. Before the first write: a post this run makes unrecorded must be claimed."""
+        run = _new_run()
+        try:
+            claimed = await self._hooks.claim_posts(run)
+        except Exception:
+            _log.exception("claiming the tables' posts failed: every table is looked at")
+            return
+        self._run = run
+        self._held = set(claimed)
+        self._clean = {table for table, clean in claimed.items() if clean}
+        _log.info("claimed the posts of %d tables, %d of them with every post recorded",
+                  len(claimed), len(self._clean))
+        self._token_keeper = asyncio.create_task(self._keep_tokens(),
+                                                 name="kortbord-table-tokens")
+
+    async def _keep_tokens(self) -> None:
+        """Clear the stored interaction tokens once too old to use, now and then."""
+        while True:
+            try:
+                await self._hooks.forget_message_tokens(self._clock.now() - HOOK_LIFETIME)
+            except Exception:
+                _log.exception("clearing old table tokens failed")
+            await asyncio.sleep(TOKENS_CHECKED_EVERY)
 
     def interaction_only(self, place_id: int, channel_id: int) -> bool:
         """Whether a table there is written only through interactions (``bot.discord.reach``)."""
@@ -347,6 +416,30 @@ class TablePublisher:
         for worker in workers:
             worker.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        if self._token_keeper is not None:
+            self._token_keeper.cancel()
+            await asyncio.gather(self._token_keeper, return_exceptions=True)
+        await self._release()
+
+    async def _release(self) -> None:
+        """Record that this run's posts are all recorded, but for the tables with a post under
+        way or one that may have gone out unrecorded: the next start looks for strays only at
+        those (and at the tables of runs killed before)."""
+        run = self._run
+        if run is None or self._released:
+            return
+        self._released = True
+        # a post still to come (an answer that outlived the grace) claims its table first, as
+        # a run of its own that no release removes
+        self._run = _new_run()
+        self._held.clear()
+        keep = self._posting | self._doubtful
+        try:
+            await self._hooks.release_posts(run, keep=keep)
+        except Exception:
+            _log.exception("recording the clean stop failed: the next start looks for strays")
+            return
+        _log.info("stopped with every table post recorded but %d", len(keep))
 
     async def _drain(self, state: _Table) -> None:
         failures = 0
@@ -792,64 +885,98 @@ class TablePublisher:
         render = _drawn(showing)
         mentions = (_QUIET if mention is None else discord.AllowedMentions(
             users=[discord.Object(mention)], roles=False, everyone=False, replied_user=False))
-        while True:
-            hook = self._poster(state, self._clock.now())
-            if state.only_hooks and hook is None:
-                raise _NoToken
-            if grant is None:
-                kind, key = (hook.kind, hook.key) if hook is not None else (
-                    Kind.WRITE, showing.channel_id)
-                grant = await self._pacer.acquire(key, kind, urgent=True)
-            else:
-                grant = await self._regrant(state, grant, hook)
-            if not _by_hook(grant):
-                hook = None
-            kwargs: dict[str, object] = {"allowed_mentions": mentions, **_layout(render)}
-            if nonce is not None and hook is None:
-                # a webhook takes no nonce; a restart's sweep finds its strays
-                kwargs["nonce"] = nonce
-            if render.image is not None:
-                kwargs["file"] = attachment(render.image)
-            try:
-                sent = await self._write(state, None, hook, **kwargs)
-                break
-            except discord.HTTPException as exc:
-                if hook is None or hook.channel is None or self._poster(state,
-                        self._clock.now()) is hook:
-                    raise
-                # the channel's webhook is gone (forgotten by ``_write``): the same write goes
-                # the next way, a new webhook or the bot's own message
-                render = _drawn(showing)
-                _log.info("posting table %d again without its channel's webhook (%s)",
-                          showing.table_id, exc.status)
-            finally:
-                grant.release()
-                grant = None
-        state.picture = render.image
-        # read after the post: a webhook found gone meanwhile deletes nothing
-        old_hook = state.editor(self._clock.now())
-        if replaces is not None and replaces != sent:
-            foreign = state.message_webhook is not None
-            if old_hook is None and not state.only_hooks:
-                # only the bot's token can delete it: the sweep does, in the background, and
-                # until then the record says it may still stand
-                state.stale[replaces] = foreign
-                if state.strays_from is None or replaces < state.strays_from:
-                    state.strays_from = replaces
-            else:
-                await self._delete(showing.channel_id, replaces, old_hook, foreign=foreign,
-                                   only_hooks=state.only_hooks)
-        state.message_id = sent
-        state.message_hook = hook
-        state.message_webhook = None if hook is None or hook.channel is None else hook.key
-        state.orphaned = False
-        state.pinged = pinged
-        state.shown = max(state.shown, showing.version)
-        await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
-                                        showing.version, webhook=state.message_webhook,
-                                        strays_from=state.strays_from)
-        state.strays_recorded = state.strays_from is not None
-        return sent
+        await self._claim(state)
+        with self._recording(state.table_id):
+            while True:
+                hook = self._poster(state, self._clock.now())
+                if state.only_hooks and hook is None:
+                    raise _NoToken
+                if grant is None:
+                    kind, key = (hook.kind, hook.key) if hook is not None else (
+                        Kind.WRITE, showing.channel_id)
+                    grant = await self._pacer.acquire(key, kind, urgent=True)
+                else:
+                    grant = await self._regrant(state, grant, hook)
+                if not _by_hook(grant):
+                    hook = None
+                kwargs: dict[str, object] = {"allowed_mentions": mentions, **_layout(render)}
+                if nonce is not None and hook is None:
+                    # a webhook takes no nonce; a restart's sweep finds its strays
+                    kwargs["nonce"] = nonce
+                if render.image is not None:
+                    kwargs["file"] = attachment(render.image)
+                try:
+                    sent = await self._write(state, None, hook, **kwargs)
+                    break
+                except discord.HTTPException as exc:
+                    if hook is None or hook.channel is None or self._poster(state,
+                            self._clock.now()) is hook:
+                        raise
+                    # the channel's webhook is gone (forgotten by ``_write``): the same write goes
+                    # the next way, a new webhook or the bot's own message
+                    render = _drawn(showing)
+                    _log.info("posting table %d again without its channel's webhook (%s)",
+                              showing.table_id, exc.status)
+                finally:
+                    grant.release()
+                    grant = None
+            state.picture = render.image
+            # read after the post: a webhook found gone meanwhile deletes nothing
+            old_hook = state.editor(self._clock.now())
+            if replaces is not None and replaces != sent:
+                foreign = state.message_webhook is not None
+                if old_hook is None and not state.only_hooks:
+                    # only the bot's token can delete it: the sweep does, in the background, and
+                    # until then the record says it may still stand
+                    state.stale[replaces] = foreign
+                    if state.strays_from is None or replaces < state.strays_from:
+                        state.strays_from = replaces
+                else:
+                    await self._delete(showing.channel_id, replaces, old_hook, foreign=foreign,
+                                       only_hooks=state.only_hooks)
+            state.message_id = sent
+            state.message_hook = hook
+            state.message_webhook = None if hook is None or hook.channel is None else hook.key
+            state.orphaned = False
+            state.pinged = pinged
+            state.shown = max(state.shown, showing.version)
+            run = None if self._run is None or state.table_id in self._held else self._run
+            await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
+                                            showing.version, webhook=state.message_webhook,
+                                            strays_from=state.strays_from,
+                                            token=_token_of(hook), run=run)
+            if run is not None:
+                self._held.add(state.table_id)
+            state.strays_recorded = state.strays_from is not None
+            return sent
+
+    async def _claim(self, state: _Table) -> None:
+        """Claim the table's posts for this run before its first post here, unless the
+        post's own record will (a table without a message: no look could find its post)."""
+        if (self._run is not None and state.message_id is not None
+                and state.table_id not in self._held):
+            await self._hooks.hold_posts(state.table_id, self._run)
+            self._held.add(state.table_id)
+
+    @contextlib.contextmanager
+    def _recording(self, table_id: int) -> Iterator[None]:
+        """A post of the table and its record: until the record lands the post may stand
+        unrecorded, and where it fails but for Discord's refusal, it may for good."""
+        self._posting.add(table_id)
+        try:
+            yield
+        except discord.HTTPException as exc:
+            if exc.status >= 500:
+                self._doubtful.add(table_id)
+            raise
+        except _NoToken:
+            raise  # nothing was sent
+        except BaseException:
+            # a timeout, a cancelled task, a record that failed: the post may have gone out
+            self._doubtful.add(table_id)
+            raise
+        finally:
+            self._posting.discard(table_id)
 
     async def _write(self, state: _Table, message_id: int | None, hook: Hook | None,
                      **fields: Any) -> int:
@@ -1022,6 +1149,20 @@ def _custom_ids(components: Iterable[Any]) -> Iterator[str]:
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
             yield from _custom_ids((accessory,))
+
+
+def _new_run() -> int:
+    """A process run's id: random, so that runs of processes beside each other never share
+    one; never 0, the run that claimed every table before the record of runs began."""
+    return secrets.randbits(62) + 1
+
+
+def _token_of(hook: Hook | None) -> tuple[str, float] | None:
+    """The interaction token of ``hook`` and when it was issued, to store with the message it
+    posted (``None``: not an interaction's)."""
+    if hook is None or hook.channel is not None or hook.webhook.token is None:
+        return None
+    return hook.webhook.token, hook.made_at
 
 
 def _backoff(failures: int) -> float:

@@ -5,8 +5,8 @@ publisher (``bot.discord.publisher``) takes these and decides when and how each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import discord
@@ -84,6 +84,18 @@ class Hook:
                    interaction.created_at.timestamp(), answered_by_follow_up=late)
 
     @classmethod
+    def of_token(cls, token: str, made_at: float, channel_id: int, client: discord.Client
+                 ) -> Hook | None:
+        """The interaction webhook of a stored ``token`` (``Showing.message_token``), issued at
+        ``made_at``: it edits and deletes the message it posted while it is fresh, a restart
+        included (``None`` where the bot has no application id to address it by)."""
+        application_id = client.application_id
+        if application_id is None:
+            return None
+        return cls(discord.Webhook.partial(application_id, token, client=client), channel_id,
+                   made_at)
+
+    @classmethod
     def of_channel(cls, hook: ChannelHook, channel_id: int, thread_id: int | None,
                    client: discord.Client) -> Hook:
         return cls(discord.Webhook.partial(hook.webhook_id, hook.token, client=client),
@@ -135,6 +147,10 @@ class Showing:
     strays_from: int | None = None
     """Where the table's stale messages may still stand from, as stored (``None``: nowhere;
     ``TableRecord.strays_from``): a sweep deletes them after the table's next write."""
+    message_token: tuple[str, float] | None = field(default=None, repr=False)
+    """The interaction token that posted the stored message and when Discord issued it, as
+    stored (``TableRecord.message_token``): while fresh it edits that message in place after
+    a restart, where only the bot's token could otherwise delete it."""
     quiet: bool = False
     """``ping`` is playing and their open hand panel announces the turn: the table does not
     ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
@@ -154,9 +170,19 @@ class PublishHooks(Protocol):
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int, *,
                             webhook: int | None = None,
-                            strays_from: int | None = None) -> None: ...
+                            strays_from: int | None = None,
+                            token: tuple[str, float] | None = None,
+                            run: int | None = None) -> None: ...
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
                             pinged: int | None, *, strays_from: int | None = None) -> None: ...
 
     async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None: ...
+
+    async def claim_posts(self, run_id: int) -> dict[int, bool]: ...
+
+    async def hold_posts(self, table_id: int, run_id: int) -> None: ...
+
+    async def release_posts(self, run_id: int, *, keep: Collection[int] = ()) -> None: ...
+
+    async def forget_message_tokens(self, issued_before: float) -> int: ...

@@ -53,7 +53,8 @@ TABLES: tuple[TableCopy, ...] = (
         ("turn_seconds", "int"), ("turn_deadline", "real"), ("deadline_counter", "int"),
         ("version", "int"), ("shown_version", "int"), ("pinged", "int"), ("to_move", "int"),
         ("locale", "text"), ("closed_note", "text"), ("deals", "text"), ("rated", "int"),
-        ("message_webhook", "int"), ("strays_from", "int"),
+        ("message_webhook", "int"), ("strays_from", "int"), ("message_token", "text"),
+        ("message_token_at", "real"),
     )),
     TableCopy("moves", ("table_id", "seq"), (
         ("table_id", "int"), ("seq", "int"), ("player_id", "int"), ("move", "text"),
@@ -137,6 +138,9 @@ TABLES: tuple[TableCopy, ...] = (
     )),
     TableCopy("daily_hidden", ("player_id",), (
         ("player_id", "int"), ("hidden_at", "real"),
+    )),
+    TableCopy("posting_runs", ("table_id", "run_id"), (
+        ("table_id", "int"), ("run_id", "int"),
     )),
 )
 """Every table, parents before the rows that refer to them."""

@@ -791,6 +791,57 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        13,
+        "a restart edits tables in place and skips the look for strays after a clean stop",
+        sqlite=(
+            # message_token: the token of the interaction whose follow-up posted the table
+            # message, and message_token_at when Discord issued it (its id's time): it edits
+            # and deletes that message for 15 minutes, a restart included. A credential, kept
+            # only while good: replaced as the message moves, cleared once it is too old.
+            "ALTER TABLE tables ADD COLUMN message_token TEXT",
+            "ALTER TABLE tables ADD COLUMN message_token_at REAL",
+            "CREATE INDEX tables_message_tokens ON tables (message_token_at) "
+            "WHERE message_token IS NOT NULL",
+            # a process run that may have posted a message of the table it never recorded:
+            # claimed at its start (or before its first post of a table), gone when it stops
+            # cleanly with every post recorded; a table with none needs no look for strays
+            """
+            CREATE TABLE posting_runs (
+                table_id INTEGER NOT NULL REFERENCES tables (id),
+                run_id INTEGER NOT NULL,
+                PRIMARY KEY (table_id, run_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX posting_runs_of_run ON posting_runs (run_id)",
+            # whether the process before the upgrade stopped cleanly is not known: its tables
+            # are claimed by run 0, which no stop releases, and looked at as before
+            """
+            INSERT INTO posting_runs (table_id, run_id) SELECT id, 0 FROM tables
+                WHERE message_id IS NOT NULL AND (status IN ('lobby', 'playing')
+                OR shown_version IS NOT version OR strays_from IS NOT NULL)
+            """,
+        ),
+        postgresql=(
+            "ALTER TABLE tables ADD COLUMN message_token TEXT",
+            "ALTER TABLE tables ADD COLUMN message_token_at DOUBLE PRECISION",
+            "CREATE INDEX tables_message_tokens ON tables (message_token_at) "
+            "WHERE message_token IS NOT NULL",
+            """
+            CREATE TABLE posting_runs (
+                table_id BIGINT NOT NULL REFERENCES tables (id),
+                run_id BIGINT NOT NULL,
+                PRIMARY KEY (table_id, run_id)
+            )
+            """,
+            "CREATE INDEX posting_runs_of_run ON posting_runs (run_id)",
+            """
+            INSERT INTO posting_runs (table_id, run_id) SELECT id, 0 FROM tables
+                WHERE message_id IS NOT NULL AND (status IN ('lobby', 'playing')
+                OR shown_version IS DISTINCT FROM version OR strays_from IS NOT NULL)
+            """,
+        ),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,7 +11,8 @@ decided by the database, so they hold between processes as well as within one.
 
 The queries are written in parts, one concern each, which ``Store`` puts together: tables and
 moves (``tables.py`` writes, ``tablereads.py`` reads), the ledger and stats (``ledger.py``),
-ratings and seasons (``ratings.py``), settings (``settings.py``), events, reached as
+ratings and seasons (``ratings.py``), the runs that may have posted a table message
+unrecorded (``postruns.py``), settings (``settings.py``), events, reached as
 ``store.events`` (``events.py``), and the daily deal, ``store.daily`` (``daily.py``). Every
 part writes through the one transaction runner (``part.py``), so a move and what it causes
 still commit as one.
@@ -27,6 +28,7 @@ from bot.storage.database import Database
 from bot.storage.events import EventStore
 from bot.storage.ledger import LedgerStore
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.postruns import PostRuns
 from bot.storage.ratings import RatingStore
 from bot.storage.settings import SettingsStore
 from bot.storage.sqlite import SqliteDatabase, Synchronous
@@ -35,7 +37,7 @@ from bot.storage.tables import TableWrites
 from bot.storage.url import Backend, DatabaseUrl, parse_database_url
 
 
-class Store(TableWrites, TableReads, LedgerStore, RatingStore, SettingsStore):
+class Store(TableWrites, TableReads, PostRuns, LedgerStore, RatingStore, SettingsStore):
     """Open with ``await Store.open(url)``; close with ``await store.close()``."""
 
     def __init__(self, db: Database) -> None:

@@ -14,7 +14,7 @@ TABLE_COLUMNS = (
     "id, guild_id, channel_id, kind, status, host_id, options, seats, message_id, seed, counter, "
     "created_at, updated_at, lobby_expires_at, turn_seconds, turn_deadline, deadline_counter, "
     "version, shown_version, pinged, locale, closed_note, to_move, deals, rated, message_webhook, "
-    "strays_from"
+    "strays_from, message_token, message_token_at"
 )
 LIVE = "status IN ('lobby', 'playing')"
 """The condition of a live table: a lobby or a game in progress."""
@@ -53,6 +53,8 @@ def table_record(row: Row) -> TableRecord:
         rated=bool(row[24]),
         message_webhook=row[25],
         strays_from=row[26],
+        message_token=row[27],
+        message_token_at=row[28],
     )
 
 

@@ -221,20 +221,30 @@ class TableWrites(StorePart):
 
     async def set_message_id(self, table_id: int, message_id: int | None, *,
                              pinged: int | None = None, shown_version: int | None = None,
-                             webhook: int | None = None, strays_from: int | None = None
+                             webhook: int | None = None, strays_from: int | None = None,
+                             token: tuple[str, float] | None = None, run: int | None = None
                              ) -> None:
         """The table's message is now ``message_id``; ``pinged`` is the person it was posted
         to ping (``None``: nobody); ``shown_version`` the version it shows, if known;
         ``webhook`` the channel webhook that posted it (``None``: the bot); ``strays_from``
         where its stale messages may still stand (``TableRecord.strays_from``), recorded with
-        the message so that no crash comes between them."""
+        the message so that no crash comes between them; ``token`` the interaction token
+        that posted it and when Discord issued it (``TableRecord.message_token``; ``None``:
+        none did, and the previous message's goes); ``run`` a process run that claims the
+        table's posts from now on (``bot.storage.postruns``)."""
+        secret, issued = (None, None) if token is None else token
 
         async def body(db: Tx) -> None:
             await db.execute(
                 "UPDATE tables SET message_id = ?, pinged = ?, message_webhook = ?, "
-                "shown_version = coalesce(?, shown_version), strays_from = ? WHERE id = ?",
-                (message_id, pinged, webhook, shown_version, strays_from, table_id),
+                "shown_version = coalesce(?, shown_version), strays_from = ?, "
+                "message_token = ?, message_token_at = ? WHERE id = ?",
+                (message_id, pinged, webhook, shown_version, strays_from, secret, issued,
+                 table_id),
             )
+            if run is not None:
+                await db.execute("INSERT INTO posting_runs (table_id, run_id) VALUES (?, ?) "
+                                 "ON CONFLICT DO NOTHING", (table_id, run))
 
         await self._transaction(body)
 

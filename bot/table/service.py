@@ -17,7 +17,7 @@ import logging
 import time
 import weakref
 from asyncio import Lock
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -134,6 +134,9 @@ class TableSnapshot:
     interaction)."""
     strays_from: int | None = None
     """Where the table's stale messages may still stand from (``TableRecord.strays_from``)."""
+    message_token: tuple[str, float] | None = field(default=None, repr=False)
+    """The interaction token that posted the table message and when Discord issued it
+    (``TableRecord.message_token``): a credential, never shown."""
     deals: dict[str, Any] | None = field(default=None, repr=False)
     """The table's committed deals' secret (``TableRecord.deals``): for the commitments and
     keys the table shows (``bot.table.fairdeal``), never to be shown itself."""
@@ -192,6 +195,8 @@ class _Live:
             shown_version=r.shown_version, pinged=r.pinged,
             locale=r.locale, closed_note=r.closed_note, deals=r.deals, rated=r.rated,
             message_webhook=r.message_webhook, strays_from=r.strays_from,
+            message_token=None if r.message_token is None or r.message_token_at is None
+            else (r.message_token, r.message_token_at),
         )
         self._kept = (r, snapshot)
         return snapshot
@@ -748,17 +753,43 @@ class TableService:
 
     async def message_moved(self, table_id: int, channel_id: int, message_id: int,
                             pinged: int | None, version: int | None = None, *,
-                            webhook: int | None = None, strays_from: int | None = None
+                            webhook: int | None = None, strays_from: int | None = None,
+                            token: tuple[str, float] | None = None, run: int | None = None
                             ) -> None:
         """The table's message is now ``message_id``, posted anew showing ``version``
         (``pinged``: the person it pinged; ``webhook``: the channel webhook that posted it;
-        ``strays_from``: where its stale messages may still stand, ``TableRecord``'s)."""
+        ``strays_from``: where its stale messages may still stand, ``TableRecord``'s;
+        ``token``: the interaction token that posted it and when it was issued; ``run``: the
+        process run that claims the table's posts from now on, ``bot.storage.postruns``)."""
         async with self._lock(channel_id):
             await self._store.set_message_id(table_id, message_id, pinged=pinged,
                                              shown_version=version, webhook=webhook,
-                                             strays_from=strays_from)
+                                             strays_from=strays_from, token=token, run=run)
             self._note_shown(table_id, channel_id, version, pinged, message_id, webhook)
             self._note_strays(table_id, channel_id, strays_from)
+            self._note_token(table_id, channel_id, token)
+
+    async def claim_posts(self, run_id: int) -> dict[int, bool]:
+        """Claim the tables of this process's servers for ``run_id``'s posts: each, and
+        whether every post of it is recorded (``bot.storage.postruns``)."""
+        return await self._store.claim_posts(run_id, shards=self._shards)
+
+    async def hold_posts(self, table_id: int, run_id: int) -> None:
+        await self._store.hold_posts(table_id, run_id)
+
+    async def release_posts(self, run_id: int, *, keep: Collection[int] = ()) -> None:
+        await self._store.release_posts(run_id, keep=keep)
+
+    async def forget_message_tokens(self, issued_before: float) -> int:
+        return await self._store.forget_message_tokens(issued_before)
+
+    def _note_token(self, table_id: int, channel_id: int,
+                    token: tuple[str, float] | None) -> None:
+        live = self._cache.get(channel_id)
+        if live is not None and live.record.id == table_id:
+            secret, issued = (None, None) if token is None else token
+            live.record = live.record.model_copy(
+                update={"message_token": secret, "message_token_at": issued})
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
                             pinged: int | None, *, strays_from: int | None = None) -> None:

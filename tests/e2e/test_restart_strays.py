@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.discord import publisher
+from bot.discord.showing import HOOK_LIFETIME
 from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.model import StoredMessage
 from bot.table.service import TableService
@@ -55,10 +56,12 @@ async def test_a_restart_killed_before_its_record_or_its_sweep_leaves_one_table(
     [hook] = driver.webhooks(world.channel)
     stored = table.table  # posted through a person's interaction
 
-    # 1. the turn runs out while the bot is down; the restarted bot posts the table anew
-    # through the channel webhook and is killed before it records that message
+    # 1. the turn runs out while the bot is down, longer than the token of the interaction
+    # that posted the table is good (so nothing but the bot's token can delete that message);
+    # the restarted bot posts the table anew through the channel webhook and is killed before
+    # it records that message
     await bot_runner.stop()
-    clock.advance(TURN)
+    clock.advance(HOOK_LIFETIME + TURN)
     record = TableService.message_moved
     posted = asyncio.Event()
 

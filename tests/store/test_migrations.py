@@ -174,6 +174,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     9: fill_v4,  # version 9 added channel webhooks, none needed here
     10: fill_v4,  # version 10 added the daily deal, none needed here
     11: fill_v4,  # version 11 added cross-server daily boards, none needed here
+    12: fill_v4,  # version 12 added where strays may stand, none needed here
 }
 
 
@@ -374,6 +375,10 @@ async def test_migrates_from_every_earlier_version(
         assert all(r.rated for r in unfinished)
         # version 9: a table message from before is the bot's own
         assert all(r.message_webhook is None for r in unfinished)
+        # version 13: no token is stored for a message from before, and whether the process
+        # before stopped cleanly is not known: the live table with a message is looked at
+        assert all(r.message_token is None for r in unfinished)
+        assert await store.claim_posts(7) == {1: False}
         if version == 1:
             assert all(r.turn_seconds == 0 and r.turn_deadline is None for r in unfinished)
         else:
