@@ -16,7 +16,9 @@ from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.records import RestCall
 from tests.e2e import dubb_table
 from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable
 from tests.e2e.test_channel_webhooks import TURN, by_bot_token, clocked, open_turn_table
+from tests.fakeclock import FakeClock
 
 pytestmark = pytest.mark.e2e
 
@@ -30,6 +32,20 @@ def _of_channel(calls: list[RestCall], channel_id: int) -> list[RestCall]:
 
 def _looks(calls: list[RestCall]) -> list[RestCall]:
     return [c for c in calls if c.method == "GET" and c.route == HISTORY]
+
+
+async def _hooked_table(bot_runner: BotRunner, fake: FakeDiscord, driver: Driver,
+                        world: World) -> tuple[FakeClock, DubbTable, int]:
+    """A bot on the fake's clock, and a table at its first turn in a channel whose webhook
+    the bot has set up: the clock, the table and its move counter."""
+    driver.set_bot_webhooks(world.channel, True)
+    clock = clocked(fake, bot_runner)
+    await bot_runner.start()
+    table = await open_turn_table(driver, world)
+    await driver.wait_for(lambda: driver.webhooks(world.channel), what="the channel webhook")
+    counter = dubb_table.counter_of(table.table)
+    assert counter is not None
+    return clock, table, counter
 
 
 async def test_a_restart_within_the_tokens_life_edits_the_table_in_place_on_no_bot_request(
@@ -68,14 +84,8 @@ async def test_a_restart_within_the_tokens_life_edits_the_table_in_place_on_no_b
 async def test_after_a_clean_stop_no_channel_is_read_for_strays(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
-    driver.set_bot_webhooks(world.channel, True)
-    clock = clocked(fake, bot_runner)
-    await bot_runner.start()
-    table = await open_turn_table(driver, world)
-    await driver.wait_for(lambda: driver.webhooks(world.channel), what="the channel webhook")
+    clock, table, counter = await _hooked_table(bot_runner, fake, driver, world)
     stored = table.table
-    counter = dubb_table.counter_of(stored)
-    assert counter is not None
 
     # down longer than the token that posted the table is good: only the bot's token can
     # delete that message once the table is posted anew (to ping the next person)
@@ -97,13 +107,7 @@ async def test_after_a_kill_the_restarted_bot_still_reads_the_channel_for_strays
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World,
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    driver.set_bot_webhooks(world.channel, True)
-    clock = clocked(fake, bot_runner)
-    await bot_runner.start()
-    table = await open_turn_table(driver, world)
-    await driver.wait_for(lambda: driver.webhooks(world.channel), what="the channel webhook")
-    counter = dubb_table.counter_of(table.table)
-    assert counter is not None
+    clock, table, counter = await _hooked_table(bot_runner, fake, driver, world)
 
     async def killed(self: TablePublisher) -> None:
         """A killed process records nothing at its end."""
