@@ -1361,6 +1361,9 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"{args.seconds:g} s", flush=True)
         sent: dict[int, float] = {}
         limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
+        if role == "bot" and args.profile:
+            # the burst and the play after it, until the bot stops
+            await child.ask("profile")
         mark = await child.ask()
         began = time.time()
         stop_at = time.monotonic() + args.seconds
