@@ -1414,6 +1414,8 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         await _play_until([one(people) for people in tables], stop_at,
                           busy=lambda n: tables[n][0].channel.id not in playing)
         ended = time.time()
+        # the last start shows a moment after its click was answered
+        await asyncio.wait([burst], timeout=args.settle)
         over.set()
         marks = await burst
         last = await child.ask()
