@@ -83,7 +83,10 @@ Manage Webhooks and has never played, each type `/{game} start` at the same mome
 warm-up, no staggering), press Start once their lobby shows, and play on (a look every
 ``--interval`` seconds) for ``--seconds``. Reported: **lobby appearance** (the command until
 the lobby message exists on the fake) p50/p99/max and how many took over 30 s, **tables
-started** and when the last one started (from the burst), the bot token's requests per
+started** and when the last one started (from the burst), the bot's **CPU from the burst
+until the last lobby showed and until the last table started** (its user and system time,
+whatever else ran on the machine; the latter includes the first moves of the tables started
+early), the bot token's requests per
 second over the burst (each second's count, its busiest second and the busiest sliding 1 s),
 the channel-webhook set-ups (GET and POST ``/channels/{id}/webhooks``) and when the last one
 was made, 429s, interactions failed, and the table freshness of the moves made. With
@@ -1329,6 +1332,34 @@ async def _play_until(people: list[Any], stop_at: float,
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def _burst_cpu(child: Child, watch: Watch, count: int, over: asyncio.Event
+                     ) -> list[tuple[str, float, dict[str, Any]]]:
+    """The bot's reports when the burst's last lobby showed, and when its last table started
+    (the CPU the cold start took, whatever else the machine ran meanwhile); those it has when
+    the phase is ``over``."""
+    marks = []
+    for what, seen in (("the last lobby shown", watch.lobbies), ("the last start", watch.started)):
+        while len(seen) < count:
+            if over.is_set():
+                return marks
+            await asyncio.sleep(0.05)
+        marks.append((what, time.time(), await child.ask()))
+    return marks
+
+
+def _burst_line(mark: dict[str, Any], began: float, count: int,
+                marks: list[tuple[str, float, dict[str, Any]]]) -> dict[str, float]:
+    """Prints the bot's CPU from the burst until each of ``marks``; returns the figures."""
+    figures = {}
+    for what, at, report in marks:
+        cpu = report["cpu"] - mark["cpu"]
+        print(f"  the bot from the burst until {what} ({at - began:.1f} s): CPU {cpu:.2f} s, "
+              f"{cpu / count * 1000:.2f} ms a table; waited for a core "
+              f"{report['waited'] - mark['waited']:.1f} s")
+        figures["cpu_lobbies" if "lobby" in what else "cpu_started"] = cpu
+    return figures
+
+
 async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[str, float]:
     """One cold start (``--cold``), and with ``--restart`` the restart after it; prints what
     it saw and returns the headline figures."""
@@ -1361,6 +1392,9 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"{args.seconds:g} s", flush=True)
         sent: dict[int, float] = {}
         limited_from, calls_from = len(fake.rate_limited), len(fake.rest_calls)
+        if role == "bot" and args.profile:
+            # the burst and the play after it, until the bot stops
+            await child.ask("profile")
         mark = await child.ask()
         began = time.time()
         stop_at = time.monotonic() + args.seconds
@@ -1373,12 +1407,22 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
                 await bench.play(people, stop_at)
 
         playing: set[int] = set()
+        over = asyncio.Event()
+        burst = asyncio.create_task(_burst_cpu(child, watch, count, over))
         # however slow the bot, every lobby and start is waited for; a person asleep between
         # two looks at the end is not
         await _play_until([one(people) for people in tables], stop_at,
                           busy=lambda n: tables[n][0].channel.id not in playing)
         ended = time.time()
-        print(f"  the bot: {_load(mark, await child.ask(), ended - began)}")
+        # the last start shows a moment after its click was answered
+        await asyncio.wait([burst], timeout=args.settle)
+        over.set()
+        marks = await burst
+        last = await child.ask()
+        # each report carries the loop lag since the one before
+        last["lag"] = [lag for _, _, report in marks for lag in report["lag"]] + last["lag"]
+        print(f"  the bot: {_load(mark, last, ended - began)}")
+        figures.update(_burst_line(mark, began, count, marks))
         await asyncio.sleep(args.settle)
         lobbies = [watch.lobbies[c] - at for c, at in sent.items() if c in watch.lobbies]
         started = sorted(watch.started[c] - began for c in sent if c in watch.started)

@@ -179,13 +179,19 @@ class TableController:
             lines += self.face.describe(events, names, lang)
         return lines[-RECENT_LINES:]
 
-    def remember(self, snapshot: TableSnapshot, events: Sequence[Any]) -> None:
-        """Add what ``events`` did to the table's latest lines, in the table's language."""
+    def remember(self, snapshot: TableSnapshot, events: Sequence[Any], *,
+                 opening: bool = False) -> None:
+        """Add what ``events`` did to the table's latest lines, in the table's language;
+        ``opening``: they are the start's, the whole of the table's move log."""
         lines = self._recent.get(snapshot.table_id)
         if lines is None:
-            # not read back since a restart: the move log already holds these events, and the
-            # next render reads them from there
-            return
+            if not opening:
+                # not read back since a restart: the move log already holds these events, and
+                # the next render reads them from there
+                return
+            # nothing to read back: the start's first drawing needs no read of the move log (a
+            # thousand tables started at once, issue 49)
+            lines = self._recent[snapshot.table_id] = deque(maxlen=RECENT_LINES)
         codec = self.game.events
         public = [codec.public(codec.to_dict(e)) for e in events]
         if any(self.face.starts_round(e) for e in public):

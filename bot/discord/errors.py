@@ -102,11 +102,43 @@ def _route_only(custom_id: object) -> object:
     return ":".join(custom_id.split(":")[:4])
 
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction it no longer knows: its 3 seconds passed unanswered."""
+
+
+def _too_late(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an answer that came after the interaction's 3
+    seconds (404 10062 Unknown interaction), raised as it is or wrapped by discord.py."""
+    seen: BaseException | None = error
+    for _ in range(4):  # a wrapper or two deep; a chain that loops ends here too
+        if seen is None:
+            return False
+        if isinstance(seen, discord.NotFound) and seen.code == UNKNOWN_INTERACTION:
+            return True
+        seen = seen.__cause__ or getattr(seen, "original", None)
+    return False
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``interaction`` privately with what went wrong, whatever state it is in."""
     lang = lang_of(interaction.locale)
     text = user_message_for(error, lang)
     TRACKER.mark(interaction.id, "error" if text is None else "user_error")
+    if text is None and _too_late(error):
+        # the person saw "This interaction failed" and no answer can reach them now; the bot
+        # was too slow, which a burst of them says once each, without a traceback (its every
+        # line parsed again to point at it) or a second answer bound to fail the same way:
+        # work an overloaded bot could spend on the people still waiting
+        _log.warning(
+            "interaction answered too late (Unknown interaction): user=%s guild=%s channel=%s "
+            "command=%s component=%s",
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.command.qualified_name if interaction.command else None,
+            _route_only((interaction.data or {}).get("custom_id")),
+        )
+        return
     if text is None:
         _log.error(
             "interaction failed: user=%s guild=%s channel=%s command=%s component=%s",

@@ -211,7 +211,7 @@ async def start(controller: TableController, interaction: discord.Interaction,
         snapshot = await controller.table_for(interaction, route)
         result = await controller.service.start(snapshot.channel_id, interaction.user.id)
         await _after_change(controller, interaction, result,
-                            tr(user_lang(interaction), "The game has started."))
+                            tr(user_lang(interaction), "The game has started."), opening=True)
 
 
 async def cancel(controller: TableController, interaction: discord.Interaction,
@@ -242,8 +242,8 @@ async def _closed(controller: TableController, interaction: discord.Interaction,
 
 
 async def _after_change(controller: TableController, interaction: discord.Interaction,
-                        result: ApplyResult, text: str) -> None:
-    controller.remember(result.snapshot, result.events)
+                        result: ApplyResult, text: str, *, opening: bool = False) -> None:
+    controller.remember(result.snapshot, result.events, opening=opening)
     async with answering(interaction):
         if interaction.response.is_done():  # acknowledged late (``bot.discord.deadline``)
             await interaction.followup.send(text, ephemeral=True)

@@ -213,6 +213,21 @@ class Ticket:
         (``Limits.background_reserve``)."""
 
 
+class _Queues:
+    """Waiting tickets by seq (the order they came in), the urgent ones first, the background
+    ones last."""
+
+    __slots__ = ("background", "routine", "urgent")
+
+    def __init__(self) -> None:
+        self.urgent: dict[int, Ticket] = {}
+        self.routine: dict[int, Ticket] = {}
+        self.background: dict[int, Ticket] = {}
+
+    def __len__(self) -> int:
+        return len(self.urgent) + len(self.routine) + len(self.background)
+
+
 class RequestPacer:
     def __init__(self, limits: Limits | None = None, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -223,14 +238,13 @@ class RequestPacer:
         self._prune_above = 0
         """Windows kept before idle ones are forgotten again: twice those left by the last
         pruning, so that each walk over them is paid for by as many new ones."""
-        self._urgent: dict[int, Ticket] = {}
-        self._routine: dict[int, Ticket] = {}
-        self._background: dict[int, Ticket] = {}
+        self._queues = _Queues(), _Queues()
+        """Waiting tickets: those on the bot token's global window, and those outside it
+        (``Kind.HOOK`` and ``Kind.WEBHOOK``, held by the webhook requests under way instead).
+        Kept apart since neither holds up the other: a full window of one is then one check,
+        not a walk over every ticket waiting for it (a thousand lobbies' posts in a burst)."""
         self._spare = max(1, math.ceil(self.limits.requests * self.limits.background_reserve))
         """Places of the global window that background requests leave free."""
-        self._hooks_waiting = 0
-        """Waiting tickets of ``Kind.HOOK`` and ``Kind.WEBHOOK``, which a full global window
-        does not hold up."""
         self._hooks = _Window(self.limits.hooks_in_flight, 0.0)
         """Webhook requests under way (``per`` 0: only those in flight count)."""
         self._address = _Window(self.limits.address_requests,
@@ -242,11 +256,12 @@ class RequestPacer:
 
     @property
     def waiting(self) -> int:
-        return len(self._urgent) + len(self._routine) + len(self._background)
+        return len(self._queues[0]) + len(self._queues[1])
 
     def _queue(self, ticket: Ticket) -> dict[int, Ticket]:
-        return (self._urgent if ticket.urgent else self._background if ticket.background
-                else self._routine)
+        queues = self._queues[ticket.kind in _UNBOUND]
+        return (queues.urgent if ticket.urgent else queues.background if ticket.background
+                else queues.routine)
 
     def ticket(self, channel_id: int, kind: Kind, *, urgent: bool = False,
                background: bool = False) -> Ticket:
@@ -258,8 +273,6 @@ class RequestPacer:
         ticket = Ticket(channel_id, kind, urgent, self._seq, future,
                         background=background and not urgent)
         self._queue(ticket)[ticket.seq] = ticket
-        if kind in _UNBOUND:
-            self._hooks_waiting += 1
         future.add_done_callback(lambda _: self._forget(ticket))
         self._grant()
         return ticket
@@ -290,22 +303,22 @@ class RequestPacer:
         if not ticket.urgent and self._queue(ticket).pop(ticket.seq, None) is not None:
             ticket.urgent = True
             ticket.background = False
-            self._urgent[ticket.seq] = ticket
+            self._queue(ticket)[ticket.seq] = ticket
             self._grant()
 
     def foreground(self, ticket: Ticket) -> None:
         """A background request became one that something waits for: it goes in order with
         the routine ones (by when it was queued)."""
-        if ticket.background and self._background.pop(ticket.seq, None) is not None:
+        queues = self._queues[ticket.kind in _UNBOUND]
+        if ticket.background and queues.background.pop(ticket.seq, None) is not None:
             ticket.background = False
-            self._routine[ticket.seq] = ticket
-            self._routine = dict(sorted(self._routine.items()))
+            queues.routine[ticket.seq] = ticket
+            queues.routine = dict(sorted(queues.routine.items()))
             self._grant()
 
     def _forget(self, ticket: Ticket) -> None:
         # a ticket given up (its future cancelled) leaves the queue
-        if self._queue(ticket).pop(ticket.seq, None) is not None and ticket.kind in _UNBOUND:
-            self._hooks_waiting -= 1
+        self._queue(ticket).pop(ticket.seq, None)
 
     def _window(self, channel_id: int, kind: Kind) -> _Window | None:
         if kind is Kind.READ:
@@ -338,55 +351,66 @@ class RequestPacer:
 
     def _grant(self) -> None:
         now = self._clock()
+        wake = min(self._grant_bound(now), self._grant_unbound(now))
+        if not self.waiting:
+            wake = _INFINITY
+        self._arm(wake)
+
+    def _grant_bound(self, now: float) -> float:
+        """Grant what the global window and each request's own window let through, in order;
+        returns when to look again (infinity: when an answer comes back)."""
         wake = _INFINITY
-        global_free = self._global.free_at(now)
-        hooks_free = self._hooks.free_at(now) <= now
-        for queue in (self._urgent, self._routine, self._background):
-            spare = queue is self._background
+        queues = self._queues[False]
+        for queue in (queues.urgent, queues.routine, queues.background):
+            spare = queue is queues.background
             for ticket in list(queue.values()):
-                if global_free > now and not (self._hooks_waiting and hooks_free):
+                if (global_free := self._global.free_at(now)) > now:
                     # only the global window could make room: nothing more to grant now
-                    break
+                    return min(wake, global_free)
                 if ticket.future.done():
                     continue
-                bound = ticket.kind not in _UNBOUND
-                if bound and global_free > now:
-                    wake = min(wake, global_free)
-                    continue
-                if bound and spare and (
-                        room_at := self._global.free_at(now, self._spare)) > now:
+                if spare and (room_at := self._global.free_at(now, self._spare)) > now:
                     # a background request leaves the window's last places to the others
-                    wake = min(wake, room_at)
+                    return min(wake, room_at)
+                window = self._window(ticket.channel_id, ticket.kind)
+                if window is not None and (free := window.free_at(now)) > now:
+                    wake = min(wake, free)
                     continue
-                if not bound and not hooks_free:
-                    continue  # granted as a webhook request in flight ends
+                self._give(queue, ticket, (self._global,) + (
+                    () if window is None else (window,)))
+        global_free = self._global.free_at(now)
+        return min(wake, global_free) if global_free > now else wake
+
+    def _grant_unbound(self, now: float) -> float:
+        """Grant the webhook requests that the requests under way, the address's window (a
+        channel webhook's) and each one's own window let through, in order."""
+        wake = _INFINITY
+        queues = self._queues[True]
+        for queue in (queues.urgent, queues.routine, queues.background):
+            for ticket in list(queue.values()):
+                if self._hooks.free_at(now) > now:
+                    return wake  # granted as a webhook request in flight ends
+                if ticket.future.done():
+                    continue
                 addressed = ticket.kind is Kind.WEBHOOK
                 if addressed and (address_free := self._address.free_at(now)) > now:
                     wake = min(wake, address_free)
                     continue
                 window = self._window(ticket.channel_id, ticket.kind)
-                free = now if window is None else window.free_at(now)
-                if free > now:
+                assert window is not None
+                if (free := window.free_at(now)) > now:
                     wake = min(wake, free)
                     continue
-                windows = ((self._global,) if bound else (self._hooks,)) + (
-                    (self._address,) if addressed else ()) + (
-                    () if window is None else (window,))
-                for w in windows:
-                    w.in_flight += 1
-                del queue[ticket.seq]
-                if not bound:
-                    self._hooks_waiting -= 1
-                ticket.future.set_result(Grant(self, windows, ticket.kind, ticket.channel_id))
-                if bound:
-                    global_free = self._global.free_at(now)
-                else:
-                    hooks_free = self._hooks.free_at(now) <= now
-        if global_free > now:
-            wake = min(wake, global_free)
-        if not self.waiting:
-            wake = _INFINITY
-        self._arm(wake)
+                self._give(queue, ticket, (self._hooks,) + (
+                    (self._address,) if addressed else ()) + (window,))
+        return wake
+
+    def _give(self, queue: dict[int, Ticket], ticket: Ticket,
+              windows: tuple[_Window, ...]) -> None:
+        for w in windows:
+            w.in_flight += 1
+        del queue[ticket.seq]
+        ticket.future.set_result(Grant(self, windows, ticket.kind, ticket.channel_id))
 
     def _arm(self, when: float) -> None:
         if when >= self._timer_at and self._timer is not None:

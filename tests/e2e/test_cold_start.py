@@ -40,3 +40,29 @@ async def test_a_start_that_is_slow_is_answered_within_the_deadline(
     await driver.wait_for(lambda: result.message is not None and not result.message.loading
                           and "started" in result.message.shown, what="the deferred answer")
     assert result.ephemeral
+
+
+@pytest.mark.parametrize("game", ["dubb", "tonk"])
+async def test_a_started_tables_latest_lines_are_those_of_its_move_log(
+    bot: BotRunner, driver: Driver, world: World, game: str
+) -> None:
+    # the start keeps its lines without reading the log back (a thousand starts at once): the
+    # same lines the log gives, as after a restart. Two people, no computer: nothing moves
+    # after the start until one of them does
+    await driver.slash(world.anna, world.channel, f"{game} start")
+    lobby = await driver.wait_for_message(
+        world.channel, lambda m: dubb_table.title(m).startswith(game.capitalize()))
+    assert not (await driver.click(world.bo, lobby, "Join")).failed
+    started = await driver.click(world.anna, lobby, "Start")
+    assert not started.failed
+    assert bot.bot is not None
+    controller = bot.bot.controllers[game]
+    snapshot = await bot.bot.service.get(world.channel.id)
+    assert snapshot is not None and snapshot.engine is not None and snapshot.counter == 0
+    kept = await controller.recent_lines(snapshot)
+    logged = controller.latest_lines(await bot.bot.service.moves(snapshot.table_id),
+                                     controller.names(snapshot),
+                                     controller.table_lang(snapshot))
+
+    assert kept == logged
+    assert bool(kept) == (game == "tonk")  # Tonk tells its deal (a hand can end on it)

@@ -98,3 +98,25 @@ async def test_the_windows_of_a_burst_of_tokens_are_forgotten_once_idle_not_kept
     await asyncio.sleep(0)
     assert not over.future.done()  # the token's own window is full
     over.future.cancel()
+
+
+async def test_waiting_webhook_requests_go_urgent_first_and_hold_up_no_bot_request() -> None:
+    clock = FakeClock()
+    paced = RequestPacer(Limits(hooks_in_flight=1, margin=0.0), clock=clock.now)
+    first = await paced.acquire(1, Kind.HOOK)  # the one place taken
+    routine = [paced.ticket(token, Kind.HOOK) for token in (2, 3)]
+    urgent = paced.ticket(4, Kind.HOOK, urgent=True)
+    write = paced.ticket(5, Kind.WRITE)
+    await asyncio.sleep(0)
+    assert write.future.done()  # the webhook requests waiting are no reason to wait
+
+    order = []
+    grant = first
+    for _ in range(3):
+        grant.release()
+        await asyncio.sleep(0)
+        done = [t for t in (urgent, *routine) if t.future.done() and t not in order]
+        assert len(done) == 1
+        order.append(done[0])
+        grant = done[0].future.result()
+    assert order == [urgent, *routine]
