@@ -102,6 +102,14 @@ def _route_only(custom_id: object) -> object:
     return ":".join(custom_id.split(":")[:4])
 
 
+def _where(interaction: discord.Interaction) -> str:
+    """Who and where, for a log line: ids, the command's name, the component's route."""
+    command = interaction.command.qualified_name if interaction.command else None
+    component = _route_only((interaction.data or {}).get("custom_id"))
+    return (f"user={interaction.user.id} guild={interaction.guild_id} "
+            f"channel={interaction.channel_id} command={command} component={component}")
+
+
 UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction it no longer knows: its 3 seconds passed unanswered."""
 
@@ -129,26 +137,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         # was too slow, which a burst of them says once each, without a traceback (its every
         # line parsed again to point at it) or a second answer bound to fail the same way:
         # work an overloaded bot could spend on the people still waiting
-        _log.warning(
-            "interaction answered too late (Unknown interaction): user=%s guild=%s channel=%s "
-            "command=%s component=%s",
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.command.qualified_name if interaction.command else None,
-            _route_only((interaction.data or {}).get("custom_id")),
-        )
+        _log.warning("interaction answered too late (Unknown interaction): %s",
+                     _where(interaction))
         return
     if text is None:
-        _log.error(
-            "interaction failed: user=%s guild=%s channel=%s command=%s component=%s",
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.command.qualified_name if interaction.command else None,
-            _route_only((interaction.data or {}).get("custom_id")),
-            exc_info=error,
-        )
+        _log.error("interaction failed: %s", _where(interaction), exc_info=error)
         text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; please "
                         "try again.")
     try:
