@@ -24,7 +24,7 @@ from bot.discord.errors import answer_error
 from bot.discord.events import EventController
 from bot.discord.pacing import UNPACED, Limits, RequestPacer, pace_all, process_share
 from bot.discord.publisher import TablePublisher
-from bot.discord.routing import Router, answer_unmatched, route_click
+from bot.discord.routing import Router, serve_component
 from bot.discord.translator import CatalogTranslator
 from bot.discord.webhooks import ChannelWebhooks
 from bot.gamekit.search import Budget
@@ -340,8 +340,7 @@ class KortbordBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # components are routed by custom id, so tables posted before a restart keep working
-        if not await route_click(interaction):
-            await answer_unmatched(interaction)
+        await serve_component(interaction)
 
     async def on_ready(self) -> None:
         _log.info("ready as %s in %d guilds", self.user, len(self.guilds))

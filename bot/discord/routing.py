@@ -6,7 +6,7 @@ message, without the bot keeping views in memory. The move counter is the table'
 the component was drawn: a click from an earlier turn (or the second of a double click) is
 recognised as stale instead of being applied twice.
 
-A click reaches its handler straight from ``on_interaction`` (``route_click``), not through
+A click reaches its handler straight from ``on_interaction`` (``serve_component``), not through
 discord.py's dynamic items: for those discord.py builds a view of the whole clicked message —
 every row, select and option of a table or a hand panel — to find the one item, and runs the
 item's callback in a task of its own, which no click here needs (issue 44: about 2 % of the
@@ -154,29 +154,6 @@ class RoutedSelect(discord.ui.Select[Any]):
         self.route = route
 
 
-async def route_click(interaction: discord.Interaction) -> bool:
-    """Serve a click on a routed component of the bot's message; False for any other
-    interaction, and for a routed custom id the message does not carry (``answer_unmatched``
-    answers that). What the click made leaves no cycle (``bot.discord.cycles``)."""
-    if interaction.type is not discord.InteractionType.component:
-        return False
-    data: Any = interaction.data or {}
-    custom_id = str(data.get("custom_id", ""))
-    match = _ROUTED.fullmatch(custom_id)
-    component_type = data.get("component_type")
-    if match is None or not isinstance(component_type, int) or not _on_message(
-            interaction, custom_id, component_type):
-        return False
-    values = data.get("values")
-    try:
-        await _router_of(interaction).dispatch(
-            interaction, Route.parse(match),
-            [str(v) for v in values] if isinstance(values, list) else [])
-    finally:
-        let_go(interaction)
-    return True
-
-
 GONE_TEXT = N_("That button isn't here any more. Nothing was changed.")
 
 
@@ -208,21 +185,32 @@ def _every_component(components: Any) -> Iterator[Any]:
             yield accessory
 
 
-async def answer_unmatched(interaction: discord.Interaction) -> None:
-    """Answer a click on a component that is not on its message — a client that missed an edit,
-    or a forged custom id — and act on nothing. discord.py only hands components it finds on
-    the message to their items and drops the rest unanswered, which would show the user "This
-    interaction failed"."""
+async def serve_component(interaction: discord.Interaction) -> None:
+    """Serve a click (``on_interaction``): a routed component of the clicked message goes to
+    its handler; one the message does not carry — a client that missed an edit, or a forged
+    custom id — is answered as gone and acts on nothing (discord.py would drop it unanswered,
+    which shows the user "This interaction failed"); any other of the message's components is
+    discord.py's own. What the click made leaves no cycle (``bot.discord.cycles``)."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
     component_type = data.get("component_type")
-    if isinstance(component_type, int) and _on_message(interaction, custom_id, component_type):
-        return
+    on_message = isinstance(component_type, int) and _on_message(interaction, custom_id,
+                                                                  component_type)
+    match = _ROUTED.fullmatch(custom_id) if on_message else None
+    if on_message and match is None:
+        return  # discord.py's own item (``cogs.meta``'s Ping again) answers it
     try:
-        await interaction.response.send_message(_gone(interaction), ephemeral=True)
-    except discord.HTTPException:
-        _log.warning("could not answer a component that is not on its message")
+        if match is None:
+            try:
+                await interaction.response.send_message(_gone(interaction), ephemeral=True)
+            except discord.HTTPException:
+                _log.warning("could not answer a component that is not on its message")
+            return
+        values = data.get("values")
+        await _router_of(interaction).dispatch(
+            interaction, Route.parse(match),
+            [str(v) for v in values] if isinstance(values, list) else [])
     finally:
         let_go(interaction)
