@@ -278,6 +278,10 @@ def _waited() -> float:
         return float("nan")
 
 
+ECHO_LOBBY = "echo: waiting for players"
+"""The echo bot's answer to a command: the title the people read as a lobby's."""
+
+
 def _echo_client() -> Any:
     import discord
 
@@ -287,6 +291,10 @@ def _echo_client() -> Any:
 
     @client.event
     async def on_interaction(interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.application_command:
+            # the cold start's floor (--cold): a public answer its people read as their lobby
+            await interaction.response.send_message(embed=discord.Embed(title=ECHO_LOBBY))
+            return
         await interaction.response.send_message("echo", ephemeral=True)
 
     return client
@@ -1380,6 +1388,9 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         record(call)
 
     fake.record_call = recorded  # type: ignore[method-assign]
+    if role == "echo":
+        # the bare bot syncs no commands: the fake knows the one its people type
+        fake.put_commands(None, [echo_command(args)])
     child = Child(role, fake, folder, args)
     await child.start(driver)
     database = folder / "kortbord.sqlite3"
@@ -1401,6 +1412,11 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
 
         async def one(people: list[Person]) -> None:
             sent[people[0].channel.id] = time.time()
+            if role == "echo":
+                await bench.act(lambda: driver.slash(
+                    people[0].user, people[0].channel, f"{args.game} start",
+                    {"computers": args.computers}, within=BOOT_TIMEOUT), "start")
+                return
             await bench.open_table(people)
             playing.add(people[0].channel.id)
             if time.monotonic() < stop_at:
@@ -1427,7 +1443,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         lobbies = [watch.lobbies[c] - at for c, at in sent.items() if c in watch.lobbies]
         started = sorted(watch.started[c] - began for c in sent if c in watch.started)
         starts = [lat for _, lat, what in bench.clicks.latencies if what == "start"]
-        moves, channels = await read_moves(database, "")
+        moves, channels = (await read_moves(database, "")) if role != "echo" else ([], {})
         sight = what_people_saw(watch, moves, channels, began, ended)
         last_started = started[-1] if started else float("nan")
         print(f"  lobby appearance (command -> lobby visible) {spread(lobbies)}; "
@@ -1450,11 +1466,13 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         print(f"  table freshness {spread(sight.freshness, ms=True)} ({len(sight.freshness)} "
               f"moves, {sight.unshown} not shown); turn wait {spread(sight.turn_wait, ms=True)}")
         figures.update(lobby_p50=pct(lobbies, 50), lobby_p99=pct(lobbies, 99),
-                       lobby_max=max(lobbies, default=float("nan")), started=len(started),
+                       lobby_max=max(lobbies, default=float("nan")),
+                       cpu_lobby_ms=figures.get("cpu_lobbies", float("nan")) / count * 1000,
+                       started=len(started),
                        last_started=last_started,
                        global_peak=fake.limiter.peak(fake.global_budget(TOKEN), 1.0, since=began),
                        limited=len(fake.rate_limited) - limited_from)
-        if args.restart:
+        if args.restart and role != "echo":
             figures.update(await _restart(role, args, fake, driver, watch, bench, child, tables,
                                           database))
     finally:
@@ -1537,10 +1555,9 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
 async def cold(args: argparse.Namespace, base: Path) -> None:
     """``--cold``: the cold start (and ``--restart``) for the bot, and for ``--baseline`` too,
     in turn first from round to round."""
-    roles = ("base", "bot") if args.baseline else ("bot",)
     rows: dict[str, list[dict[str, float]]] = {}
     for round_ in range(args.rounds):
-        for role in (roles if round_ % 2 == 0 else roles[::-1]):
+        for role in phase_order(args, round_):
             rows.setdefault(role, []).append(
                 await cold_phase(role, args, base / f"cold-{role}-{round_ + 1}"))
     names = sorted({name for phases in rows.values() for f in phases for name in f})
@@ -1549,6 +1566,20 @@ async def cold(args: argparse.Namespace, base: Path) -> None:
         for f in phases:
             print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
                   + " |")
+
+
+def phase_order(args: argparse.Namespace, round_: int) -> tuple[str, ...]:
+    """The cold start's phases of a round: the echo bot's (the floor: a bare discord.py bot
+    answering each command with a public message) first, then the bots in turn first."""
+    roles = ("echo", "base", "bot") if args.baseline else ("echo", "bot")
+    return tuple(role for role in _order(roles, round_) if args.only in (None, role))
+
+
+def echo_command(args: argparse.Namespace) -> dict[str, Any]:
+    """``/{game} start`` with the options the cold start's people give, for the echo bot."""
+    start = {"type": 1, "name": "start", "description": "Open a lobby",
+             "options": [{"type": 4, "name": "computers", "description": "Computer players"}]}
+    return {"type": 1, "name": args.game, "description": "Play", "options": [start]}
 
 
 SWEEP_ROUTES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}")
