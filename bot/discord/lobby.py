@@ -19,7 +19,7 @@ from bot.discord.errors import UserFacingError
 from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
-from bot.discord.showing import TableRender
+from bot.discord.showing import Hook, TableRender
 from bot.discord.translator import cmd
 from bot.gamekit.contract import Seat
 from bot.i18n import tr
@@ -90,12 +90,13 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
 
 async def _opened(controller: TableController, interaction: discord.Interaction,
                   snapshot: TableSnapshot, invited: discord.abc.User | None = None) -> None:
-    text = tr(user_lang(interaction), "{game} lobby opened below. Others can press "
-                                      "**Join**.", game=controller.game.name)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    late = interaction.response.is_done()
+    if late:
+        # acknowledged privately while the lobby was opened (``defer_if_late``): that answer
+        # says where it is, and the lobby is posted as the table's first message
+        await interaction.followup.send(tr(
+            user_lang(interaction), "{game} lobby opened below. Others can press **Join**.",
+            game=controller.game.name), ephemeral=True)
     invitation = None if invited is None else tr(
         controller.table_lang(snapshot), "{host} invites {guest} to play {game}: press **Join** "
         "to sit down.", host=shown_name(display_name(interaction)), guest=invited.mention,
@@ -106,6 +107,10 @@ async def _opened(controller: TableController, interaction: discord.Interaction,
         return replace(controller.lobby_render(snapshot), content=invitation)
 
     showing = await controller.showing(snapshot, draw, via=interaction)
+    if not late:
+        # the lobby is the command's own answer (issue 49): one request where a private line
+        # and the lobby's post took two, and it shows as soon as Discord has it
+        showing = replace(showing, hook=Hook.answering(interaction))
     if invited is not None and await controller.settings.pings(snapshot.guild_id, invited.id):
         # the invitation notifies them, unless they turned pings off; whose turn comes first
         # is pinged all the same (the turn passes from nobody's to theirs)

@@ -75,10 +75,11 @@ from typing import Any
 import aiohttp
 import discord
 from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.cardart import CardImage
 from bot.discord.cycles import empty_view
+from bot.discord.errors import UNKNOWN_INTERACTION
 from bot.discord.layout import table_layout
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
@@ -907,8 +908,19 @@ class TablePublisher:
                     kwargs["file"] = attachment(render.image)
                 try:
                     sent = await self._write(state, None, hook, **kwargs)
+                    if hook is not None and hook.answers is not None:
+                        # answered: the hook's later posts are follow-ups
+                        hook = self._answered(state, hook)
                     break
                 except discord.HTTPException as exc:
+                    if (hook is not None and hook.answers is not None
+                            and exc.code == UNKNOWN_INTERACTION):
+                        # past the answer's deadline, nothing was posted: the next way posts it
+                        self._answered(state, hook, usable=False)
+                        render = _drawn(showing)
+                        _log.warning("table %d: the command's answer came too late; posting "
+                                     "the table another way", showing.table_id)
+                        continue
                     if hook is None or hook.channel is None or self._poster(state,
                             self._clock.now()) is hook:
                         raise
@@ -950,6 +962,16 @@ class TablePublisher:
             state.strays_recorded = state.strays_from is not None
             return sent
 
+    @staticmethod
+    def _answered(state: _Table, hook: Hook, *, usable: bool = True) -> Hook:
+        """Put the answered ``hook`` where the answering one stood (or nothing, where its
+        interaction can no longer write: ``usable`` false), so that no interaction object
+        outlives its answer in the publisher."""
+        answered = hook.answered()
+        if state.hook is hook:
+            state.hook = answered if usable else None
+        return answered
+
     async def _claim(self, state: _Table) -> None:
         """Claim the table's posts for this run before its first post here, unless the
         post's own record will (a table without a message: no look could find its post)."""
@@ -989,6 +1011,8 @@ class TablePublisher:
         channel_id = state.channel_id
         if state.only_hooks and (hook is None or hook.channel is not None):
             raise _NoToken
+        if hook is not None and hook.answers is not None and message_id is None:
+            return await self._answer(hook.answers, fields)
         with handle_message_parameters(
                 previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
             empty_view(fields.get("view"))  # serialised into the payload
@@ -1028,6 +1052,23 @@ class TablePublisher:
                     data = await self._client.http.edit_message(channel_id, message_id,
                                                                  params=params)
         return int(data["id"])
+
+    async def _answer(self, interaction: discord.Interaction, fields: dict[str, Any]) -> int:
+        """Post the table as ``interaction``'s own answer, a public message (callback
+        CHANNEL_MESSAGE_WITH_SOURCE), and return its id, which Discord sends back with the
+        callback's response (``with_response``). Straight through discord.py's webhook adapter,
+        as ``_write``: ``InteractionResponse.send_message`` would build a ``Message`` of it."""
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.channel_message.value,
+            previous_allowed_mentions=self._client.allowed_mentions, **fields)
+        empty_view(fields.get("view"))  # serialised into the payload
+        webhook = interaction.followup  # the interaction's session, as discord.py's answer uses
+        data = await async_context.get().create_interaction_response(
+            interaction.id, interaction.token, session=webhook.session, proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth, params=params)
+        # what discord.py's own answer records, so that nothing answers it twice
+        interaction.response._response_type = discord.InteractionResponseType.channel_message
+        return int(data["resource"]["message"]["id"])
 
     async def _spent(self, state: _Table, hook: Hook) -> None:
         if state.hook is hook:

@@ -6,7 +6,7 @@ publisher (``bot.discord.publisher``) takes these and decides when and how each 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import discord
@@ -69,6 +69,10 @@ class Hook:
     answered_by_follow_up: bool = False
     """The interaction was acknowledged late (``bot.discord.deadline``), so its own answer may
     have been a follow-up: one fewer is left for the table where follow-ups are counted."""
+    answers: discord.Interaction | None = field(default=None, repr=False)
+    """Set while the interaction is not answered yet: the table's first post through this hook
+    is the interaction's own answer, a public message (``answering``). Kept only until that
+    post went out or failed: the publisher then holds ``answered()`` instead."""
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Hook | None:
@@ -82,6 +86,20 @@ class Hook:
         late = response.type is discord.InteractionResponseType.deferred_message_update
         return cls(interaction.followup, interaction.channel_id,
                    interaction.created_at.timestamp(), answered_by_follow_up=late)
+
+    @classmethod
+    def answering(cls, interaction: discord.Interaction) -> Hook | None:
+        """The hook of an interaction not answered yet, whose answer is to be the table's
+        message itself (issue 49: a lobby shows with the command's one answer, not a private
+        answer and a follow-up); ``None`` once it is answered (``of`` then)."""
+        if interaction.channel_id is None or interaction.response.is_done():
+            return None
+        return cls(interaction.followup, interaction.channel_id,
+                   interaction.created_at.timestamp(), answers=interaction)
+
+    def answered(self) -> Hook:
+        """This hook once its interaction's answer went out: its later posts are follow-ups."""
+        return replace(self, answers=None)
 
     @classmethod
     def of_token(cls, token: str, made_at: float, channel_id: int, client: discord.Client

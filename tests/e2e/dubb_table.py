@@ -148,7 +148,7 @@ async def open_table(
 ) -> DubbTable:
     """`/dubb start` by ``host``, Join by each guest, Start by the host."""
     opened = await driver.slash(host, channel, "dubb start", dict(options) or None)
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     lobby = await wait_table(driver, channel)
     players = {host.id: host}
     for guest in guests:

@@ -137,7 +137,7 @@ async def test_a_practice_game_against_computers_in_the_bot_dm(
     driver.install_for(world.anna)
     dm = driver.bot_dm(world.anna)
     opened = await driver.slash(world.anna, dm, "dubb start", {"computers": 2})
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     lobby = await wait_table(driver, dm)
     started = await driver.click(world.anna, lobby, "Start")
     assert started.ephemeral, started.content
@@ -249,7 +249,7 @@ async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
 
     # Apps → "Play Dubb with…" on Bo, in the group DM
     opened = await driver.user_command(world.anna, group, "Play Dubb with…", world.bo)
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     lobby = await wait_table(driver, group)
     assert f"Anna invites <@{world.bo.id}> to play Dubb" in turn_line(lobby)
     assert [p.message_id for p in driver.pings(world.bo, group)] == [lobby.id]
@@ -280,7 +280,7 @@ async def test_play_tonk_with_someone_in_a_server_opens_a_lobby_that_invites_the
 ) -> None:
     # Apps → "Play Tonk with…" on Bo, in a server channel: the Tonk face's own user command
     opened = await driver.user_command(world.anna, world.channel, "Play Tonk with…", world.bo)
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     lobby = await driver.wait_for_message(
         world.channel, lambda m: tonk_table.title(m).startswith("Tonk"))
     assert f"Anna invites <@{world.bo.id}> to play Tonk" in turn_line(lobby)

@@ -19,8 +19,10 @@ async def test_lobby_shows_options_and_seats_and_only_the_host_starts(
     opened = await driver.slash(
         world.anna, world.channel, "dubb start", {"decks": 2, "jokers": True, "hand_limit": True}
     )
-    assert opened.ephemeral
     lobby = await wait_table(driver, world.channel)
+    # the lobby is the command's own answer (issue 49): no private line besides it
+    assert opened.message is not None and opened.message.id == lobby.id
+    assert not opened.ephemeral
     assert title(lobby) == "Dubb — waiting for players"
     assert "2 packs, jokers, hand limit 7" in lobby.text
     assert "Anna" in lobby.text and "(host)" in lobby.text
@@ -79,7 +81,7 @@ async def test_a_moderator_can_cancel_a_lobby_and_others_cannot(
     await driver.wait_for(lambda: lobby.buttons() == [], what="the lobby to close")
     assert "closed" in title(lobby)
     fresh = await driver.slash(world.bo, world.channel, "dubb start")
-    assert fresh.ephemeral and "opened" in fresh.content
+    assert not fresh.ephemeral and "waiting for players" in fresh.content
     new_lobby = await driver.wait_for_message(
         world.channel, lambda m: title(m) == "Dubb — waiting for players"
     )
@@ -139,5 +141,5 @@ async def test_stop_works_even_when_the_stored_game_no_longer_loads(
     assert stopped.ephemeral and "stopped" in stopped.content
     await driver.wait_for(lambda: table.table.buttons() == [], what="the table to close")
     fresh = await driver.slash(world.bo, world.channel, "dubb start")
-    assert fresh.ephemeral and "opened" in fresh.content
+    assert not fresh.ephemeral and "waiting for players" in fresh.content
     await wait_table(driver, world.channel)

@@ -100,7 +100,7 @@ async def test_server_settings_need_manage_server_and_set_the_next_tables(
     assert here.ephemeral
     other = driver.add_channel(world.guild, "other")
     elsewhere = await driver.slash(world.cem, other, "dubb start")
-    assert elsewhere.ephemeral and "lobby opened" in elsewhere.content
+    assert not elsewhere.ephemeral and "waiting for players" in elsewhere.content
     here_too = await driver.slash(world.cem, world.channel, "dubb start")
     assert here_too.ephemeral and "can't be started in this channel" in here_too.content
 
@@ -149,13 +149,13 @@ async def test_a_server_sets_the_default_tonk_stake_with_manage_server(
     set_ = await driver.slash(owner, world.channel, "tonk defaults", {"stake": 5})
     assert set_.ephemeral and "5 chips" in set_.content, set_.content
     opened = await driver.slash(world.anna, world.channel, "tonk start")
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     assert bot.bot is not None
     snapshot = await bot.bot.service.get(world.channel.id)
     assert snapshot is not None and snapshot.options.stake == 5  # type: ignore[attr-defined]
     # a host's own stake still wins
     other = driver.add_channel(world.guild, "other")
     chosen = await driver.slash(world.bo, other, "tonk start", {"stake": 2})
-    assert chosen.ephemeral, chosen.content
+    assert not chosen.ephemeral, chosen.content  # the lobby itself answers
     snapshot = await bot.bot.service.get(other.id)
     assert snapshot is not None and snapshot.options.stake == 2  # type: ignore[attr-defined]

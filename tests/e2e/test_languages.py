@@ -74,7 +74,7 @@ async def _play_dubb(driver: Driver, channel: Channel, anna: User, bo: User) -> 
     """Anna opens a Dubb table, Bo joins, and both play it to the end, each always making the
     first move offered; what each was told in private."""
     opened = await driver.slash(anna, channel, "dubb start")
-    assert opened.ephemeral
+    assert not opened.ephemeral  # the lobby itself answers
     lobby = await driver.wait_for_message(channel, lambda m: bool(title(m)))
     joined = await driver.click(bo, lobby, _button(lobby, "join") or "")
     assert joined.ephemeral

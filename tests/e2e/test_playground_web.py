@@ -99,10 +99,17 @@ async def test_a_command_reaches_the_bot_and_each_user_sees_only_their_own_answe
     })
     assert (status, answer) == (200, {"ok": True})
 
-    private = await anna_stream.until("message", lambda m: m["ephemeral"])
-    assert private["interaction"] == {"user": "Anna", "command": "dubb start"}
+    # the lobby is the command's own answer, which everyone sees with Anna's command above it
     lobby = await bo_stream.until("message", lambda m: is_layout(m["components"]))
     assert not lobby["ephemeral"] and "Astrid" in json.dumps(lobby["components"])
+    assert lobby["interaction"] == {"user": "Anna", "command": "dubb start"}
+    join = next(c for c in _walk(lobby["components"]) if c.get("label") == "Join")
+    status, answer = await _post(client, "/api/click", {
+        "as": str(anna.id), "message": lobby["id"], "custom_id": join["custom_id"],
+    })
+    assert status == 200  # Anna sits there already: the bot tells her privately
+    private = await anna_stream.until("message", lambda m: m["ephemeral"])
+    assert private["interaction"]["user"] == "Anna"
     start = next(c for c in _walk(lobby["components"]) if c.get("label") == "Start")
 
     status, answer = await _post(client, "/api/click", {

@@ -41,7 +41,7 @@ async def test_a_third_game_registered_by_a_test_is_played_end_to_end(
     anna, bo = world.anna, world.bo
 
     opened = await driver.slash(anna, world.channel, "highcard start")
-    assert opened.ephemeral and "High card lobby opened" in opened.content
+    assert not opened.ephemeral and "High card — waiting for players" in opened.content
     table = await driver.wait_for_message(world.channel, lambda m: _title(m).startswith("High"))
     assert _title(table) == "High card — waiting for players" and "one card each" in table.text
     await driver.click(bo, table, "Join")

@@ -111,7 +111,7 @@ async def _play(runner: BotRunner, driver: Driver, channel: Channel, game: str,
     made from its first turn, how many of them answered a look at a hand, and the moves played."""
     host, guests = people[0], people[1:]
     opened = await driver.slash(host, channel, f"{game} start", {"computers": computers})
-    assert opened.ephemeral, opened.content
+    assert not opened.ephemeral, opened.content  # the lobby itself answers
     lobby = await driver.wait_for_message(channel, lambda m: "waiting for players" in _title(m))
     for guest in guests:
         await driver.click(guest, lobby, "Join")

@@ -227,7 +227,7 @@ async def test_a_lobby_nobody_starts_closes_after_15_minutes(
     assert await snapshot(bot_runner, world.channel) is None
     # both players are free to sit down again
     reopened = await driver.slash(world.bo, world.channel, "dubb start")
-    assert "opened" in reopened.content
+    assert "waiting for players" in reopened.content
 
 
 async def test_a_lobby_that_expired_while_the_bot_was_down_closes_at_start_up(
@@ -313,7 +313,7 @@ async def test_stop_works_on_a_table_whose_stored_game_no_longer_loads(
     assert closed.interactive_components() == []
     assert await snapshot(bot_runner, world.channel) is None
     again = await driver.slash(bo, world.channel, "tonk start")
-    assert "opened" in again.content
+    assert "waiting for players" in again.content
 
 
 def _bo_removed(text: str) -> bool:

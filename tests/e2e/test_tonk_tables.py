@@ -35,7 +35,7 @@ async def test_the_lobby_shows_the_options_and_the_cut_is_shown_when_the_table_s
 ) -> None:
     opened = await driver.slash(world.anna, world.channel, "tonk start",
                                 {"stake": 5, "no_upcard": True, "hit_lock": True})
-    assert opened.ephemeral
+    assert not opened.ephemeral  # the lobby itself answers
     lobby = await driver.wait_for_message(world.channel, lambda m: title(m).startswith("Tonk"))
     assert title(lobby) == "Tonk — waiting for players"
     assert "stake 5 chips, no upcard, hit lock" in lobby.text
@@ -173,7 +173,7 @@ async def test_leaving_mid_hand_forfeits_and_players_join_and_leave_between_hand
                    for line in seats), seats
     assert len([b for b in closed.buttons() if b["label"] == "Profile"]) == 4
     again = await driver.click(world.anna, closed, "Play again")
-    assert again.ephemeral
+    assert not again.ephemeral  # the new lobby itself answers
     lobby = await driver.wait_for_message(
         world.channel, lambda m: title(m) == "Tonk — waiting for players")
     assert "stake 2 chips" in lobby.text
