@@ -214,13 +214,21 @@ def _current(table: dict[K, _Window], key: K, now: float, per: float) -> _Window
 
 
 def _headers(limit: int, remaining: int, reset: float, now: float, name: str) -> dict[str, str]:
+    # rounded up to the millisecond: a client that waits what the headers say finds the
+    # window reset (rounded to the nearest, it came back up to half a millisecond early and
+    # was refused, with a retry_after of 0.000)
     return {
         "X-RateLimit-Limit": str(limit),
         "X-RateLimit-Remaining": str(remaining),
-        "X-RateLimit-Reset": f"{reset:.3f}",
-        "X-RateLimit-Reset-After": f"{max(0.0, reset - now):.3f}",
+        "X-RateLimit-Reset": f"{_ceil_ms(reset):.3f}",
+        "X-RateLimit-Reset-After": f"{_ceil_ms(max(0.0, reset - now)):.3f}",
         "X-RateLimit-Bucket": name,
     }
+
+
+def _ceil_ms(seconds: float) -> float:
+    # a nanosecond over a whole millisecond is the float arithmetic's, not time's
+    return math.ceil(seconds * 1000 - 1e-6) / 1000
 
 
 def _global_refusal(retry_after: float) -> Verdict:
