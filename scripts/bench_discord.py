@@ -1393,6 +1393,8 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         fake.put_commands(None, [echo_command(args)])
     child = Child(role, fake, folder, args)
     await child.start(driver)
+    if role != "echo":
+        await _emojis_settled(folder / f"{role}.log")
     database = folder / "kortbord.sqlite3"
     figures: dict[str, float] = {}
     try:
@@ -1566,6 +1568,19 @@ async def cold(args: argparse.Namespace, base: Path) -> None:
         for f in phases:
             print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
                   + " |")
+
+
+async def _emojis_settled(log: Path) -> None:
+    """Wait until the bot made sure of its card emojis (its log says so). A bot that has run
+    once has them; this one is new to a new fake, and its drawing and uploading them would
+    land in the burst, which measures new channels, not the bot's first start ever."""
+    deadline = time.monotonic() + BOOT_TIMEOUT
+    while time.monotonic() < deadline:
+        with contextlib.suppress(FileNotFoundError):
+            if "card emojis:" in log.read_text():  # noqa: ASYNC240 (a small log, polled)
+                return
+        await asyncio.sleep(0.1)
+    print(f"  (the bot's log never said its card emojis were made sure of: {log})")
 
 
 def phase_order(args: argparse.Namespace, round_: int) -> tuple[str, ...]:
