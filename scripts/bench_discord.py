@@ -93,7 +93,10 @@ was made, 429s, interactions failed, and the table freshness of the moves made. 
 ``--restart`` the bot then stops (as a deployment does) and starts again on the same database
 with the N tables live; the people play on, and the same figures are reported from the restart
 on: answers, table freshness and turn wait, requests per second on the global budget, 429s.
-With ``--baseline`` the older checkout runs the same cold start in the same run.
+With ``--baseline`` the older checkout runs the same cold start in the same run. Each round
+first runs the echo bot's cold start (the floor: a bare discord.py bot answering each command
+with a public message, which its people read as their lobby; ``--only`` picks one phase). The
+burst waits until the bot has made sure of its card emojis (a new fake has none).
 """
 
 from __future__ import annotations
