@@ -196,6 +196,9 @@ class _Table:
     stale: dict[int, bool] = field(default_factory=dict)
     """Table messages replaced here whose delete waits for the sweep (→ posted by a channel
     webhook that is gone)."""
+    posts: int = 0
+    """Posts of the table begun here, finished or not: a look for strays that saw this change
+    may have read a post of this process's own that is not its ``message_id`` yet."""
     sweeper: asyncio.Task[None] | None = None
 
     def offer(self, hook: Hook | None) -> None:
@@ -387,9 +390,15 @@ class TablePublisher:
             state.latest = showing
             # a re-post pings nobody; a turn already pinged stays pinged
             still = state.pinged if state.pinged == showing.to_move else None
-            sent = await self._send(state, showing, mention=showing.ping,
-                                    pinged=showing.ping or still,
-                                    replaces=state.message_id if repost else None)
+            try:
+                sent = await self._send(state, showing, mention=showing.ping,
+                                        pinged=showing.ping or still,
+                                        replaces=state.message_id if repost else None)
+            finally:
+                if showing.hook is not None and showing.hook.answers is not None:
+                    # failed before its answer went out: whatever answers the interaction
+                    # now (the error's private line), it is not this hook
+                    self._answered(state, showing.hook, usable=False)
             if state.only_hooks:
                 self._sleep_later(state)
         self._set_up_later(state)
@@ -540,7 +549,10 @@ class TablePublisher:
         while state.look or state.stale:
             swept = state.strays_from
             try:
-                await self._sweep_once(state)
+                if not await self._sweep_once(state):
+                    async with state.lock:
+                        pass  # the post under way is recorded once the table is free again
+                    continue
             except discord.Forbidden:
                 # the bot may not read or delete here: nothing more it can do
                 _log.warning("no permission to delete stray messages of table %d in channel %d",
@@ -569,11 +581,12 @@ class TablePublisher:
                 # the record stays: the next start-up looks again, and finds nothing
                 _log.exception("recording table %d swept failed", state.table_id)
 
-    async def _sweep_once(self, state: _Table) -> None:
+    async def _sweep_once(self, state: _Table) -> bool:
         """Delete this table's messages from ``strays_from`` on but the current one: those
         replaced here (``stale``), and, after a restart, whatever the channel shows of the
         table's there (the stored message, now replaced; a post a killed process never
-        recorded)."""
+        recorded). False when the channel was read while the table was being posted here:
+        nothing was deleted, and it is read again once that post is recorded."""
         assert self._client.user is not None
         targets: dict[int, tuple[Hook | None, bool]] = {}
         since = state.strays_from
@@ -582,6 +595,7 @@ class TablePublisher:
             marker = f":{state.table_id}:"
             channel = self._client.get_partial_messageable(state.channel_id)
             grant = await self._pacer.acquire(state.channel_id, Kind.READ, background=True)
+            posts = state.posts
             try:
                 with paced():
                     # from the recorded message on, itself included: replaced, it is stale
@@ -589,6 +603,11 @@ class TablePublisher:
                         after=discord.Object(since - 1), limit=20)]
             finally:
                 grant.release()
+            if state.posts != posts or state.table_id in self._posting:
+                # a post of the table went out meanwhile: the channel may show it before it
+                # is the table's message here (a post anew deletes the message it replaces
+                # before it records the new one), and it is no stray
+                return False
             hook = state.channel_hook
             ours = {self._client.user.id} | (set() if hook is None else {hook.key})
             for message in history:
@@ -609,6 +628,7 @@ class TablePublisher:
         if looked:
             # only now: a delete that failed (Discord down) leaves the next try to look again
             state.look = False
+        return True
 
     def _route(self, state: _Table, showing: Showing | None) -> tuple[Kind, int]:
         """Which limits the next write of ``showing`` counts against: an interaction's
@@ -906,6 +926,7 @@ class TablePublisher:
                     kwargs["nonce"] = nonce
                 if render.image is not None:
                     kwargs["file"] = attachment(render.image)
+                state.posts += 1
                 try:
                     sent = await self._write(state, None, hook, **kwargs)
                     if hook is not None and hook.answers is not None:
@@ -968,8 +989,12 @@ class TablePublisher:
         interaction can no longer write: ``usable`` false), so that no interaction object
         outlives its answer in the publisher."""
         answered = hook.answered()
+        instead = answered if usable else None
         if state.hook is hook:
-            state.hook = answered if usable else None
+            state.hook = instead
+        if state.latest is not None and state.latest.hook is hook:
+            # a ping or a fall asleep publishes the latest version again: never this hook
+            state.latest = replace(state.latest, hook=instead)
         return answered
 
     async def _claim(self, state: _Table) -> None:
