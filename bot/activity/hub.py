@@ -96,14 +96,12 @@ class Hub:
         if self._sending:
             await asyncio.wait(self._sending, timeout=2)
 
-    def subscribe(self, session: Session, table_id: int | None) -> Stream:
+    def subscribe(self, session: Session) -> Stream:
         room = self._rooms.get(session.channel_id)
         if room is None:
             room = self._rooms[session.channel_id] = _Room(session.channel_id)
             room.task = asyncio.create_task(self._serve(room),
                                             name=f"kortbord-activity-{session.channel_id}")
-        if table_id is not None:
-            room.table_id = table_id
         stream = Stream(session)
         room.streams.add(stream)
         return stream

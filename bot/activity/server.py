@@ -265,13 +265,15 @@ class ActivityServer:
         # a table id the database could hold, else none (the page names its last table)
         named = int(table) if table.isdigit() and len(table) <= 19 else None
         named = named if named is not None and 1 <= named <= TABLE_ID_MAX else None
-        stream = self._hub.subscribe(session, named)
+        stream = self._hub.subscribe(session)
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no"})
         try:
             await response.prepare(request)
-            seen = await look(self._service, session.channel_id)
+            # the named table is this page's alone: read as it ended if it is one of this
+            # channel's, and never what the channel's other streams are shown
+            seen = await look(self._service, session.channel_id, table_id=named)
             stream.put(self._scenes.scene(seen, session).data)
             while not self._closing.is_set():
                 with contextlib.suppress(TimeoutError):

@@ -89,9 +89,12 @@ class ActivityPage:
         return session
 
     @asynccontextmanager
-    async def stream(self) -> AsyncIterator[SceneStream]:
-        async with self.http.get(self.base + "/api/stream",
-                                 params={"session": self.session["session"]}) as response:
+    async def stream(self, table: object = None) -> AsyncIterator[SceneStream]:
+        """The page's stream; ``table``: the table it showed before (as a reconnect names it)."""
+        params = {"session": self.session["session"]}
+        if table is not None:
+            params["table"] = str(table)
+        async with self.http.get(self.base + "/api/stream", params=params) as response:
             assert response.status == 200, await response.text()
             yield SceneStream(response)
 

@@ -17,7 +17,14 @@ from bot.games.registry import GAMES
 from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
 from tests.e2e.conftest import BotRunner, World
-from tests.e2e.dubb_table import counter_of, open_table, table_message, title, wait_table
+from tests.e2e.dubb_table import (
+    counter_of,
+    open_table,
+    table_id_of,
+    table_message,
+    title,
+    wait_table,
+)
 from tests.fakeclock import FakeClock
 from tests.highcard import SPEC as HIGHCARD
 
@@ -246,6 +253,17 @@ async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_t
         over = tr("sv", "{game} — game over", game="Dubb")
         await driver.wait_for(lambda: title(table_message(driver, lounge)) == over,
                               what="the table message over")
+
+        # a page that reconnects names the table it showed, and sees how that game ended; a
+        # page that names none, or a table of another channel, sees the channel as it is
+        await driver.slash(world.bo, world.channel, "dubb start")
+        elsewhere = table_id_of(await wait_table(driver, world.channel))
+        for named, state in ((scene["table"], "over"), (None, "none"), (elsewhere, "none")):
+            async with anna.stream(table=named) as scenes:
+                first = await scenes.until(lambda s: True, "the first scene")
+                assert first["state"] == state, (named, first["state"])
+                if state == "over":
+                    assert first["table"] == scene["table"] and action(first, "again")
 
 
 async def test_a_tonk_hand_played_in_the_activity_is_settled_in_the_ledger(
