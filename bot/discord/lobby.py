@@ -54,8 +54,8 @@ async def open_lobby(controller: TableController, interaction: discord.Interacti
     seated (``None``: the server's default level) and a turn time of ``turn_seconds`` (0: no
     timer; ``None``: the server's default for this game, else the game's); ``rated: False``
     keeps it out of the skill ratings; ``invited``: the person the lobby names as invited
-    (``bot.discord.challenge``). The user is answered as soon as the lobby exists, before it is
-    posted."""
+    (``bot.discord.challenge``). The command's answer is the lobby itself (acknowledged late:
+    a private line, and the lobby posted)."""
     place = place_of(interaction)
     if interaction.channel_id is None or place is None:
         raise UserFacingError("Games are played in server channels.")
