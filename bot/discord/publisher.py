@@ -196,9 +196,6 @@ class _Table:
     stale: dict[int, bool] = field(default_factory=dict)
     """Table messages replaced here whose delete waits for the sweep (→ posted by a channel
     webhook that is gone)."""
-    posts: int = 0
-    """Posts of the table begun here, finished or not: a look for strays that saw this change
-    may have read a post of this process's own that is not its ``message_id`` yet."""
     sweeper: asyncio.Task[None] | None = None
 
     def offer(self, hook: Hook | None) -> None:
@@ -595,7 +592,6 @@ class TablePublisher:
             marker = f":{state.table_id}:"
             channel = self._client.get_partial_messageable(state.channel_id)
             grant = await self._pacer.acquire(state.channel_id, Kind.READ, background=True)
-            posts = state.posts
             try:
                 with paced():
                     # from the recorded message on, itself included: replaced, it is stale
@@ -603,10 +599,11 @@ class TablePublisher:
                         after=discord.Object(since - 1), limit=20)]
             finally:
                 grant.release()
-            if state.posts != posts or state.table_id in self._posting:
-                # a post of the table went out meanwhile: the channel may show it before it
-                # is the table's message here (a post anew deletes the message it replaces
-                # before it records the new one), and it is no stray
+            if state.table_id in self._posting:
+                # a post of the table is under way: the channel may show it before it is the
+                # table's message here (a post anew deletes the message it replaces before it
+                # records the new one), and it is no stray. One that ended meanwhile is the
+                # table's message by now, which the deletes below pass over.
                 return False
             hook = state.channel_hook
             ours = {self._client.user.id} | (set() if hook is None else {hook.key})
@@ -926,7 +923,6 @@ class TablePublisher:
                     kwargs["nonce"] = nonce
                 if render.image is not None:
                     kwargs["file"] = attachment(render.image)
-                state.posts += 1
                 try:
                     sent = await self._write(state, None, hook, **kwargs)
                     if hook is not None and hook.answers is not None:
