@@ -23,15 +23,17 @@ from __future__ import annotations
 import contextlib
 
 import discord
+from discord.ui.view import BaseView
 
 
-def empty_view(view: discord.ui.BaseView | None) -> None:
+def empty_view(view: object) -> None:
     """Empty a view that is sent or done with: nothing uses it again (components are routed by
     their custom ids), and emptied it no longer points at its items, which point at it. A
     layout's containers and rows hold items the same way, each emptied too; a Section's
     accessory is no child it can clear, and points back at its Section, so each item lets go
-    of its parent as well."""
-    if view is not None:
+    of its parent as well. Anything else (nothing, or the bot's own layouts, plain data:
+    ``bot.discord.layout.Layout``) holds no cycle."""
+    if isinstance(view, BaseView):
         for item in list(view.walk_children()):
             clear = getattr(item, "clear_items", None)
             if clear is not None:

@@ -16,7 +16,7 @@ from bot.discord.answers import user_lang
 from bot.discord.common import DESCRIPTION_LIMIT, FINISHED_COLOUR, cut
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
-from bot.discord.layout import TEXT_MAX, answer_layout, files_layout
+from bot.discord.layout import TEXT_MAX, Layout, answer_layout, files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
 from bot.gamekit.contract import GameSpec
@@ -237,7 +237,7 @@ async def verify_answer(store: Store, games: Mapping[str, GameSpec],
 
 
 def checks_layout(checks: Sequence[Check], game: str, table_id: int,
-                  lang: str) -> discord.ui.LayoutView:
+                  lang: str) -> Layout:
     """The answer to ``/kortbord verify``: how many checks passed or failed, then one line
     each."""
     failed = sum(not c.ok for c in checks)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import discord
 
@@ -28,6 +29,10 @@ from bot.i18n import tr
 
 COMPONENTS_MAX = 40
 TEXT_MAX = 4000
+SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, CONTAINER = (
+    discord.ComponentType.section.value, discord.ComponentType.text_display.value,
+    discord.ComponentType.media_gallery.value, discord.ComponentType.file.value,
+    discord.ComponentType.container.value)
 PROFILE = "profile"
 """The action of a seat's Profile button (``bot.discord.leaderboards``); its argument is the
 seat's player."""
@@ -70,13 +75,40 @@ def with_notes(embed: discord.Embed, seats: SeatBlocks,
     return replace(seats, lines=lines)
 
 
+class Layout:
+    """A Components V2 message's components as plain data: exactly what discord.py sends for a
+    ``LayoutView`` of the same items, without building one (issue 44: a table's Container,
+    Sections, Text Displays and rows as discord.py objects, walked again to count them, to
+    serialise them and to empty them, were about a tenth of a move's CPU). It is given where a
+    view is (``view=``), and discord.py asks it only for its components and its flag: it stores
+    none of it, since every component is routed by its custom id (``bot.discord.routing``)."""
+
+    __discord_ui_view__ = True
+    timeout: float | None = None
+
+    def __init__(self, container: dict[str, Any]) -> None:
+        self._components = [container]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
 def table_layout(
     embed: discord.Embed,
     view: discord.ui.View | None,
     content: str | None,
     image: CardImage | None,
     seats: SeatBlocks | None = None,
-) -> discord.ui.LayoutView:
+) -> Layout:
     """``embed``'s table as a layout, ``seats`` in Sections; ``view``'s items move into it
     (``view`` is left empty)."""
     shown = (image.filename, image.alt) if image is not None else None
@@ -91,7 +123,7 @@ def answer_layout(
     picture: discord.File | None = None,
     seats: SeatBlocks | None = None,
     files: Sequence[discord.File] = (),
-) -> discord.ui.LayoutView:
+) -> Layout:
     """Any other answer drawn as an embed — a profile, the leaderboard, a ledger, a history
     page, a replay, a daily board, an export — in the table's look: one container, its accent
     the embed's colour, ``picture`` (sent with the answer) in a Media Gallery with its alt
@@ -101,7 +133,7 @@ def answer_layout(
     return _layout(embed, view, content, shown, seats, tuple(f.filename for f in files))
 
 
-def files_layout(text: str, files: Sequence[discord.File]) -> discord.ui.LayoutView:
+def files_layout(text: str, files: Sequence[discord.File]) -> Layout:
     """An export's answer — a ledger's CSV, tables' or a daily's public record as JSON — in
     the look of the other answers: its words, then each file (sent with it) shown below."""
     embed = discord.Embed(description=text, colour=FINISHED_COLOUR)
@@ -115,7 +147,7 @@ def _layout(
     image: tuple[str, str | None] | None,
     seats: SeatBlocks | None,
     files: tuple[str, ...] = (),
-) -> discord.ui.LayoutView:
+) -> Layout:
     """``image``: the attached file's name and alt text; ``files``: other attached files'
     names."""
     rows = _action_rows(view)
@@ -124,52 +156,56 @@ def _layout(
     foot = [f"-# {embed.footer.text}"] if embed.footer.text else []
     texts = fit_texts(head, body, foot)
     fixed = (1 + (1 if image is not None else 0) + len(files)
-             + sum(1 + len(r.children) for r in rows))
+             + sum(1 + len(r["components"]) for r in rows))
     if fixed + len(texts) > COMPONENTS_MAX:
         # a table with more blocks than a layout holds reads as one text
         texts = ["\n\n".join(texts)]
     listed = _seats_at(texts, embed, seats)
     if listed is not None and fixed + len(texts) + 3 * len(listed.lines) > COMPONENTS_MAX:
         listed = None  # the seats stay one block of text
-    container = discord.ui.Container(accent_colour=embed.colour)
+    blocks: list[dict[str, Any]] = []
     for text in texts:
         if listed is not None and text == _field(listed.field, "\n".join(listed.lines)):
-            container.add_item(discord.ui.TextDisplay(f"**{listed.field}**"))
-            for line, profile in zip(listed.lines, listed.buttons, strict=True):
-                container.add_item(discord.ui.Section(line, accessory=profile))
+            blocks.append(_text(f"**{listed.field}**"))
+            blocks.extend({"type": SECTION, "components": [_text(line)],
+                           "accessory": profile.to_component_dict()}
+                          for line, profile in zip(listed.lines, listed.buttons, strict=True))
             continue
-        container.add_item(discord.ui.TextDisplay(text))
+        blocks.append(_text(text))
     if image is not None:
-        filename, alt = image
-        item = discord.MediaGalleryItem(f"attachment://{filename}", description=alt)
-        container.add_item(discord.ui.MediaGallery(item))
-    for filename in files:
-        container.add_item(discord.ui.File(f"attachment://{filename}"))
-    for row in rows:
-        container.add_item(row)
-    layout = discord.ui.LayoutView(timeout=None)
-    layout.add_item(container)
-    return layout
+        blocks.append(_gallery(*image))
+    blocks.extend({"type": FILE, "file": {"url": f"attachment://{filename}"}, "spoiler": False}
+                  for filename in files)
+    blocks.extend(rows)
+    colour = embed.colour.value if embed.colour else None
+    return Layout({"type": CONTAINER, "accent_color": colour, "spoiler": False,
+                   "components": blocks})
 
 
 def panel_layout(text: str, view: discord.ui.View | None,
-                 image: CardImage | None) -> discord.ui.LayoutView:
+                 image: CardImage | None) -> Layout:
     """A private hand panel as a layout: its text (the hand as card emojis in order, the total,
     the notice or turn line) opens a Container, the hand's picture follows in a Media Gallery
     with its alt text, then ``view``'s moves in their rows (``view`` is left empty). Five rows
     of five and three blocks stay within the 40 components; the text is cut to 4,000
     characters."""
-    rows = _action_rows(view)
-    container = discord.ui.Container()
-    container.add_item(discord.ui.TextDisplay(cut(text, TEXT_MAX)))
+    blocks = [_text(cut(text, TEXT_MAX))]
     if image is not None:
-        item = discord.MediaGalleryItem(f"attachment://{image.filename}", description=image.alt)
-        container.add_item(discord.ui.MediaGallery(item))
-    for row in rows:
-        container.add_item(row)
-    layout = discord.ui.LayoutView(timeout=None)
-    layout.add_item(container)
-    return layout
+        blocks.append(_gallery(image.filename, image.alt))
+    blocks.extend(_action_rows(view))
+    return Layout({"type": CONTAINER, "accent_color": None, "spoiler": False,
+                   "components": blocks})
+
+
+def _text(content: str) -> dict[str, Any]:
+    return {"type": TEXT_DISPLAY, "content": content}
+
+
+def _gallery(filename: str, alt: str | None) -> dict[str, Any]:
+    item: dict[str, Any] = {"media": {"url": f"attachment://{filename}"}, "spoiler": False}
+    if alt:
+        item["description"] = alt
+    return {"type": MEDIA_GALLERY, "items": [item]}
 
 
 def _seats_at(texts: list[str], embed: discord.Embed,
@@ -214,22 +250,11 @@ def fit_texts(head: list[str], body: list[str], foot: list[str]) -> list[str]:
     return fitted
 
 
-def _action_rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow]:
-    """``view``'s items in the rows discord.py would send them in."""
+def _action_rows(view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """``view``'s items in the rows discord.py would send them in; ``view`` is emptied, so
+    its items no longer point at it (``bot.discord.cycles``)."""
     if view is None:
         return []
-    # a component names its item by custom id, a link button by its address
-    by_key = {_key(item): item for item in view.children}
-    layout = view.to_components()
+    rows = view.to_components()
     view.clear_items()
-    rows = []
-    for row in layout:
-        items = [by_key[c.get("custom_id") or c.get("url")] for c in row["components"]]
-        for item in items:
-            item.row = None  # placed by the row it is in now
-        rows.append(discord.ui.ActionRow(*items))
     return rows
-
-
-def _key(item: discord.ui.Item[discord.ui.View]) -> str | None:
-    return getattr(item, "custom_id", None) or getattr(item, "url", None)

@@ -60,7 +60,13 @@ def _check(render: Any) -> tuple[int, int]:
         sections = [c for c in components[0]["components"] if c["type"] == 9]
         assert len(sections) == len(render.seats.lines)
         assert all(s["accessory"]["custom_id"].split(":")[3] == "profile" for s in sections)
-    return layout.total_children_count, len(_text(components))
+    return _count(components), len(_text(components))
+
+
+def _count(components: list[dict[str, Any]]) -> int:
+    """Components counted as Discord counts them: through every level, a Section's
+    accessory included."""
+    return sum(1 + _count(c.get("components") or []) + ("accessory" in c) for c in components)
 
 
 def _text(components: list[dict[str, Any]]) -> str:
