@@ -28,8 +28,8 @@ class StorePart:
     async def _transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed if it returns, rolled back if it
         raises. A cancelled caller never leaves a transaction half-done (the backend sees to
-        it), and on SQLite a transaction that need not wait runs without a task of its own or
-        a pass of the event loop (issue 16)."""
+        it); on SQLite the statements run on the loop's thread (issue 16), and transactions
+        asked for in one pass of the loop commit together (``bot.storage.sqlite``)."""
         started = time.perf_counter()
         try:
             return await self._db.transaction(body)

@@ -391,3 +391,62 @@ async def test_a_channels_webhook_and_which_webhook_posted_the_table_are_kept(
     assert by_bot is not None and by_bot.message_webhook is None
     assert await store.channel_webhook(10) == (902, "new")
     assert await store.channel_webhook(11) is None
+
+
+def _lobby(store: Store, channel: int, host: int) -> Any:
+    return store.create_lobby(
+        guild_id=GUILD, channel_id=channel, kind="toy", host=SeatInfo(player_id=host, name="P"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW, locale=None)
+
+
+async def test_transactions_asked_in_one_pass_commit_together_and_fail_alone(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commits (issue 49): lobbies opened in one pass of the loop take SQLite's write
+    lock once and commit once; the one whose channel is taken fails alone, its writes undone,
+    and the others stand."""
+    store = await Store.open(db_path)
+    try:
+        taken = await _lobby(store, 10, 1)
+        begins: list[int] = []
+        begin = sqlite_module.SqliteDatabase._begin
+
+        async def counted(db: sqlite_module.SqliteDatabase) -> None:
+            begins.append(1)
+            await begin(db)
+
+        monkeypatch.setattr(sqlite_module.SqliteDatabase, "_begin", counted)
+        results = await asyncio.gather(_lobby(store, 11, 2), _lobby(store, 10, 3),
+                                       _lobby(store, 12, 4), return_exceptions=True)
+        assert begins == [1]
+        first, refused, third = results
+        assert isinstance(refused, ChannelTakenError) and refused.existing.id == taken.id
+        assert [first.channel_id, third.channel_id] == [11, 12]  # type: ignore[union-attr]
+        for channel, host in ((10, 1), (11, 2), (12, 4)):
+            live = await store.live_table(channel)
+            assert live is not None and live.record.host_id == host
+        # the refused host claimed no seat: they may open a table elsewhere
+        assert (await _lobby(store, 13, 3)).host_id == 3
+    finally:
+        await store.close()
+
+
+async def test_a_transaction_cancelled_before_its_turn_writes_nothing(db_path: Path) -> None:
+    """A caller cancelled while the write lock is busy (a checkpoint restarting the WAL holds
+    it) asked for nothing after all: its body never runs, the others' commit."""
+    store = await Store.open(db_path)
+    try:
+        db = store.sqlite
+        async with db._write_lock:
+            kept = asyncio.ensure_future(_lobby(store, 11, 2))
+            dropped = asyncio.ensure_future(_lobby(store, 12, 3))
+            await asyncio.sleep(0)  # one pass: both ask for their transaction
+            assert len(db._queued) == 2
+            dropped.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await dropped
+        assert (await kept).channel_id == 11
+        assert await store.live_table(12) is None
+        assert (await _lobby(store, 12, 3)).host_id == 3
+    finally:
+        await store.close()
