@@ -114,6 +114,11 @@ SETUPS_AT_ONCE = 8
 webhook made) queues behind the first requests of those already under way, so with every new
 channel's set-up under way at once a thousand channels' look-ups would all come before the
 first webhook was made."""
+SETUP_PATIENCE = 10.0
+"""The longest a channel webhook's background set-up waits for the people being served (their
+commands and clicks) before it begins: in a burst of new tables the set-ups' requests, records
+and discord.py's bookkeeping took about a twentieth of the bot's CPU before the last lobby
+showed (issue 49). A write that needs the webhook ends the wait (``_want``)."""
 TOKENS_CHECKED_EVERY = 60.0
 """Seconds between two clearings of the stored interaction tokens too old to use (real time):
 a credential stays in the database at most this long after it stopped being good."""
@@ -756,6 +761,7 @@ class TablePublisher:
                 grant.release()
 
         try:
+            await self._after_people(setup)
             async with self._setup_slots:
                 # a write that needed the webhook meanwhile may have set it up itself
                 await self._webhooks.find(parent, gate=gate)
@@ -764,6 +770,13 @@ class TablePublisher:
         finally:
             if self._setups.get(parent) is setup:
                 del self._setups[parent]
+
+    async def _after_people(self, setup: _SetUp) -> None:
+        """Wait while people are being served, unless a write wants the webhook now, for
+        ``SETUP_PATIENCE`` at most."""
+        until = self._clock.now() + SETUP_PATIENCE
+        while self._people.serving and not setup.wanted and self._clock.now() < until:
+            await self._people.wait_turn()
 
     def _want(self, parent: int) -> None:
         """A write waits for ``parent``'s webhook: its set-up in the background, if one is
