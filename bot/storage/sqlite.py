@@ -33,7 +33,7 @@ burst of new tables, about 30 and 44 µs a transaction. So the transactions aske
 one pass of the event loop — a burst of ``/start`` commands in new channels, tables whose moves
 land together — run in one SQLite transaction, each body in a savepoint of its own, committed
 once before any of their callers goes on (issue 49: at 1,000 new channels at once, the lobbies'
-median appearance about a sixth sooner; docs/scale.md). Each still succeeds or fails
+median appearance a sixth to a quarter sooner; docs/scale.md). Each still succeeds or fails
 alone: a body that raises is rolled back to its savepoint and fails only its caller; a commit
 that fails fails every caller of the batch, none of whose writes were committed. A lone
 transaction waits one pass of the loop for its commit; that pass costs nothing measurable at
