@@ -322,10 +322,7 @@ class SqliteDatabase:
         body began leaves nothing behind; one cancelled later waits for the commit first."""
         queued = _Queued(body, asyncio.get_running_loop().create_future())
         self._queued.append(queued)
-        if self._committer is None:
-            # a context of its own: the bodies of many callers run in it, none of theirs
-            self._committer = asyncio.get_running_loop().create_task(
-                self._commit_queued(), context=contextvars.Context())
+        self._commit_soon()
         try:
             return await asyncio.shield(queued.future)
         except asyncio.CancelledError:
@@ -335,6 +332,13 @@ class SqliteDatabase:
                 with contextlib.suppress(BaseException):
                     await queued.future
             raise
+
+    def _commit_soon(self) -> None:
+        """Have what is queued committed, in the next pass of the loop."""
+        if self._committer is None:
+            # a context of its own: the bodies of many callers run in it, none of theirs
+            self._committer = asyncio.get_running_loop().create_task(
+                self._commit_queued(), context=contextvars.Context())
 
     async def _commit_queued(self) -> None:
         """Commit what is queued, one transaction for all that queued meanwhile, until nothing
@@ -347,6 +351,9 @@ class SqliteDatabase:
                     await self._commit(batch)
         finally:
             self._committer = None
+            if self._queued:
+                # stopped by an error that was not a body's: what queued meanwhile still goes
+                self._commit_soon()
 
     async def _commit(self, batch: list[_Queued]) -> None:
         """One transaction for ``batch``'s bodies, in order; with more than one, each in a
