@@ -50,6 +50,7 @@ from bot.games.tonk.face.render import (
     summary,
     table_render,
 )
+from bot.games.tonk.face.scene import table_scene
 from bot.storage.models import LedgerEntry
 from tests.e2e.tonk_table import cards_shown
 from tests.engine.test_tonk_engine import cs, make_table
@@ -459,3 +460,24 @@ def _all_labels(view: discord.ui.View | None) -> list[str]:
 def _embed_texts(embed: discord.Embed) -> list[str]:
     return [str(embed.title), str(embed.description or ""), str(embed.footer.text or ""),
             *(f"{f.name} {f.value}" for f in embed.fields)]
+
+
+def test_the_activitys_scene_shows_a_hands_result_only_until_the_next_deal() -> None:
+    """docs/activity.md: a scene's ``result`` is null while a hand is in play. The engine keeps
+    the last hand's result through the next hand (the table message reports it); the scene
+    showed it beside the new hand's cards until that hand ended."""
+    names = {1: "Anna", -1: "Astrid", -2: "Bo"}
+    game = TonkEngine.new([Seat(p, n) for p, n in names.items()], TonkOptions(), seed=3)
+    rng = random.Random(1)
+    seen = set()
+    while game.public_view().hand_number < 4:
+        view = game.public_view()
+        scene = table_scene(view, names, "en", finished=False)
+        seen.add(scene.state)
+        if scene.state == "playing":
+            assert scene.result is None, view.hand_number
+        else:
+            assert scene.state == "between" and scene.result
+        player = game.to_move if game.to_move is not None else 1
+        game.apply(player, rng.choice(game.legal_moves(player)))
+    assert seen == {"playing", "between"}

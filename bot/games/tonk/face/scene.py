@@ -90,7 +90,9 @@ def table_scene(view: TonkPublicView, names: Mapping[int, str], lang: str, *,
     piles += [PileScene(spread_pile(s.id), "spread",
                         spread_label(s.id, s.cards, s.owner, names, lang, cards.letters),
                         tuple(sort_cards(s.cards))) for s in view.spreads]
-    result = _result_lines(view, names, lang)
+    # the last hand's result while no hand is being played: the engine keeps it through the
+    # next hand, and a hand in play has no result yet (docs/activity.md, the scene's result)
+    result = () if view.in_hand else _result_lines(view, names, lang)
     return TableScene(state, title, status, seats, tuple(piles), result or None)
 
 
