@@ -1528,10 +1528,12 @@ async def _restart(role: str, args: argparse.Namespace, fake: FakeDiscord, drive
             caught.append(times[at] - ready)
     clicks = bench.clicks.latencies[clicks_from:]
     right, behind = behind_at_end(watch, moves)
-    # a table's stale message still standing beside it (its buttons live): not yet swept
+    # a table's stale message still standing beside it (its buttons live): not yet swept; an
+    # ended game's message keeps only what an ended game offers (play again, replay, review,
+    # the seats' profiles) beside the next game's table, as it should
     doubled = sum(1 for people in tables
                   if sum(1 for m in fake.channel_messages(people[0].channel.id)
-                         if m.buttons()) > 1)
+                         if _live_buttons(m)) > 1)
     print(f"  answers after the restart {spread([lat for _, lat, _ in clicks], ms=True)} "
           f"({len(clicks)}), failed {bench.clicks.failed - failed_from}")
     print(f"  tables showing a move made after the restart: {len(caught)}, the first showing "
@@ -1571,6 +1573,16 @@ async def cold(args: argparse.Namespace, base: Path) -> None:
         for f in phases:
             print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
                   + " |")
+
+
+_ENDED_ACTIONS = frozenset({"again", "replay", "review", "profile"})
+
+
+def _live_buttons(message: Any) -> bool:
+    """Whether ``message`` carries a button of a table in play or in its lobby (a routed custom
+    id, ``kb:<game>:<table>:<action>…``, whose action an ended game does not offer)."""
+    return any(len(parts := str(b.get("custom_id", "")).split(":")) > 3
+               and parts[3] not in _ENDED_ACTIONS for b in message.buttons())
 
 
 async def _emojis_settled(log: Path) -> None:
