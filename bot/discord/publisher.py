@@ -78,7 +78,6 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.cardart import CardImage
-from bot.discord.cycles import empty_view
 from bot.discord.errors import UNKNOWN_INTERACTION
 from bot.discord.layout import table_layout
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
@@ -1049,7 +1048,6 @@ class TablePublisher:
             return await self._answer(hook.answers, fields)
         with handle_message_parameters(
                 previous_allowed_mentions=self._client.allowed_mentions, **fields) as params:
-            empty_view(fields.get("view"))  # serialised into the payload
             if hook is not None:
                 webhook = hook.webhook
                 assert webhook.token is not None
@@ -1095,7 +1093,6 @@ class TablePublisher:
         params = interaction_message_response_params(
             type=discord.InteractionResponseType.channel_message.value,
             previous_allowed_mentions=self._client.allowed_mentions, **fields)
-        empty_view(fields.get("view"))  # serialised into the payload
         webhook = interaction.followup  # the interaction's session, as discord.py's answer uses
         data = await async_context.get().create_interaction_response(
             interaction.id, interaction.token, session=webhook.session, proxy=webhook.proxy,

@@ -389,8 +389,8 @@ class SqliteDatabase:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             for queued in batch:
-                if queued.future.done():
-                    continue
+                if queued.future.done() or queued.dropped:
+                    continue  # a dropped caller no longer waits for its answer
                 if isinstance(exc, Exception):
                     queued.future.set_exception(exc)
                 else:
