@@ -22,6 +22,7 @@ from bot.discord.deadline import answering
 from bot.discord.face import Panel
 from bot.discord.layout import Layout, panel_layout
 from bot.discord.pictures import attachment
+from bot.discord.wire import one_body
 from bot.i18n import lang_of
 
 LATE_SECONDS = 1.5
@@ -63,9 +64,9 @@ async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | Layou
     with handle_message_parameters(view=view, **fields) as params:
         empty_view(view)
         await async_context.get().edit_webhook_message(
-            webhook.id, webhook.token, ORIGINAL, session=webhook.session, proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth, payload=params.payload, multipart=params.multipart,
-            files=params.files, with_components=view is not None)
+            webhook.id, webhook.token, ORIGINAL, session=one_body(webhook.session),
+            proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files, with_components=view is not None)
 
 
 async def update_panel(interaction: discord.Interaction, *,
@@ -86,7 +87,7 @@ async def update_panel(interaction: discord.Interaction, *,
     route = HttpRoute("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                       webhook_id=interaction.id, webhook_token=interaction.token)
     await async_context.get().request(
-        route, webhook.session, proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
+        route, one_body(webhook.session), proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
         payload=None if params.files else params.payload, multipart=params.multipart,
         files=params.files)
     # what discord.py's own answer records: is_done() and type read it, so that nothing answers

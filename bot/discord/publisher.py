@@ -92,6 +92,7 @@ from bot.discord.showing import (
     TableRender,
 )
 from bot.discord.webhooks import ChannelHook, ChannelWebhooks
+from bot.discord.wire import one_body
 from bot.table.priority import PeopleFirst
 from bot.table.timers import Clock
 
@@ -1055,14 +1056,15 @@ class TablePublisher:
                 try:
                     if message_id is None:
                         data = await adapter.execute_webhook(
-                            webhook.id, webhook.token, session=webhook.session,
+                            webhook.id, webhook.token, session=one_body(webhook.session),
                             proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
                             payload=params.payload, multipart=params.multipart,
                             files=params.files, wait=True, thread_id=hook.thread_id,
                             with_components=fields.get("view") is not None)
                     else:
                         data = await adapter.edit_webhook_message(
-                            webhook.id, webhook.token, message_id, session=webhook.session,
+                            webhook.id, webhook.token, message_id,
+                            session=one_body(webhook.session),
                             proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
                             payload=params.payload, multipart=params.multipart,
                             files=params.files, thread_id=hook.thread_id,
@@ -1095,8 +1097,8 @@ class TablePublisher:
             previous_allowed_mentions=self._client.allowed_mentions, **fields)
         webhook = interaction.followup  # the interaction's session, as discord.py's answer uses
         data = await async_context.get().create_interaction_response(
-            interaction.id, interaction.token, session=webhook.session, proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth, params=params)
+            interaction.id, interaction.token, session=one_body(webhook.session),
+            proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, params=params)
         # what discord.py's own answer records, so that nothing answers it twice
         interaction.response._response_type = discord.InteractionResponseType.channel_message
         return int(data["resource"]["message"]["id"])
