@@ -345,7 +345,9 @@ class TableService:
         if 1 + len(guests) > game.max_players:
             raise TableFullError(game.max_players)
         async with self._lock(channel_id):
-            existing = await self._load(channel_id)
+            # a table this process holds is refused at once; any other the write's own check
+            # finds (the live-table-per-channel key), so a new channel costs no read before it
+            existing = self._cache.get(channel_id)
             if existing is not None:
                 raise self._busy(existing.record)
             now = self._clock()

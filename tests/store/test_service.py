@@ -73,6 +73,35 @@ async def test_busy_channel_says_where_the_table_is(service: TableService) -> No
     assert f"/{GUILD}/10/555" in text and "Race lobby" in text
 
 
+async def test_a_lobby_in_a_new_channel_reads_nothing_first_and_a_table_held_elsewhere_refuses(
+        store: Store, make_service: Callable[[Store], TableService],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49: opening a lobby asks the database nothing before its write (the write's own
+    live-table-per-channel key decides), and a table this process does not hold — another
+    process's, or one from before a restart — still refuses it, saying where it is."""
+    before = make_service(store)
+    snap = await before.open_lobby(GUILD, 10, "toy", 1, "Anna")
+    await before.message_moved(snap.table_id, 10, 555, None)
+    service = make_service(store)  # holds no table yet
+    reads: list[int] = []
+    live_table = store.live_table
+
+    async def counted(channel_id: int) -> object:
+        reads.append(channel_id)
+        return await live_table(channel_id)
+
+    monkeypatch.setattr(store, "live_table", counted)
+    with pytest.raises(ChannelBusyError) as err:
+        await service.open_lobby(GUILD, 10, "toy", 2, "Bo")
+    assert err.value.message_id == 555 and err.value.table_id == snap.table_id
+    opened = await service.open_lobby(GUILD, 11, "toy", 2, "Bo")
+    assert reads == []
+    # the new lobby is held: the next one in its channel is refused without a read either
+    with pytest.raises(ChannelBusyError) as err:
+        await service.open_lobby(GUILD, 11, "toy", 3, "Cem")
+    assert err.value.table_id == opened.table_id and reads == []
+
+
 async def test_one_table_per_player_per_server(service: TableService) -> None:
     await service.open_lobby(GUILD, 10, "toy", 1, "Anna")
     with pytest.raises(AlreadySeatedError) as err:
