@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from types import TracebackType
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import aiohttp
 
@@ -49,7 +48,7 @@ class OneBodySession:
     """The part of an ``aiohttp.ClientSession`` that discord.py's webhook adapter uses
     (``request``), sending a multipart form as one body and anything else as it is."""
 
-    __slots__ = ("__weakref__", "_session")
+    __slots__ = ("_session",)
 
     def __init__(self, session: aiohttp.ClientSession) -> None:
         self._session = session
@@ -60,13 +59,7 @@ class OneBodySession:
         return self._session.request(*args, **kwargs)
 
 
-_SESSIONS: WeakKeyDictionary[aiohttp.ClientSession, OneBodySession] = WeakKeyDictionary()
-
-
 def one_body(session: aiohttp.ClientSession) -> Any:
     """``session`` for discord.py's webhook adapter, its forms sent as one body (typed ``Any``:
     the adapter is annotated with the whole ``ClientSession`` but calls only ``request``)."""
-    wrapped = _SESSIONS.get(session)
-    if wrapped is None:
-        wrapped = _SESSIONS[session] = OneBodySession(session)
-    return wrapped
+    return OneBodySession(session)

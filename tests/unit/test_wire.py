@@ -86,9 +86,7 @@ async def test_a_request_without_files_is_sent_as_it_is(
         server: tuple[str, _Seen], monkeypatch: pytest.MonkeyPatch) -> None:
     base, seen = server
     async with aiohttp.ClientSession() as session:
-        wrapped = one_body(session)
-        assert one_body(session) is wrapped  # one per session
-        await _edit(wrapped, base, monkeypatch, content="no picture")
+        await _edit(one_body(session), base, monkeypatch, content="no picture")
     (request,) = seen.requests
     assert request["headers"]["Content-Type"] == "application/json"
     assert json.loads(request["raw"])["content"] == "no picture"
