@@ -22,6 +22,8 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
 class _Seen:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.limited = 0
+        """Answer this many requests first with a 429, as Discord's edge does (``Via``)."""
 
 
 @pytest.fixture
@@ -39,6 +41,14 @@ async def server() -> AsyncIterator[tuple[str, _Seen]]:
             raw = await request.read()
         seen.requests.append({"method": request.method, "path": request.path,
                               "headers": dict(request.headers), "raw": raw, "form": form})
+        if seen.limited:
+            seen.limited -= 1
+            # exactly Discord's content type: discord.py reads JSON only under that one
+            return web.Response(
+                body=json.dumps({"message": "You are being rate limited.", "retry_after": 0.01,
+                                 "global": False}).encode(),
+                status=429, headers={"Content-Type": "application/json", "Via": "1.1 google",
+                                     "X-RateLimit-Scope": "user"})
         return web.json_response({"id": "7"})
 
     app = web.Application()
@@ -90,3 +100,17 @@ async def test_a_request_without_files_is_sent_as_it_is(
     (request,) = seen.requests
     assert request["headers"]["Content-Type"] == "application/json"
     assert json.loads(request["raw"])["content"] == "no picture"
+
+
+async def test_a_form_retried_after_a_429_goes_out_whole_again(
+        server: tuple[str, _Seen], monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py's adapter sends a rate-limited request again with its file read anew: the
+    second one body carries the same picture, not an emptied one."""
+    base, seen = server
+    seen.limited = 1
+    async with aiohttp.ClientSession() as session:
+        await _edit(one_body(session), base, monkeypatch, content="again",
+                    file=discord.File(io.BytesIO(PNG), "hand.png", description="your hand"))
+    first, second = seen.requests
+    assert first["form"] == second["form"]
+    assert second["form"]["files[0]"] == ("hand.png", PNG)
