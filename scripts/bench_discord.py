@@ -71,7 +71,9 @@ was ready to run but waited for a core (Linux's run-queue delay: a lag the opera
 made, not the loop's own work), how long each single callback of
 the child's loop took (p50/p99/max, and the tasks of those over 5 ms: the issue's "no single
 callback over 5 ms at p99"; on uvloop's loop each step of a task, see ``CallbackTimer``), and
-the ratios bot/echo.
+the ratios bot/echo. With ``--baseline`` the run ends with this code against the baseline,
+paired by round: the mean difference and its 95 % confidence interval (CPU per move; with
+``--cold``, lobby p99, p50 and CPU a lobby).
 
 ``--memory N`` opens N tables (one person, ``--computers`` computers, no turn timer) and
 reports the bot's resident memory per live table (the slope between N/5 and N tables, after a
@@ -1139,6 +1141,29 @@ def ratios(role: str, bot: Phase, echo: Phase) -> tuple[float, float]:
     return p99, cpu
 
 
+_T95 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23)
+"""Student's t for a two-sided 95 % interval, by degrees of freedom (1–10); 1.96 beyond."""
+
+
+def paired(what: str, new: list[float], old: list[float], unit: str) -> None:
+    """Prints the new code's figure against the baseline's, paired by round: the mean
+    difference with its 95 % confidence interval (the machine's noise moves both codes of a
+    round alike, so the difference of a pair says more than either figure)."""
+    diffs = [n - o for n, o in zip(new, old, strict=True)]
+    if not diffs:
+        return
+    mean = statistics.mean(diffs)
+    if len(diffs) < 2:
+        print(f"  {what}, this code against the baseline: {mean:+.2f} {unit} (one round: no "
+              "interval)")
+        return
+    df = len(diffs) - 1
+    t = _T95[df - 1] if df <= len(_T95) else 1.96
+    half = t * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    print(f"  {what}, this code against the baseline, paired by round: {mean:+.2f} ± "
+          f"{half:.2f} {unit} (95 %, {len(diffs)} rounds)")
+
+
 def _order(roles: tuple[str, ...], round_: int) -> tuple[str, ...]:
     """The phases of a round: the echo first, then the bots, in turn first and last (base, bot
     in the first round; bot, base in the second), so that a machine getting slower or faster
@@ -1176,6 +1201,8 @@ async def levels(args: argparse.Namespace, base: Path) -> None:
 async def load(args: argparse.Namespace, base: Path) -> None:
     roles = ("echo", "base", "bot") if args.baseline else ("echo", "bot")
     summary: dict[str, list[tuple[float, float, float, float]]] = {}
+    pairs: list[tuple[float, float]] = []
+    """Each round's CPU per move of this code and of the baseline, where both ran."""
     for round_ in range(args.rounds):
         if args.rounds > 1:
             print(f"-- round {round_ + 1} of {args.rounds}", flush=True)
@@ -1189,6 +1216,8 @@ async def load(args: argparse.Namespace, base: Path) -> None:
                     print(f"[{role}] failed: {exc}", flush=True)
                     continue
                 show(phases[role])
+        if "bot" in phases and "base" in phases and phases["bot"].moves and phases["base"].moves:
+            pairs.append((phases["bot"].per_move, phases["base"].per_move))
         echo = phases.get("echo")
         for role in ("base", "bot"):
             bot = phases.get(role)
@@ -1197,6 +1226,8 @@ async def load(args: argparse.Namespace, base: Path) -> None:
             p99, cpu = ratios(role, bot, echo)
             summary.setdefault(role, []).append((pct(bot.lag, 99) * 1000,
                                                  pct(bot.latencies, 99) * 1000, p99, cpu))
+    if pairs:
+        paired("CPU per move", [b for b, _ in pairs], [o for _, o in pairs], "ms")
     if args.rounds > 1:
         print(f"over {args.rounds} rounds (each round's figures, then their median):")
         for role, rows in summary.items():
@@ -1573,6 +1604,11 @@ async def cold(args: argparse.Namespace, base: Path) -> None:
         for f in phases:
             print("| " + " | ".join([role, *(f"{f.get(n, float('nan')):.2f}" for n in names)])
                   + " |")
+    both = list(zip(rows.get("bot", []), rows.get("base", []), strict=False))
+    for name, what, unit in (("lobby_p99", "lobby p99", "s"), ("lobby_p50", "lobby p50", "s"),
+                             ("cpu_lobby_ms", "CPU a lobby", "ms")):
+        pairs = [(new[name], old[name]) for new, old in both if name in new and name in old]
+        paired(what, [n for n, _ in pairs], [o for _, o in pairs], unit)
 
 
 _ENDED_ACTIONS = frozenset({"again", "replay", "review", "profile"})
