@@ -1201,8 +1201,7 @@ async def levels(args: argparse.Namespace, base: Path) -> None:
 async def load(args: argparse.Namespace, base: Path) -> None:
     roles = ("echo", "base", "bot") if args.baseline else ("echo", "bot")
     summary: dict[str, list[tuple[float, float, float, float]]] = {}
-    pairs: list[tuple[float, float]] = []
-    """Each round's CPU per move of this code and of the baseline, where both ran."""
+    pairs: list[tuple[float, float]] = []  # each round's CPU per move: this code, the baseline
     for round_ in range(args.rounds):
         if args.rounds > 1:
             print(f"-- round {round_ + 1} of {args.rounds}", flush=True)
