@@ -22,6 +22,7 @@ from bot.discord.deadline import answering
 from bot.discord.face import Panel
 from bot.discord.layout import Layout, panel_layout
 from bot.discord.pictures import attachment
+from bot.discord.rows import Rows
 from bot.discord.wire import one_body
 from bot.i18n import lang_of
 
@@ -53,7 +54,8 @@ def pictured(image: CardImage | None, shown: CardImage | None) -> dict[str, Any]
     return {"attachments": [attachment(image)] if image else []}
 
 
-async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | Layout | None,
+async def edit_answer(webhook: discord.Webhook, *,
+                      view: Rows | discord.ui.View | Layout | None,
                       **fields: Any) -> None:
     """Edit an interaction's answer (a hand panel) through the interaction's webhook, straight
     through discord.py's webhook adapter: the message Discord sends back is not needed, and
@@ -70,7 +72,7 @@ async def edit_answer(webhook: discord.Webhook, *, view: discord.ui.View | Layou
 
 
 async def update_panel(interaction: discord.Interaction, *,
-                       view: discord.ui.View | Layout | None,
+                       view: Rows | discord.ui.View | Layout | None,
                        **fields: Any) -> None:
     """Answer a click on a private panel by editing that panel (``UPDATE_MESSAGE``) without
     asking Discord for the message back. ``InteractionResponse.edit_message`` always asks

@@ -12,6 +12,7 @@ import discord
 
 from bot import cards
 from bot.discord.routing import Route, RoutedButton, RoutedSelect
+from bot.discord.rows import Rows
 from bot.i18n import N_, tr, trn
 
 if TYPE_CHECKING:
@@ -214,8 +215,8 @@ def level_text(level: str, lang: str) -> str:
 
 
 def lobby_view(game: str, table_id: int, lang: str, levels: Sequence[str] = ()
-               ) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+               ) -> Rows:
+    view = Rows()
     view.add_item(button(game, table_id, "join", tr(lang, "Join"), discord.ButtonStyle.primary))
     view.add_item(button(game, table_id, "leave", tr(lang, "Leave")))
     view.add_item(button(game, table_id, "start", tr(lang, "Start"),

@@ -43,6 +43,7 @@ from bot.discord.publisher import TablePublisher
 from bot.discord.ratings import rated_seats, rating_notes
 from bot.discord.reach import place_of
 from bot.discord.routing import Route
+from bot.discord.rows import Rows
 from bot.discord.showing import Draw, Hook, Showing, TableRender
 from bot.gamekit.contract import Engine, GameSpec
 from bot.i18n import DEFAULT, lang_of, tr
@@ -215,8 +216,8 @@ class TableController:
         view = lobby_view(self.game.kind, snapshot.table_id, lang, game_levels(self.game))
         return TableRender(embed=embed, view=self._with_launch(view, snapshot.table_id, lang))
 
-    def _with_launch(self, view: discord.ui.View | None, table_id: int, lang: str
-                     ) -> discord.ui.View | None:
+    def _with_launch(self, view: Rows | None, table_id: int, lang: str
+                     ) -> Rows | None:
         """``view`` with **Play in an Activity** (``bot.discord.activity``) when it is
         offered: on a lobby and a game in play, never on a table that is over."""
         if self.launch and view is not None:
@@ -299,8 +300,8 @@ class TableController:
                             hand=coming[0].hand, commitment=coming[0].commitment))
         return "\n".join(lines)
 
-    def _over_view(self, table_id: int, lang: str) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
+    def _over_view(self, table_id: int, lang: str) -> Rows:
+        view = Rows()
         view.add_item(button(self.game.kind, table_id, "again", tr(lang, "Play again"),
                              discord.ButtonStyle.success))
         view.add_item(button(self.game.kind, table_id, "replay", tr(lang, "Replay"),

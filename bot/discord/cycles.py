@@ -32,7 +32,7 @@ def empty_view(view: object) -> None:
     layout's containers and rows hold items the same way, each emptied too; a Section's
     accessory is no child it can clear, and points back at its Section, so each item lets go
     of its parent as well. Anything else (nothing, or the bot's own layouts, plain data:
-    ``bot.discord.layout.Layout``) holds no cycle."""
+    ``bot.discord.layout.Layout``, ``bot.discord.rows.Rows``) holds no cycle."""
     if isinstance(view, BaseView):
         for item in list(view.walk_children()):
             clear = getattr(item, "clear_items", None)

@@ -42,6 +42,7 @@ from bot.discord.layout import files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
+from bot.discord.rows import Rows
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
 from bot.i18n import N_, ordinal, signed, tr, trn
@@ -157,7 +158,7 @@ async def _over_text(controller: TableController, service: DailyService,
 
 
 def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
-                ) -> discord.ui.View:
+                ) -> Rows:
     game = daily.game
     kind = controller.game.kind
     table = deal_number(game.day)
@@ -169,7 +170,7 @@ def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
     options = [discord.SelectOption(
         label=cut(controller.face.move_text(game.engine, PERSON, move, lang), 100),
         value=str(first + n)) for n, move in enumerate(legal[first:first + PAGE_SIZE])]
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     view.add_item(RoutedSelect(Route(kind, table, MOVE, counter), options,
                                cut(tr(lang, "Your move…"), 150), row=0))
     if pages > 1:
@@ -181,10 +182,10 @@ def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
 
 
 def _share_view(controller: TableController, attempt: DailyAttempt, lang: str
-                ) -> discord.ui.View:
+                ) -> Rows:
     """The finished daily's buttons: **Share result** (a line without a card of the deal) and
     the replays of the person's game and of the expert's in the same seat."""
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     kind, table = controller.game.kind, deal_number(date.fromisoformat(attempt.day))
     view.add_item(button(kind, table, SHARE, tr(lang, "Share result"),
                          discord.ButtonStyle.primary, counter=attempt.move_count))
@@ -197,7 +198,7 @@ def _share_view(controller: TableController, attempt: DailyAttempt, lang: str
 
 async def _draw(controller: TableController, daily: Daily, lang: str, *,
                 notice: str | None = None, page: int = 0
-                ) -> tuple[str, discord.Embed, discord.ui.View | None]:
+                ) -> tuple[str, discord.Embed, Rows | None]:
     """The daily's message: its text, the table (an embed) and the move menu."""
     game = daily.game
     snapshot = _snapshot(controller, game, daily.attempt.move_count)
@@ -245,7 +246,7 @@ async def start(controller: TableController, interaction: discord.Interaction) -
 
 
 async def _send(interaction: discord.Interaction, *, content: str,
-                embed: discord.Embed | None = None, view: discord.ui.View | None = None
+                embed: discord.Embed | None = None, view: Rows | None = None
                 ) -> None:
     async with answering(interaction):
         fields: dict[str, Any] = {"content": content, "embed": embed}
@@ -258,7 +259,7 @@ async def _send(interaction: discord.Interaction, *, content: str,
 
 
 async def _update(interaction: discord.Interaction, content: str, embed: discord.Embed,
-                  view: discord.ui.View | None) -> None:
+                  view: Rows | None) -> None:
     async with answering(interaction):
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, embed=embed, view=view)
@@ -335,7 +336,7 @@ async def _replay(controller: TableController, interaction: discord.Interaction,
     title = (tr(lang, "Replay: your game") if whose == YOURS
              else tr(lang, "Replay: the expert's game in your seat"))
     text = tr(lang, "{title}, move {step} of {last}.", title=title, step=step, last=len(moves))
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     kind, counter = game.kind, attempt.move_count
     view.add_item(button(kind, route.table_id, REPLAY, tr(lang, "◀ Previous"), counter=counter,
                          arg=f"{whose}{step - 1}", disabled=step == 0))

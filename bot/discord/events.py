@@ -38,6 +38,7 @@ from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.layout import answer_layout
 from bot.discord.routing import Route, Router
+from bot.discord.rows import Rows
 from bot.discord.translator import cmd
 from bot.gamekit.contract import GameSpec, RuleError, Seat
 from bot.i18n import DEFAULT, N_, join, lang_of, ordinal, tr, trn
@@ -340,7 +341,7 @@ class EventController:
         return " · ".join(parts)
 
     def _render(self, game: GameSpec, event: EventRecord, entrants: Sequence[EventEntrant]
-                ) -> tuple[discord.Embed, discord.ui.View]:
+                ) -> tuple[discord.Embed, Rows]:
         lang = _lang(event)
         colour = {"registering": LOBBY_COLOUR, "running": PLAYING_COLOUR}.get(event.status,
                                                                                FINISHED_COLOUR)
@@ -359,7 +360,7 @@ class EventController:
             "cancelled": tr(lang, "The event was cancelled."),
         }[event.status]
         embed.add_field(name=tr(lang, "Status"), value=status, inline=False)
-        view = discord.ui.View(timeout=None)
+        view = Rows()
         if event.status == "registering":
             view.add_item(button(game.kind, event.id, "ev_join", tr(lang, "Register"),
                                  discord.ButtonStyle.primary))

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-import discord
 from discord.ext import commands
 
 from bot.cardart import CardImage
 from bot.discord.routing import Handler
+from bot.discord.rows import Rows
 from bot.discord.scene import HandScene, TableScene
 from bot.discord.shared import SharedWords
 from bot.discord.showing import TableRender
@@ -37,7 +37,7 @@ class Panel:
     who see cards as pictures."""
 
     content: str
-    view: discord.ui.View
+    view: Rows
     image: CardImage | None = None
 
 

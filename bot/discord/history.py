@@ -17,6 +17,7 @@ from bot.discord.exports import MAX_TABLE_ID, MAX_TABLES, history_export
 from bot.discord.layout import answer_layout
 from bot.discord.reach import place_of
 from bot.discord.routing import Handler, Route, RoutedSelect
+from bot.discord.rows import Rows
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
 from bot.i18n import N_, join, tr
@@ -44,7 +45,7 @@ async def history(controller: TableController, interaction: discord.Interaction,
              else N_("{game} — recent games here"))
     embed = discord.Embed(title=tr(lang, title, game=controller.game.name),
                           colour=FINISHED_COLOUR)
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     options: list[discord.SelectOption] = []
     lines = []
     for record in records:
@@ -96,7 +97,7 @@ async def replay(controller: TableController, interaction: discord.Interaction, 
                                           lines[-RECENT_LINES:], names, lang)
     content = tr(lang, "Replay of {game} #{table}: move {step} of {last}.",
                  game=controller.game.name, table=table_id, step=step, last=last)
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     for label_text, to, off in (("⏮", 0, step == 0), ("◀", step - 1, step == 0),
                                 ("▶", step + 1, step == last),
                                 ("⏭", last, step == last)):

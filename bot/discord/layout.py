@@ -25,6 +25,7 @@ import discord
 from bot.cardart import CardImage
 from bot.discord.common import FINISHED_COLOUR, button, cut
 from bot.discord.routing import RoutedButton
+from bot.discord.rows import Rows
 from bot.i18n import tr
 
 COMPONENTS_MAX = 40
@@ -104,7 +105,7 @@ class Layout:
 
 def table_layout(
     embed: discord.Embed,
-    view: discord.ui.View | None,
+    view: Rows | discord.ui.View | None,
     content: str | None,
     image: CardImage | None,
     seats: SeatBlocks | None = None,
@@ -117,7 +118,7 @@ def table_layout(
 
 def answer_layout(
     embed: discord.Embed,
-    view: discord.ui.View | None = None,
+    view: Rows | discord.ui.View | None = None,
     *,
     content: str | None = None,
     picture: discord.File | None = None,
@@ -142,7 +143,7 @@ def files_layout(text: str, files: Sequence[discord.File]) -> Layout:
 
 def _layout(
     embed: discord.Embed,
-    view: discord.ui.View | None,
+    view: Rows | discord.ui.View | None,
     content: str | None,
     image: tuple[str, str | None] | None,
     seats: SeatBlocks | None,
@@ -182,7 +183,7 @@ def _layout(
                    "components": blocks})
 
 
-def panel_layout(text: str, view: discord.ui.View | None,
+def panel_layout(text: str, view: Rows | discord.ui.View | None,
                  image: CardImage | None) -> Layout:
     """A private hand panel as a layout: its text (the hand as card emojis in order, the total,
     the notice or turn line) opens a Container, the hand's picture follows in a Media Gallery
@@ -250,7 +251,7 @@ def fit_texts(head: list[str], body: list[str], foot: list[str]) -> list[str]:
     return fitted
 
 
-def _action_rows(view: discord.ui.View | None) -> list[dict[str, Any]]:
+def _action_rows(view: Rows | discord.ui.View | None) -> list[dict[str, Any]]:
     """``view``'s items in the rows discord.py would send them in; ``view`` is emptied, so
     its items no longer point at it (``bot.discord.cycles``)."""
     if view is None:

@@ -35,6 +35,8 @@ _BODY = (
     r"(?::(?P<counter>\d+)(?::(?P<arg>[^:]{0,40}))?)?"
 )
 BUTTON_PREFIX, SELECT_PREFIX = "kb", "ks"
+OPTIONS_MAX = 25
+"""Options a select menu holds (Discord's limit)."""
 _ROUTED = re.compile(f"(?:{BUTTON_PREFIX}|{SELECT_PREFIX}){_BODY}")
 
 
@@ -117,8 +119,12 @@ def _router_of(interaction: discord.Interaction) -> Router:
     return client.router
 
 
-class RoutedButton(discord.ui.Button[Any]):
-    """A button that carries its route in its custom id."""
+class RoutedButton:
+    """A button that carries its route in its custom id, as the plain data discord.py would
+    send for it (``bot.discord.rows``: no ``discord.ui`` item is built)."""
+
+    __slots__ = ("custom_id", "disabled", "emoji", "label", "route", "row", "style")
+    width = 1
 
     def __init__(
         self,
@@ -130,13 +136,39 @@ class RoutedButton(discord.ui.Button[Any]):
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(label=label, style=style, custom_id=route.custom_id(), emoji=emoji,
-                         disabled=disabled, row=row)
         self.route = route
+        self.custom_id = route.custom_id()
+        self.label = label
+        self.style = style
+        self.emoji = discord.PartialEmoji.from_str(emoji) if isinstance(emoji, str) else emoji
+        self.disabled = disabled
+        self.row = row
+
+    def to_component_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": discord.ComponentType.button.value,
+                                "style": self.style.value, "disabled": self.disabled}
+        if self.label:
+            data["label"] = self.label
+        data["custom_id"] = self.custom_id
+        if self.emoji:
+            data["emoji"] = self.emoji.to_dict()
+        return data
 
 
-class RoutedSelect(discord.ui.Select[Any]):
-    """A select that carries its route in its custom id."""
+class RoutedSelect:
+    """A select menu of strings that carries its route in its custom id, as plain data (as
+    ``RoutedButton``)."""
+
+    __slots__ = (
+        "custom_id",
+        "max_values",
+        "min_values",
+        "options",
+        "placeholder",
+        "route",
+        "row",
+    )
+    width = 5
 
     def __init__(
         self,
@@ -148,10 +180,26 @@ class RoutedSelect(discord.ui.Select[Any]):
         min_values: int = 1,
         max_values: int = 1,
     ) -> None:
-        super().__init__(custom_id=route.custom_id(SELECT_PREFIX), options=options,
-                         placeholder=placeholder, row=row, min_values=min_values,
-                         max_values=max_values)
+        if len(options) > OPTIONS_MAX:
+            raise ValueError("maximum number of options already provided")
         self.route = route
+        self.custom_id = route.custom_id(SELECT_PREFIX)
+        self.options = options
+        self.placeholder = placeholder
+        self.row = row
+        self.min_values = min_values
+        self.max_values = max_values
+
+    def to_component_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "type": discord.ComponentType.string_select.value, "custom_id": self.custom_id,
+            "min_values": self.min_values, "max_values": self.max_values, "disabled": False,
+            "required": True}
+        if self.placeholder:
+            data["placeholder"] = self.placeholder
+        if self.options:
+            data["options"] = [option.to_dict() for option in self.options]
+        return data
 
 
 GONE_TEXT = N_("That button isn't here any more. Nothing was changed.")

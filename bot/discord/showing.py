@@ -14,6 +14,7 @@ import discord
 from bot.cardart import CardImage
 from bot.discord.layout import SeatBlocks
 from bot.discord.pacing import Kind
+from bot.discord.rows import Rows
 from bot.discord.webhooks import ChannelHook
 
 
@@ -22,7 +23,7 @@ class TableRender:
     """What a game's face draws for the public table message at one moment."""
 
     embed: discord.Embed
-    view: discord.ui.View | None
+    view: Rows | None
     content: str | None = None
     image: CardImage | None = None
     """A picture of the table's cards, attached to the message (its layout shows it)."""

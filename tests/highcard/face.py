@@ -17,6 +17,7 @@ from bot.discord.common import button, name_of
 from bot.discord.controller import TableController
 from bot.discord.face import Panel
 from bot.discord.routing import Handler
+from bot.discord.rows import Rows
 from bot.discord.scene import HandScene, MoveScene, PileScene, SeatScene, TableScene
 from bot.discord.shared import SharedWords
 from bot.discord.showing import TableRender
@@ -49,7 +50,7 @@ class HighCardFace:
             embed.add_field(name="Latest", value="\n".join(recent), inline=False)
         if view.over:
             return TableRender(embed=embed, view=None)
-        buttons = discord.ui.View(timeout=None)
+        buttons = Rows()
         buttons.add_item(button("highcard", snapshot.table_id, "hand", "Your hand",
                                 discord.ButtonStyle.primary))
         return TableRender(embed=embed, view=buttons, content=f"<@{view.to_move}> to move.")
@@ -74,7 +75,7 @@ class HighCardFace:
     def hand_panel(self, snapshot: TableSnapshot, player_id: int, names: Mapping[int, str],
                    lang: str, *, notice: str | None, arg: str | None) -> Panel:
         private = _engine(snapshot).private_view(player_id)
-        panel = discord.ui.View(timeout=None)
+        panel = Rows()
         if private.legal_moves:
             panel.add_item(button("highcard", snapshot.table_id, "show", "Show",
                                   counter=snapshot.counter))

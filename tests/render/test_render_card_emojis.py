@@ -8,12 +8,13 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import discord
 import pytest
 
 from bot import cards
 from bot.cardart import BACK, EMOJI_FACES, emoji_name
 from bot.cards import CardEmoji
+from bot.discord.routing import RoutedSelect
+from bot.discord.rows import Rows
 from bot.gamekit.contract import Seat
 from bot.games.dubb import DubbEngine, DubbOptions, event_to_dict, public_form
 from bot.games.dubb.face import render as dubb
@@ -44,7 +45,7 @@ def in_both(make: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
     return letters, make(*args, **kwargs)
 
 
-def _components(view: discord.ui.View) -> list[Any]:
+def _components(view: Rows) -> list[Any]:
     return list(view.children)
 
 
@@ -61,7 +62,7 @@ def test_a_dubb_game_reads_the_same_but_for_the_cards(lang: str, both: None) -> 
                                                         table_id=1, counter=0)
         assert cards.plain(emoji_text) == text
         emojis_seen += emoji_text.count("<:")
-        for select in (c for c in _components(view) if isinstance(c, discord.ui.Select)):
+        for select in (c for c in _components(view) if isinstance(c, RoutedSelect)):
             assert all("<:" not in o.label for o in select.options)
             if select.custom_id.split(":")[3] == "play":
                 assert all(o.emoji is not None and o.emoji.id for o in select.options)
@@ -85,9 +86,9 @@ def test_a_tonk_panel_reads_the_same_but_for_the_cards(lang: str, both: None) ->
     # a run reads ♣5-6-7 in letters and as its three cards in emojis
     assert cards.plain(emojis.content).replace("5♣ 6♣ 7♣", "♣5-6-7") == letters.content
     options = {o.label: o.emoji for c in _components(emojis.view)
-               if isinstance(c, discord.ui.Select) for o in c.options}
+               if isinstance(c, RoutedSelect) for o in c.options}
     assert options.keys() == {o.label for c in _components(letters.view)
-                              if isinstance(c, discord.ui.Select) for o in c.options}
+                              if isinstance(c, RoutedSelect) for o in c.options}
     assert all(e is not None and e.id for e in options.values())
     spread = next(e for e in tonk.describe([tonk_public_form(tonk_event_to_dict(e))
                                             for e in table.apply(1, _spread(table))],

@@ -13,6 +13,8 @@ import pytest
 
 from bot import cards
 from bot.discord.common import DESCRIPTION_LIMIT, FIELD_LIMIT, labelled
+from bot.discord.routing import RoutedButton, RoutedSelect
+from bot.discord.rows import Rows
 from bot.gamekit.contract import Seat
 from bot.games.tonk import (
     DealNextHand,
@@ -68,25 +70,25 @@ def _lines(table: TonkEngine, player: int, move: Any) -> list[str]:
 
 
 def _panel(table: TonkEngine, player: int, notice: str | None = None
-           ) -> tuple[str, discord.ui.View]:
+           ) -> tuple[str, Rows]:
     panel = hand_panel(table.public_view(), table.private_view(player), table_id=7, counter=3,
                        names=NAMES, lang=EN, notice=notice)
     return panel.content, panel.view
 
 
-def _components(view: discord.ui.View) -> list[Any]:
+def _components(view: Rows) -> list[Any]:
     return list(view.children)
 
 
-def _labels(view: discord.ui.View) -> list[str]:
-    return [c.label for c in _components(view) if isinstance(c, discord.ui.Button)]
+def _labels(view: Rows) -> list[str]:
+    return [c.label for c in _components(view) if isinstance(c, RoutedButton)]
 
 
-def _selects(view: discord.ui.View) -> dict[str, list[str]]:
+def _selects(view: Rows) -> dict[str, list[str]]:
     """action → option values, over every select of the panel."""
     out: dict[str, list[str]] = {}
     for c in _components(view):
-        if isinstance(c, discord.ui.Select):
+        if isinstance(c, RoutedSelect):
             action = c.custom_id.split(":")[3]
             out.setdefault(action, []).extend(o.value for o in c.options)
     return out
@@ -242,7 +244,7 @@ def test_after_drawing_the_selects_hold_exactly_the_legal_moves() -> None:
         m for m in legal if isinstance(m, Discard)}
     assert str(cs("Kd")[0]) not in values["discard"]  # T5: not the card just taken
     assert "so you may not discard it this turn" in text
-    labels = [o.label for c in _components(view) if isinstance(c, discord.ui.Select)
+    labels = [o.label for c in _components(view) if isinstance(c, RoutedSelect)
               for o in c.options]
     assert "Hit S1 ♣5-6-7 (Bo) with 4♣" in labels and "Lay 8♠ 8♥ 8♣" in labels
     ids = [c.custom_id for c in _components(view)]
@@ -268,7 +270,7 @@ def test_many_hits_are_split_over_several_menus_of_at_most_25() -> None:
     panel = hand_panel(table.public_view(), private, table_id=7, counter=3, names=NAMES,
                        lang=EN)
     text, view = panel.content, panel.view
-    selects = [c for c in _components(view) if isinstance(c, discord.ui.Select)]
+    selects = [c for c in _components(view) if isinstance(c, RoutedSelect)]
     assert len(selects) == 4 and all(len(s.options) <= 25 for s in selects)
     assert "/tonk hit" in text  # 80 hits do not fit in three menus
 
@@ -446,12 +448,12 @@ def test_every_word_on_the_table_and_panel_goes_through_the_translations() -> No
         assert not re.search(r"[a-zA-Z]{2,}", text), text
 
 
-def _all_labels(view: discord.ui.View | None) -> list[str]:
+def _all_labels(view: Rows | None) -> list[str]:
     out: list[str] = []
     for c in _components(view) if view is not None else []:
-        if isinstance(c, discord.ui.Button):
+        if isinstance(c, RoutedButton):
             out.append(str(c.label))
-        elif isinstance(c, discord.ui.Select):
+        elif isinstance(c, RoutedSelect):
             out += [str(c.placeholder), *(o.label for o in c.options),
                     *(o.description or "" for o in c.options)]
     return out

@@ -11,13 +11,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
-import discord
 import pytest
 
 from bot.discord.common import button, closed_embed, fit
 from bot.discord.controller import closed_text
 from bot.discord.layout import table_layout
 from bot.discord.ratings import rated_seats
+from bot.discord.rows import Rows
 from bot.discord.showing import TableRender
 from bot.fakediscord.errors import FormErrors
 from bot.fakediscord.validation import FLAG_IS_COMPONENTS_V2, validate_message_body
@@ -163,7 +163,7 @@ def test_a_closed_four_seat_tonk_table_with_its_players_block_fits_a_layout(lang
     seats = rated_seats(TableRender(embed=embed, view=None), "tonk", 1, _changes(names, lang),
                         names, money, lang).seats
     assert seats is not None and len(seats.lines) == len(names)
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     for action, label in (("again", "Play again"), ("replay", "Replay"), ("review", "Review")):
         view.add_item(button("tonk", 1, action, tr(lang, label)))
     count, text = _check(TableRender(embed=fit(embed), view=view, seats=seats))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-import discord
 import pytest
 
 from bot.discord.common import shown_name
 from bot.discord.events import EventController
+from bot.discord.rows import Rows
 from bot.discord.showing import TableRender
 from bot.games.registry import GAMES
 from bot.i18n import LANGUAGES, PSEUDO
@@ -78,4 +78,4 @@ def test_an_event_fits_discords_limits_with_many_long_hostile_names(lang: str) -
         text = str(render.embed.to_dict())
         assert "@everyone **" not in text, "names are escaped"
     assert shown_name(names[0]) != names[0]
-    assert isinstance(_renders(names[:1], lang)[0].view, discord.ui.View)
+    assert isinstance(_renders(names[:1], lang)[0].view, Rows)

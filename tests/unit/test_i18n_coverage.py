@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 
 from bot.discord.common import fit, label
 from bot.discord.controller import load_face
+from bot.discord.routing import RoutedButton, RoutedSelect
+from bot.discord.rows import Rows
 from bot.discord.showing import TableRender
 from bot.gamekit.contract import GameSpec, Seat
 from bot.games.registry import GAMES
@@ -41,7 +43,7 @@ RANK_COUNT = re.compile(r"\b\d+× (?:10|[2-9JQKA])\b")
 
 
 def _texts(render: TableRender | None = None, *, content: str | None = None,
-           view: discord.ui.View | None = None,
+           view: Rows | None = None,
            embed: discord.Embed | None = None) -> Iterator[str]:
     if render is not None:
         embed, view, content = render.embed, render.view, render.content
@@ -59,9 +61,9 @@ def _texts(render: TableRender | None = None, *, content: str | None = None,
             yield str(data["footer"]["text"])
     if view is not None:
         for item in view.children:
-            if isinstance(item, discord.ui.Button) and item.label:
+            if isinstance(item, RoutedButton) and item.label:
                 yield item.label
-            if isinstance(item, discord.ui.Select):
+            if isinstance(item, RoutedSelect):
                 if item.placeholder:
                     yield item.placeholder
                 for option in item.options:
@@ -180,9 +182,9 @@ def _within_limits(render: TableRender) -> None:
     if render.view is not None:
         assert len(render.view.children) <= 25
         for item in render.view.children:
-            if isinstance(item, discord.ui.Button):
+            if isinstance(item, RoutedButton):
                 assert len(item.label or "") <= 80
-            if isinstance(item, discord.ui.Select):
+            if isinstance(item, RoutedSelect):
                 assert len(item.options) <= 25
                 assert all(len(o.label) <= 100 for o in item.options)
 
@@ -205,6 +207,6 @@ def test_every_message_fits_discords_limits_for_any_names(
             assert len(value) <= 1024  # an attachment's description
         elif what == "panel":
             for item in value[1].children:
-                if isinstance(item, discord.ui.Select):
+                if isinstance(item, RoutedSelect):
                     assert len(item.options) <= 25
                     assert all(len(o.label) <= 100 for o in item.options)

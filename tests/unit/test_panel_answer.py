@@ -12,7 +12,6 @@ import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.discord.answers import edit_answer, update_panel
-from bot.discord.common import button
 
 
 @pytest.fixture
@@ -36,8 +35,10 @@ def clicked() -> Any:
 
 
 def panel_view() -> discord.ui.View:
+    # a discord.py view, as a game's face may still draw one (the bot's own are ``Rows``:
+    # plain data, no cycle)
     view = discord.ui.View(timeout=None)
-    view.add_item(button("dubb", 1, "draw", "Draw"))
+    view.add_item(discord.ui.Button(label="Draw", custom_id="kb:dubb:1:draw"))
     return view
 
 

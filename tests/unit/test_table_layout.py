@@ -105,7 +105,8 @@ def _reference(embed: discord.Embed, rows: list[list[discord.ui.Item[discord.ui.
         if seats is not None and text.startswith(f"**{seats.field}**\n"):
             container.add_item(discord.ui.TextDisplay(f"**{seats.field}**"))
             for line, profile in zip(seats.lines, seats.buttons, strict=True):
-                container.add_item(discord.ui.Section(line, accessory=profile))
+                container.add_item(discord.ui.Section(line, accessory=discord.ui.Button(
+                    label=profile.label, custom_id=profile.custom_id, style=profile.style)))
             continue
         container.add_item(discord.ui.TextDisplay(text))
     if image is not None:

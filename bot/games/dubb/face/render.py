@@ -19,6 +19,7 @@ from bot.discord.common import FINISHED_COLOUR, PLAYING_COLOUR, button, countdow
 from bot.discord.emojis import card_emoji
 from bot.discord.layout import seat_blocks
 from bot.discord.routing import Route, RoutedSelect
+from bot.discord.rows import Rows
 from bot.discord.showing import TableRender
 from bot.games.dubb import (
     DrawPlay,
@@ -145,7 +146,7 @@ def table_render(
                                                                             lang)))
     if over:
         return TableRender(embed=embed, view=None, seats=seats)
-    table_view = discord.ui.View(timeout=None)
+    table_view = Rows()
     table_view.add_item(
         button(GAME, table_id, "hand", tr(lang, "Your hand"), discord.ButtonStyle.primary)
     )
@@ -267,7 +268,7 @@ def hand_panel(
     rank_filter: int | None = None,
     notice: str | None = None,
     deadline: float | None = None,
-) -> tuple[str, discord.ui.View]:
+) -> tuple[str, Rows]:
     """The private panel: the hand, the pile, and exactly the legal moves as components."""
     lines = []
     if notice:
@@ -289,7 +290,7 @@ def hand_panel(
                             when=timer))
     elif public.to_move is not None:
         lines.append(tr(lang, "Waiting for {name}.", name=name_of(names, public.to_move, lang)))
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     plays = [m for m in private.legal_moves if isinstance(m, Play)]
     _add_play_selects(view, plays, private.hand, table_id, counter, rank_filter, lang)
     row = 4
@@ -313,7 +314,7 @@ def _pile_line(public: DubbPublicView, names: Mapping[int, str], lang: str) -> s
 
 
 def _add_play_selects(
-    view: discord.ui.View,
+    view: Rows,
     plays: list[Play],
     hand: Sequence[int],
     table_id: int,

@@ -27,6 +27,7 @@ from bot.discord.exports import ledger_export
 from bot.discord.layout import answer_layout
 from bot.discord.reach import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, place_of
 from bot.discord.routing import Handler, Route
+from bot.discord.rows import Rows
 from bot.discord.shared import SharedWords
 from bot.discord.translator import LEVEL_CHOICES, cmd, slash
 from bot.games.tonk import (
@@ -134,7 +135,7 @@ def routes(controller: TableController) -> dict[str, Handler]:
 
 async def ledger_page(controller: TableController, guild_id: int, query: LedgerQuery, page: int,
                       player_name: str | None, lang: str
-                      ) -> tuple[discord.Embed, discord.ui.View | None]:
+                      ) -> tuple[discord.Embed, Rows | None]:
     """One page of the ledger: a table's (all its payments), else one season's of the server
     (the current one unless the query names one)."""
     store = controller.service.store

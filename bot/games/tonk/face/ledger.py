@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.discord.common import button, shown_name
+from bot.discord.rows import Rows
 from bot.games.tonk.face.render import GAME, reason_text
 from bot.games.tonk.rules import HANDS_PLAYED, HANDS_WON, TONKS
 from bot.i18n import signed, tr, trn
@@ -184,14 +185,14 @@ def entries_embed(entries: Sequence[LedgerEntry], player_id: int, player_name: s
 
 
 def ledger_view(query: LedgerQuery, *, page: int, count: int, lang: str,
-                page_size: int | None = None) -> discord.ui.View | None:
+                page_size: int | None = None) -> Rows | None:
     """Previous/Next buttons, or None when everything fits on one page."""
     last = pages(count, page_size) - 1
     if last == 0:
         return None
     page = clamp_page(page, count, page_size)
     table = query.table_id or 0
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     # the two buttons always lead to different pages, so their custom ids differ
     previous, following = max(page - 1, 0), min(page + 1, last)
     view.add_item(button(GAME, table, "ledger", tr(lang, "◀ Previous"), counter=previous,

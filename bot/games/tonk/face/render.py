@@ -31,6 +31,7 @@ from bot.discord.emojis import card_emoji
 from bot.discord.face import Panel
 from bot.discord.layout import seat_blocks
 from bot.discord.routing import Route, RoutedSelect
+from bot.discord.rows import Rows
 from bot.discord.showing import TableRender
 from bot.discord.translator import slash
 from bot.games.tonk import (
@@ -404,7 +405,7 @@ def _in_play(view: TonkPublicView, recent: Sequence[str], table_id: int, counter
         embed.add_field(name=tr(lang, "Latest"), value=latest(recent), inline=False)
     embed.set_footer(text=tr(lang, "Options: {options}", options=options_line(view.options,
                                                                                 lang)))
-    table_view = discord.ui.View(timeout=None)
+    table_view = Rows()
     # the counter on "Your hand" changes nothing when clicked; it dates the table message
     table_view.add_item(button(GAME, table_id, "hand", tr(lang, "Your hand"),
                                discord.ButtonStyle.primary, counter=counter))
@@ -510,7 +511,7 @@ def _between_hands(view: TonkPublicView, recent: Sequence[str], table_id: int, c
                                                                                 lang)))
     if closed:
         return TableRender(embed=embed, view=None)
-    table_view = discord.ui.View(timeout=None)
+    table_view = Rows()
     table_view.add_item(button(GAME, table_id, "deal", tr(lang, "Deal next hand"),
                                discord.ButtonStyle.success, counter=counter))
     table_view.add_item(button(GAME, table_id, "join", tr(lang, "Join"),
@@ -592,7 +593,7 @@ def hand_panel(
     if timer is not None and view.to_move == player:
         lines.append(tr(lang, "⏱ Your time runs out {when}. Then a move is made for you; after "
                               "three in a row you leave the table.", when=timer))
-    panel = discord.ui.View(timeout=None)
+    panel = Rows()
     if view.phase is Phase.AFTER_DRAW and view.to_move == player:
         _add_selects(panel, view, legal, table_id, counter, names, lang, lines)
     row = 4
@@ -678,7 +679,7 @@ def _move_button(move: Move, view: TonkPublicView, private: TonkPrivateView,
     return None
 
 
-def _add_selects(panel: discord.ui.View, view: TonkPublicView, legal: list[Move],
+def _add_selects(panel: Rows, view: TonkPublicView, legal: list[Move],
                  table_id: int, counter: int, names: Mapping[int, str], lang: str,
                  lines: list[str]) -> None:
     spreads = [m for m in legal if isinstance(m, Spread)]
