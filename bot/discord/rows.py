@@ -37,7 +37,7 @@ class Item(Protocol):
 class Rows:
     """Items placed in rows as discord.py's ``View`` places them: an item with a ``row`` in that
     row, any other in the first row with room for it, the rows sent in order. Its ``add_item``
-    raises ``ValueError`` where a view's would (a 26th item, a full row)."""
+    raises ``ValueError`` where a view's would (a 26th item, a full row, a sixth row)."""
 
     __discord_ui_view__ = True
     timeout: float | None = None
@@ -59,6 +59,8 @@ class Rows:
                         if weight + width <= ROW_WIDTH), None)
             if row is None:
                 raise ValueError("could not find open space for item")
+        elif not 0 <= row < ROWS_MAX:
+            raise ValueError(f"there is no row {row}")
         elif self._weights[row] + width > ROW_WIDTH:
             raise ValueError(f"item would not fit at row {row}")
         self._weights[row] += width

@@ -71,6 +71,7 @@ def test_rows_refuse_what_a_view_refuses() -> None:
     _overflow([("button", 1)] * 5, ("button", 1))  # a sixth button in a row
     _overflow([("button", 1)], ("select", 1))  # a menu takes a row of its own
     _overflow([("select", None)] * 5, ("button", None))  # no row with room
+    _overflow([], ("button", 5))  # a message has five rows
     with pytest.raises(ValueError):
         RoutedSelect(Route("dubb", 5, "play"), [discord.SelectOption(label=str(n))
                                                 for n in range(26)], "Play…")
