@@ -5,6 +5,7 @@ discord.py echo bot on the same fake as the floor.
         [--interval 2.0] [--computer-pause 1.5] [--game dubb] [--people 1] [--computers 2]
         [--level easy|normal|expert] [--levels normal,expert]
         [--only bot|echo|base] [--baseline WORKTREE] [--rounds N] [--profile FILE] [--spy FILE]
+        [--trace module:Class.function,...]
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
     .venv/bin/python scripts/bench_discord.py --cold 1000 [--restart] [--interval 20]
@@ -75,6 +76,12 @@ the ratios bot/echo. With ``--baseline`` the run ends with this code against the
 paired by round: the mean difference and its 95 % confidence interval (CPU per move; with
 ``--cold``, lobby p99, p50 and CPU a lobby).
 
+``--trace module:Class.function,...`` adds up the CPU the bot (and the baseline) spends inside
+those functions — each step of a coroutine, nested calls counted in each — and prints it per
+move for the measured window, or per table until each mark of a cold start (``CpuTrace``): a
+breakdown without cProfile's inflation of Python-heavy code or py-spy's samples of time spent
+waiting for a core.
+
 ``--memory N`` opens N tables (one person, ``--computers`` computers, no turn timer) and
 reports the bot's resident memory per live table (the slope between N/5 and N tables, after a
 garbage collection); then it kills the bot with SIGKILL, starts it again on the same database,
@@ -95,7 +102,9 @@ was made, 429s, interactions failed, and the table freshness of the moves made. 
 ``--restart`` the bot then stops (as a deployment does) and starts again on the same database
 with the N tables live; the people play on, and the same figures are reported from the restart
 on: answers, table freshness and turn wait, requests per second on the global budget, 429s.
-With ``--baseline`` the older checkout runs the same cold start in the same run. Each round
+The bot's CPU until each of those marks comes with the garbage collector's share by generation
+(collections and their CPU). With ``--baseline`` the older checkout runs the same cold start in
+the same run. Each round
 first runs the echo bot's cold start (the floor: a bare discord.py bot answering each command
 with a public message, which its people read as their lobby; ``--only`` picks one phase). The
 burst waits until the bot has made sure of its card emojis (a new fake has none).
@@ -108,7 +117,9 @@ import asyncio
 import bisect
 import collections.abc
 import contextlib
+import functools
 import gc
+import importlib
 import inspect
 import itertools
 import json
@@ -149,6 +160,112 @@ or discard offered, a rank first when plays are chosen by rank)."""
 
 
 # -- the child: the bot (or the echo bot) and its monitor ----------------------------------------
+
+
+class CpuTrace:
+    """``--trace``: the CPU (this thread's time) spent inside chosen functions, with their calls.
+    A coroutine function's time is that of each of its steps, whatever it awaits in between;
+    a call nested in another traced one counts in both. Unlike cProfile it leaves the rest of
+    the code at its own speed (about a microsecond a traced call), and unlike py-spy's samples
+    on a busy machine it counts no time spent waiting for a core."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, list[int]] = {}
+
+    def install(self, paths: list[str]) -> None:
+        """Wrap each of ``paths`` (``module:Class.function`` or ``module:function``) in place,
+        where those who call it find it (an import by name elsewhere keeps the original)."""
+        for path in paths:
+            module, _, name = path.partition(":")
+            owner: Any = importlib.import_module(module)
+            *outer, last = name.split(".")
+            for part in outer:
+                owner = getattr(owner, part)
+            found = inspect.getattr_static(owner, last)
+            setattr(owner, last, self._wrapped(found, name))
+
+    def _wrapped(self, found: Any, name: str) -> Any:
+        spent = self.spent.setdefault(name, [0, 0])
+        now = time.thread_time_ns
+        plain = found.__func__ if isinstance(found, staticmethod) else found
+        if inspect.iscoroutinefunction(plain):
+            @functools.wraps(plain)
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                spent[1] += 1
+                return _TracedSteps(plain(*args, **kwargs), spent)
+        else:
+            @functools.wraps(plain)
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                spent[1] += 1
+                began = now()
+                try:
+                    return plain(*args, **kwargs)
+                finally:
+                    spent[0] += now() - began
+        return staticmethod(wrapper) if isinstance(found, staticmethod) else wrapper
+
+    def take(self) -> dict[str, list[int]]:
+        return {name: list(spent) for name, spent in self.spent.items()}
+
+
+class _TracedSteps:
+    """A coroutine whose every step's CPU is added to ``spent``."""
+
+    __slots__ = ("_coro", "_spent")
+
+    def __init__(self, coro: Any, spent: list[int]) -> None:
+        self._coro, self._spent = coro, spent
+
+    def __await__(self) -> Any:
+        return self
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+    def send(self, value: Any) -> Any:
+        began = time.thread_time_ns()
+        try:
+            return self._coro.send(value)
+        finally:
+            self._spent[0] += time.thread_time_ns() - began
+
+    def throw(self, *exc: Any) -> Any:
+        began = time.thread_time_ns()
+        try:
+            return self._coro.throw(*exc)
+        finally:
+            self._spent[0] += time.thread_time_ns() - began
+
+    def close(self) -> None:
+        self._coro.close()
+
+
+def traced_lines(before: dict[str, Any], after: dict[str, Any], count: int, per: str) -> None:
+    """Prints each traced function's CPU between two reports, the largest first, per call and
+    per ``per`` (``count`` of them: tables, moves)."""
+    spent = {name: (ns - before.get(name, (0, 0))[0], calls - before.get(name, (0, 0))[1])
+             for name, (ns, calls) in after.items()}
+    idle = sorted(name for name, (_, calls) in spent.items() if not calls)
+    for name, (ns, calls) in sorted(spent.items(), key=lambda item: -item[1][0]):
+        if not calls:
+            continue
+        print(f"    {name}: {ns / 1e6:.1f} ms in {calls} calls, {ns / 1e3 / max(calls, 1):.1f} "
+              f"µs a call, {ns / 1e3 / max(count, 1):.1f} µs a {per}")
+    if idle:
+        print(f"    not called (or called by a name imported before it was traced): "
+              f"{', '.join(idle)}")
+
+
+def collections_line(pauses: list[Any]) -> str:
+    """The garbage collector's CPU by generation in ``pauses`` (a report's ``gc``)."""
+    by: dict[int, list[float]] = {}
+    for generation, wall, *cpu in pauses:
+        by.setdefault(int(generation), []).append(float(cpu[0]) if cpu else float(wall))
+    return ", ".join(f"{generation}: {len(cpus)}, {sum(cpus) * 1000:.0f} ms of CPU, the longest "
+                     f"{max(cpus) * 1000:.1f} ms" for generation, cpus in sorted(by.items()))
 
 
 class LagMonitor:
@@ -335,6 +452,9 @@ async def child(args: argparse.Namespace) -> None:
         client: discord.Client = make_bot(settings, **settle)
     else:
         client = _echo_client()
+    trace = CpuTrace()
+    if args.trace:
+        trace.install(args.trace.split(","))
     monitor = LagMonitor()
     timer = CallbackTimer()
     timer.install()
@@ -372,7 +492,8 @@ async def child(args: argparse.Namespace) -> None:
         report = {"cpu": times.user + times.system, "rss": _rss(), "lag": monitor.take(),
                   "waited": _waited(), "loop": type(loop).__module__.split(".")[0],
                   "callbacks": callbacks, "stalls": stalls, "timed": timer.what,
-                  "gc": pauses[:], "objects": len(gc.get_objects())}
+                  "gc": pauses[:], "objects": len(gc.get_objects()),
+                  "trace": trace.take()}
         pauses.clear()
         print(json.dumps(report), flush=True)
     if profile is not None:
@@ -414,6 +535,8 @@ class Child:
             argv += ["--root", self.args.baseline]
         if self.args.profile and self.role == "bot":
             argv += ["--profile", self.args.profile]
+        if self.args.trace and self.role in ("bot", "base"):
+            argv += ["--trace", self.args.trace]
         if self.args.spy and self.role in ("bot", "base"):
             # py-spy samples from outside: no tracing hook slows the bot as cProfile's does.
             # Attaching to a running process is refused on some machines; starting it is not.
@@ -1030,6 +1153,9 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
         phase.events = gateway_events(fake) - events_from
         if role != "echo":
             phase.moves = await count_moves(database, url or "") - moves_from
+            if args.trace:
+                print(f"  [{role}] traced over the window's {phase.moves} moves:")
+                traced_lines(firsts[0]["trace"], last["trace"], phase.moves, "move")
         measured = [(lat, what) for at, lat, what in bench.clicks.latencies[clicks_from:]
                     if at >= loop_from]
         phase.interactions = len(measured)
@@ -1392,12 +1518,18 @@ def _burst_line(mark: dict[str, Any], began: float, count: int,
                 marks: list[tuple[str, float, dict[str, Any]]]) -> dict[str, float]:
     """Prints the bot's CPU from the burst until each of ``marks``; returns the figures."""
     figures = {}
+    since, since_what = mark, "the burst"
     for what, at, report in marks:
         cpu = report["cpu"] - mark["cpu"]
         print(f"  the bot from the burst until {what} ({at - began:.1f} s): CPU {cpu:.2f} s, "
               f"{cpu / count * 1000:.2f} ms a table; waited for a core "
               f"{report['waited'] - mark['waited']:.1f} s")
         figures["cpu_lobbies" if "lobby" in what else "cpu_started"] = cpu
+        # since the report before: the collections' record starts over at every report
+        print(f"    since {since_what}: garbage collections by generation "
+              f"{collections_line(report['gc'])}")
+        traced_lines(since["trace"], report["trace"], count, "table")
+        since, since_what = report, what
     return figures
 
 
@@ -1732,6 +1864,9 @@ if __name__ == "__main__":
     parser.add_argument("--webhooks", action="store_true",
                         help="the servers grant the bot Manage Webhooks (channel webhooks)")
     parser.add_argument("--profile", help="write the bot's cProfile stats of the window here")
+    parser.add_argument("--trace", help="functions whose CPU to add up in the bot (and the "
+                        "baseline), comma-separated module:Class.function: printed per move "
+                        "for the window, per table for a cold start's")
     parser.add_argument("--spy", help="sample the bot (and the baseline) with py-spy over the "
                         "whole phase, opening and warm-up included; raw stacks to "
                         "SPY.bot.txt and SPY.base.txt")
