@@ -444,6 +444,10 @@ async def child(args: argparse.Namespace) -> None:
         database_url=args.database_url or None,
         computer_pause=args.computer_pause, log_level="INFO", **sharding,
     )
+    # before the client is made: discord.py keeps its gateway parsers by the time it is
+    trace = CpuTrace()
+    if args.trace:
+        trace.install(args.trace.split(","))
     # as ``python -m bot`` makes it (``bot.main``), in a checkout that knows how
     settle = {"settle": True} if "settle" in inspect.signature(KortbordBot).parameters else {}
     if args.role in ("bot", "base"):
@@ -452,9 +456,6 @@ async def child(args: argparse.Namespace) -> None:
         client: discord.Client = make_bot(settings, **settle)
     else:
         client = _echo_client()
-    trace = CpuTrace()
-    if args.trace:
-        trace.install(args.trace.split(","))
     monitor = LagMonitor()
     timer = CallbackTimer()
     timer.install()
