@@ -25,7 +25,7 @@ import discord
 from bot.cardart import CardImage
 from bot.discord.common import FINISHED_COLOUR, button, cut
 from bot.discord.routing import RoutedButton
-from bot.discord.rows import Rows
+from bot.discord.rows import Rows, SentAsView
 from bot.i18n import tr
 
 COMPONENTS_MAX = 40
@@ -76,16 +76,13 @@ def with_notes(embed: discord.Embed, seats: SeatBlocks,
     return replace(seats, lines=lines)
 
 
-class Layout:
+class Layout(SentAsView):
     """A Components V2 message's components as plain data: exactly what discord.py sends for a
     ``LayoutView`` of the same items, without building one (issue 44: a table's Container,
     Sections, Text Displays and rows as discord.py objects, walked again to count them, to
     serialise them and to empty them, were about a tenth of a move's CPU). It is given where a
     view is (``view=``), and discord.py asks it only for its components and its flag: it stores
     none of it, since every component is routed by its custom id (``bot.discord.routing``)."""
-
-    __discord_ui_view__ = True
-    timeout: float | None = None
 
     def __init__(self, container: dict[str, Any]) -> None:
         self._components = [container]
@@ -95,12 +92,6 @@ class Layout:
 
     def has_components_v2(self) -> bool:
         return True
-
-    def is_finished(self) -> bool:
-        return True
-
-    def is_dispatchable(self) -> bool:
-        return False
 
 
 def table_layout(

@@ -34,13 +34,26 @@ class Item(Protocol):
     def to_component_dict(self) -> Any: ...
 
 
-class Rows:
-    """Items placed in rows as discord.py's ``View`` places them: an item with a ``row`` in that
-    row, any other in the first row with room for it, the rows sent in order. Its ``add_item``
-    raises ``ValueError`` where a view's would (a 26th item, a full row, a sixth row)."""
+class SentAsView:
+    """What discord.py asks of a view it sends (``view=``), for components kept as plain data:
+    their components, and that there is nothing to store, since every component is routed by
+    its custom id (``bot.discord.routing``). ``Rows`` here and ``bot.discord.layout.Layout``."""
 
     __discord_ui_view__ = True
     timeout: float | None = None
+
+    def is_finished(self) -> bool:
+        # nothing to wait for: discord.py stores no view of it
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+class Rows(SentAsView):
+    """Items placed in rows as discord.py's ``View`` places them: an item with a ``row`` in that
+    row, any other in the first row with room for it, the rows sent in order. Its ``add_item``
+    raises ``ValueError`` where a view's would (a 26th item, a full row, a sixth row)."""
 
     def __init__(self) -> None:
         self._items: list[tuple[int, Any]] = []
@@ -78,11 +91,4 @@ class Rows:
                 for _, group in groupby(placed, key=lambda placed: placed[0])]
 
     def has_components_v2(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        # nothing to wait for: discord.py stores no view of it
-        return True
-
-    def is_dispatchable(self) -> bool:
         return False
