@@ -11,8 +11,8 @@ Full collections are also made rarer: Python considers one after every 10 collec
 middle generation, and runs it whenever what reached the old generation since the last grew
 by a quarter. A burst of new tables grows the live heap from nothing (a thousand lobbies at
 once: 80,000–110,000 objects in flight, 30–100 ms to walk each time) and every walk found
-nothing to free — the bot breaks its own cycles (``bot.discord.cycles``) — yet they were a
-twelfth of the burst's CPU (issue 49). After 100 such collections instead, the burst runs
+nothing to free — the bot breaks its own cycles (``bot.discord.cycles``) — yet they were
+about a tenth of the burst's CPU (issue 49). After 100 such collections instead, the burst runs
 none; at 200 live tables one runs every few minutes rather than every few seconds, and
 cyclic garbage that lived long enough to be old waits that much longer. The young
 generations' thresholds stay Python's: collecting them less often (tried: every 10,000
