@@ -5,7 +5,7 @@ needs what a discord.py ``View`` is for — waiting for clicks, timeouts, a stor
 Yet one was built for every table write, panel and answer (a future for its stop, a
 dictionary of weights, each item a ``discord.ui`` object with its own underlying component),
 then walked to serialise it and emptied again: about a quarter of drawing a table write
-(``scripts/bench_layout.py``: Dubb 114 → 84 µs, a lobby 80 → 55 µs without), and garbage that
+(``scripts/bench_layout.py``: a table 114 → 84 µs, a lobby 80 → 55 µs without), and garbage that
 a thousand lobbies opened at once paid for again in the collector (issues 44 and 49).
 ``Rows`` keeps only what is sent: the items in discord.py's order and rows, each item its own
 plain data (``RoutedButton``, ``RoutedSelect``). discord.py accepts it wherever it accepts a
