@@ -208,41 +208,6 @@ class CpuTrace:
         return {name: list(spent) for name, spent in self.spent.items()}
 
 
-class _TracedSteps:
-    """A coroutine whose every step's CPU is added to ``spent``."""
-
-    __slots__ = ("_coro", "_spent")
-
-    def __init__(self, coro: Any, spent: list[int]) -> None:
-        self._coro, self._spent = coro, spent
-
-    def __await__(self) -> Any:
-        return self
-
-    def __iter__(self) -> Any:
-        return self
-
-    def __next__(self) -> Any:
-        return self.send(None)
-
-    def send(self, value: Any) -> Any:
-        began = time.thread_time_ns()
-        try:
-            return self._coro.send(value)
-        finally:
-            self._spent[0] += time.thread_time_ns() - began
-
-    def throw(self, *exc: Any) -> Any:
-        began = time.thread_time_ns()
-        try:
-            return self._coro.throw(*exc)
-        finally:
-            self._spent[0] += time.thread_time_ns() - began
-
-    def close(self) -> None:
-        self._coro.close()
-
-
 def traced_lines(before: dict[str, Any], after: dict[str, Any], count: int, per: str) -> None:
     """Prints each traced function's CPU between two reports, the largest first, per call and
     per ``per`` (``count`` of them: tables, moves)."""
@@ -343,37 +308,74 @@ class CallbackTimer:
         return samples.tolist(), stalls
 
 
-class _TimedSteps(collections.abc.Coroutine):  # type: ignore[type-arg]
-    """A task's coroutine whose every step (``send``, ``throw``) is timed into a timer."""
+class _Steps(collections.abc.Coroutine):  # type: ignore[type-arg]
+    """A coroutine whose every step (``send``, ``throw``) is measured by ``clock`` and handed to
+    ``_took``, whether a task drives it or another coroutine awaits it."""
 
-    __slots__ = ("_coro", "_timer")
+    __slots__ = ("_coro",)
+    clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def __init__(self, coro: Any, timer: CallbackTimer) -> None:
+    def __init__(self, coro: Any) -> None:
         self._coro = coro
-        self._timer = timer
 
-    def _name(self) -> str:
-        return getattr(self._coro, "__qualname__", "task")
+    def _took(self, took: float) -> None:
+        raise NotImplementedError
 
     def send(self, value: Any) -> Any:
-        began = time.perf_counter()
+        began = self.clock()
         try:
             return self._coro.send(value)
         finally:
-            self._timer.record(time.perf_counter() - began, _TimedSteps._name, self)
+            self._took(self.clock() - began)
 
     def throw(self, *exc: Any) -> Any:
-        began = time.perf_counter()
+        began = self.clock()
         try:
             return self._coro.throw(*exc)
         finally:
-            self._timer.record(time.perf_counter() - began, _TimedSteps._name, self)
+            self._took(self.clock() - began)
 
     def close(self) -> None:
         self._coro.close()
 
     def __await__(self) -> Any:
-        return self._coro.__await__()
+        return self
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+
+class _TimedSteps(_Steps):
+    """A task's coroutine whose every step is timed into a timer."""
+
+    __slots__ = ("_timer",)
+
+    def __init__(self, coro: Any, timer: CallbackTimer) -> None:
+        super().__init__(coro)
+        self._timer = timer
+
+    def _name(self) -> str:
+        return getattr(self._coro, "__qualname__", "task")
+
+    def _took(self, took: float) -> None:
+        self._timer.record(took, _TimedSteps._name, self)
+
+
+class _TracedSteps(_Steps):
+    """A coroutine whose every step's CPU (nanoseconds of this thread) is added to ``spent``."""
+
+    __slots__ = ("_spent",)
+    clock = staticmethod(time.thread_time_ns)
+
+    def __init__(self, coro: Any, spent: list[int]) -> None:
+        super().__init__(coro)
+        self._spent = spent
+
+    def _took(self, took: float) -> None:
+        self._spent[0] += int(took)
 
 
 def _callback_name(handle: asyncio.Handle) -> str:
