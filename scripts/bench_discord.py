@@ -87,8 +87,9 @@ reports the bot's resident memory per live table (the slope between N/5 and N ta
 garbage collection); then it kills the bot with SIGKILL, starts it again on the same database,
 and reports how it redrew the tables left behind: requests, 429s and how long it took.
 
-``--cold N`` measures a cold start (issue 49): N people in N new channels, where the bot has
-Manage Webhooks and has never played, each type `/{game} start` at the same moment (no
+``--cold N`` measures a cold start (issue 49): N people in N new channels (on one server, or
+spread by turns over ``--servers`` servers, as a bot added to many servers sees them), where
+the bot has Manage Webhooks and has never played, each type `/{game} start` at the same moment (no
 warm-up, no staggering), press Start once their lobby shows, and play on (a look every
 ``--interval`` seconds) for ``--seconds``. Reported: **lobby appearance** (the command until
 the lobby message exists on the fake) p50/p99/max and how many took over 30 s, **tables
@@ -892,13 +893,14 @@ class Bench:
 
 
 def build_world(driver: Driver, tables: int, people: int, shards: int = 0, *,
-                webhooks: bool = False) -> list[list[Person]]:
-    """The tables' channels and people: on one server, or (``shards``) on one server per
-    shard, by turns; ``webhooks``: the bot has Manage Webhooks there."""
+                webhooks: bool = False, servers: int = 1) -> list[list[Person]]:
+    """The tables' channels and people: on ``servers`` servers, or (``shards``) on one
+    server per shard, by turns; ``webhooks``: the bot has Manage Webhooks there."""
     permissions = BOT_DEFAULT | MANAGE_WEBHOOKS if webhooks else BOT_DEFAULT
     guilds = ([driver.add_guild(f"Bench {k}", shard_of=(k, shards), bot_permissions=permissions)
                for k in range(shards)]
-              if shards else [driver.add_guild("Bench", bot_permissions=permissions)])
+              if shards else [driver.add_guild(f"Bench {k}", bot_permissions=permissions)
+                              for k in range(max(1, servers))])
     seated = []
     for n in range(tables):
         guild = guilds[n % len(guilds)]
@@ -1075,7 +1077,8 @@ async def run_phase(role: str, args: argparse.Namespace, folder: Path) -> Phase:
     driver = Driver(fake)
     several = role != "echo" and args.processes > 1
     tables = build_world(driver, args.tables, 1 if role == "echo" else args.people,
-                         args.shards if several else 0, webhooks=args.webhooks)
+                         args.shards if several else 0, webhooks=args.webhooks,
+                         servers=args.servers)
     bench = Bench(fake, driver, args, echo=role == "echo")
     postgres = url = None
     if several:
@@ -1545,7 +1548,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
     watch = Watch(fake)
     driver = Driver(fake)
     count = args.cold
-    tables = build_world(driver, count, args.people, webhooks=True)
+    tables = build_world(driver, count, args.people, webhooks=True, servers=args.servers)
     bench = Bench(fake, driver, args)
     setups: list[tuple[float, str]] = []
     record = fake.record_call
@@ -1855,6 +1858,8 @@ if __name__ == "__main__":
                         help="what people read to learn it is their turn")
     parser.add_argument("--processes", type=int, default=1,
                         help="bot processes on one token and one PostgreSQL database")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="servers the tables are spread over, by turns (without --shards)")
     parser.add_argument("--shards", type=int, default=4,
                         help="shards in all, with --processes 2 and more")
     parser.add_argument("--settle", type=float, default=10.0,

@@ -326,7 +326,8 @@ class TableController:
         return Showing(
             table_id=snapshot.table_id, channel_id=snapshot.channel_id,
             message_id=snapshot.message_id, version=snapshot.version, counter=snapshot.counter,
-            draw=draw, to_move=to_move, ping=ping, pinged=snapshot.pinged,
+            draw=draw, place_id=snapshot.guild_id, to_move=to_move, ping=ping,
+            pinged=snapshot.pinged,
             final=snapshot.status not in ("lobby", "playing"),
             behind=snapshot.shown_version != snapshot.version,
             hook=None if via is None else Hook.of(via), message_webhook=snapshot.message_webhook,

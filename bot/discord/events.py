@@ -37,6 +37,7 @@ from bot.discord.common import (
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.layout import answer_layout
+from bot.discord.reach import server_channel
 from bot.discord.routing import Route, Router
 from bot.discord.rows import Rows
 from bot.discord.translator import cmd
@@ -486,7 +487,7 @@ class EventController:
         thread_id = table.thread_id
         if thread_id is None:
             try:
-                parent = self.client.get_channel(settings.tables_in)
+                parent = server_channel(self.client, event.guild_id, settings.tables_in)
                 if not isinstance(parent, discord.TextChannel):
                     fetched = await self.client.fetch_channel(settings.tables_in)
                     if not isinstance(fetched, discord.TextChannel):

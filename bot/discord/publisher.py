@@ -82,7 +82,13 @@ from bot.discord.errors import UNKNOWN_INTERACTION
 from bot.discord.layout import table_layout
 from bot.discord.pacing import Grant, Kind, RequestPacer, Ticket, paced
 from bot.discord.pictures import attachment
-from bot.discord.reach import ASLEEP_BEFORE, FollowUps, asleep, interaction_only
+from bot.discord.reach import (
+    ASLEEP_BEFORE,
+    FollowUps,
+    asleep,
+    interaction_only,
+    server_channel,
+)
 from bot.discord.showing import (
     HOOK_LIFETIME,
     PING_AFTER,
@@ -148,6 +154,8 @@ class _Table:
     table_id: int
     channel_id: int
     message_id: int | None = None
+    place_id: int | None = None
+    """The table's server (``Showing.place_id``)."""
     pinged: int | None = None
     pending: Showing | None = None
     worker: asyncio.Task[None] | None = None
@@ -289,8 +297,8 @@ class TablePublisher:
             if showing.interaction_only:
                 strays_from = None  # nothing of the bot's can read the channel
             state = self._tables[showing.table_id] = _Table(
-                showing.table_id, showing.channel_id, showing.message_id, showing.pinged,
-                message_webhook=showing.message_webhook,
+                showing.table_id, showing.channel_id, showing.message_id, place_id=showing.place_id,
+                pinged=showing.pinged, message_webhook=showing.message_webhook,
                 only_hooks=showing.interaction_only, strays_from=strays_from,
                 strays_recorded=strays_from is not None and strays_from == showing.strays_from,
                 look=strays_from is not None, message_hook=self._stored_hook(showing))
@@ -625,7 +633,7 @@ class TablePublisher:
             # nonce returns the message a killed process posted for the same version)
             if message_id != state.message_id:
                 await self._delete(state.channel_id, message_id, by_hook, foreign=foreign,
-                                   background=True)
+                                   background=True, place_id=state.place_id)
             state.stale.pop(message_id, None)
         if looked:
             # only now: a delete that failed (Discord down) leaves the next try to look again
@@ -707,14 +715,20 @@ class TablePublisher:
         interaction at the table is fresh, so that the write will go through the webhook; else
         only what is known is used. Nor for the table's first message: what people first see of
         their table never waits (a lobby whose command was deferred is the bot's message, and
-        the webhook is set up in the background after it)."""
+        the webhook is set up in the background after it). A first message that a fresh
+        interaction posts does not even look at what is stored: the webhook could not carry
+        it, and the look is a round trip to the database in front of a new channel's lobby
+        (issue 49; the background set-up looks after it)."""
         if self._webhooks is None or state.only_hooks:
+            return
+        if state.message_id is None and state.poster(self._clock.now()) is state.hook \
+                and state.hook is not None:
             return
         hook = state.hook
         make = state.message_id is not None and (
             hook is None or not hook.fresh(self._clock.now()))
         try:
-            parent, thread = self._webhooks.parent_of(state.channel_id)
+            parent, thread = self._webhooks.parent_of(state.channel_id, state.place_id)
             if make:
                 self._want(parent)
             found = await self._webhooks.find(parent, make=make)
@@ -737,7 +751,7 @@ class TablePublisher:
         # where the bot is not a member, nothing goes on the bot token (issue 45)
         if webhooks is None or state.channel_hook is not None or state.only_hooks:
             return
-        parent, _ = webhooks.parent_of(state.channel_id)
+        parent, _ = webhooks.parent_of(state.channel_id, state.place_id)
         if parent in self._setups or not webhooks.wanting(parent):
             return
         setup = self._setups[parent] = _SetUp()
@@ -950,6 +964,8 @@ class TablePublisher:
                         render = _drawn(showing)
                         _log.warning("table %d: the command's answer came too late; posting "
                                      "the table another way", showing.table_id)
+                        # the answer did not need the channel's webhook; the next way may
+                        await self._prepare(state)
                         continue
                     if hook is None or hook.channel is None or self._poster(state,
                             self._clock.now()) is hook:
@@ -975,7 +991,7 @@ class TablePublisher:
                         state.strays_from = replaces
                 else:
                     await self._delete(showing.channel_id, replaces, old_hook, foreign=foreign,
-                                       only_hooks=state.only_hooks)
+                                       only_hooks=state.only_hooks, place_id=state.place_id)
             state.message_id = sent
             state.message_hook = hook
             state.message_webhook = None if hook is None or hook.channel is None else hook.key
@@ -1116,7 +1132,7 @@ class TablePublisher:
 
     async def _delete(self, channel_id: int, message_id: int, hook: Hook | None = None, *,
                       foreign: bool = False, only_hooks: bool = False,
-                      background: bool = False) -> None:
+                      background: bool = False, place_id: int | None = None) -> None:
         """Delete a table message: through the webhook that posted it while that is fresh,
         else as the bot. Urgent, unless a ``background`` sweep's: until it is gone the
         channel shows two tables. A ``foreign`` message (a channel webhook's, which is gone)
@@ -1142,7 +1158,7 @@ class TablePublisher:
             # the bot may not: the old table stays, its buttons saying the table moved on
             return
         if foreign and (hook is None or hook.channel is not None) and not self._may_delete(
-                channel_id):
+                channel_id, place_id):
             return
         grant = await self._pacer.acquire(channel_id, Kind.DELETE, urgent=urgent,
                                           background=background)
@@ -1154,10 +1170,10 @@ class TablePublisher:
         finally:
             grant.release()
 
-    def _may_delete(self, channel_id: int) -> bool:
+    def _may_delete(self, channel_id: int, place_id: int | None) -> bool:
         """Whether the bot may delete others' messages in the channel (Manage Messages), as its
         cache says."""
-        channel = self._client.get_channel(channel_id)
+        channel = server_channel(self._client, place_id, channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return False
         me = channel.guild.me

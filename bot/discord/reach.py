@@ -28,6 +28,24 @@ ASLEEP_BEFORE = 30.0
 written one last time, saying it waits for a click."""
 
 
+def server_channel(client: discord.Client, place_id: int | None, channel_id: int
+                   ) -> discord.abc.GuildChannel | discord.Thread | None:
+    """The server channel or thread ``channel_id`` as the bot's cache has it, looked up in its
+    server ``place_id``: ``None`` for a DM or a group DM (filed under its own id), or one the
+    cache does not hold. discord.py's ``Client.get_channel`` walks every server the bot is in
+    until it finds the channel, about 0.15 µs a server: a write asked it up to three times, so
+    a bot in a thousand servers spent some 130 µs of each new table's lobby on it (issue 49,
+    ``scripts/bench_discord.py --cold 1000 --servers 1000``). ``place_id`` ``None`` (not
+    known) asks discord.py all the same."""
+    if place_id is None:
+        found = client.get_channel(channel_id)
+        return found if isinstance(found, discord.abc.GuildChannel | discord.Thread) else None
+    if place_id == channel_id:
+        return None
+    guild = client.get_guild(place_id)
+    return None if guild is None else guild.get_channel_or_thread(channel_id)
+
+
 def interaction_only(client: discord.Client, place_id: int, channel_id: int) -> bool:
     """Whether a table filed under ``place_id`` in ``channel_id`` can be written only through
     interactions: a DM or group DM (filed under its own channel's id), or a server the bot is

@@ -149,6 +149,9 @@ class Showing:
     version: int
     counter: int
     draw: Draw
+    place_id: int | None = None
+    """The server the table is in (a DM's or group DM's own channel id; ``None``: not known),
+    where the bot's cache finds its channel (``reach.server_channel``)."""
     to_move: int | None = None
     ping: int | None = None
     pinged: int | None = None

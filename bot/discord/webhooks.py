@@ -36,6 +36,7 @@ from typing import Protocol
 
 import discord
 
+from bot.discord.reach import server_channel
 from bot.table.timers import Clock
 
 _log = logging.getLogger(__name__)
@@ -49,6 +50,11 @@ Gate = Callable[[], AbstractAsyncContextManager[object]]
 REFUSED_FOR = 10 * 60.0
 """Seconds a channel whose webhook Discord refused (no permission after all, or 15 webhooks
 there already) is written with bot messages before the bot asks again."""
+PERMISSION_KEPT = 30.0
+"""Seconds the cache's answer to "may the bot manage webhooks in this channel" is kept: every
+table write asks (whether to set a webhook up in the background), and working it out from the
+roles and the channel's overwrites took some 40 µs of each move where the bot may not (issue
+44). A permission granted or taken away counts within this long."""
 
 
 @dataclass(frozen=True)
@@ -82,23 +88,33 @@ class ChannelWebhooks:
         self._refused: dict[int, float] = {}
         """Parent channel → until when not to ask Discord again."""
         self._locks: dict[int, asyncio.Lock] = {}
+        self._places: dict[int, int | None] = {}
+        """Parent channel → its server, as ``parent_of`` was told."""
+        self._may: dict[int, tuple[float, bool]] = {}
+        """Parent channel → until when ``_may_manage``'s answer holds, and the answer."""
 
-    def parent_of(self, channel_id: int) -> tuple[int, int | None]:
-        """The channel a table in ``channel_id`` has its webhook on, and the thread to name
-        (``None``: the table is in that channel itself)."""
-        channel = self._client.get_channel(channel_id)
+    def parent_of(self, channel_id: int, place_id: int | None = None
+                  ) -> tuple[int, int | None]:
+        """The channel a table in ``channel_id`` (on server ``place_id``, when known) has its
+        webhook on, and the thread to name (``None``: the table is in that channel itself)."""
+        channel = server_channel(self._client, place_id, channel_id)
         if isinstance(channel, discord.Thread) and channel.parent_id is not None:
-            return channel.parent_id, channel.id
-        return channel_id, None
+            parent, thread = channel.parent_id, channel.id
+        else:
+            parent, thread = channel_id, None
+        if place_id is not None:
+            self._places[parent] = place_id
+        return parent, thread
 
     def known(self, parent_id: int) -> ChannelHook | None:
         return self._known.get(parent_id)
 
     def wanting(self, parent_id: int) -> bool:
-        """Whether ``parent_id`` was looked up, has no webhook yet, and ``find`` would ask
-        Discord for one (the bot may, and was not refused lately), nobody asking already."""
+        """Whether ``parent_id`` has no webhook known yet (none found, or not looked up), and
+        ``find`` might ask Discord for one (the bot may, and was not refused lately), nobody
+        asking already."""
         lock = self._locks.get(parent_id)
-        return (parent_id in self._known and self._known[parent_id] is None
+        return (self._known.get(parent_id) is None
                 and (lock is None or not lock.locked()) and self._may_ask(parent_id))
 
     async def find(self, parent_id: int, *, make: bool = True,
@@ -144,12 +160,17 @@ class ChannelWebhooks:
 
     def _may_manage(self, parent_id: int) -> bool:
         """Whether the bot has Manage Webhooks in the channel, as its cache (the guild's roles
-        and the channel's overwrites) says."""
-        channel = self._client.get_channel(parent_id)
-        if not isinstance(channel, discord.TextChannel):
-            return False
-        me = channel.guild.me
-        return me is not None and channel.permissions_for(me).manage_webhooks
+        and the channel's overwrites) said within ``PERMISSION_KEPT`` seconds."""
+        now = self._clock.now()
+        kept = self._may.get(parent_id)
+        if kept is not None and kept[0] > now:
+            return kept[1]
+        channel = server_channel(self._client, self._places.get(parent_id), parent_id)
+        may = False
+        if isinstance(channel, discord.TextChannel) and channel.guild.me is not None:
+            may = channel.permissions_for(channel.guild.me).manage_webhooks
+        self._may[parent_id] = (now + PERMISSION_KEPT, may)
+        return may
 
     async def _obtain(self, parent_id: int, gate: Gate) -> ChannelHook | None:
         """The application's webhook among the channel's, else a new one."""

@@ -269,3 +269,30 @@ async def test_a_new_channels_first_table_does_not_wait_for_its_webhook(
     [hook] = await driver.wait_for(lambda: driver.webhooks(world.channel) or None,
                                    within=HELD * 3, what="the channel's webhook")
     assert hook.application_id == fake.application.id
+
+
+async def test_a_new_channels_lobby_reads_nothing_of_its_webhook_before_it_shows(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """Issue 49: a lobby that the person's fresh interaction posts needs no channel webhook, so
+    the bot no longer looks for a stored one (a round trip to the database) before posting it:
+    in a burst of new channels each such look stood in front of a lobby. The background set-up
+    looks afterwards, and still finds and sets up the webhook."""
+    driver.set_bot_webhooks(world.channel, True)
+    bot = await bot_runner.start()
+    store = bot.store
+    looked: list[bool] = []  # whether the lobby stood in the channel at each look
+    stored = store.channel_webhook
+
+    async def channel_webhook(channel_id: int) -> tuple[int, str] | None:
+        looked.append(bool(driver.channel_messages(world.channel)))
+        return await stored(channel_id)
+
+    store.channel_webhook = channel_webhook  # type: ignore[method-assign]
+    opened = await driver.slash(world.anna, world.channel, "dubb start")
+    assert not opened.ephemeral, opened.content
+    [hook] = await driver.wait_for(lambda: driver.webhooks(world.channel) or None,
+                                   what="the channel's webhook")
+
+    assert hook.application_id == fake.application.id
+    assert looked and all(looked), f"looked before the lobby showed: {looked}"
