@@ -51,7 +51,7 @@ from bot.storage import MoveRecord
 from bot.table import TableService
 from bot.table.computers import SearchPool, game_levels
 from bot.table.errors import NoTableError
-from bot.table.fairdeal import deals_from, links
+from bot.table.fairdeal import deals_from, shown_links
 from bot.table.priority import PeopleFirst
 from bot.table.service import (
     ABANDONED,
@@ -287,17 +287,14 @@ class TableController:
         deals = deals_from(snapshot.deals)
         if deals is None:
             return ""
-        shown = links(deals, engine)
+        over, coming = shown_links(deals, engine)
         lines = []
-        over = [link for link in shown if link.key is not None]
-        if over:
-            last = over[-1]
-            lines.append(tr(lang, "Hand {hand} is over; its secret: `{key}`", hand=last.hand,
-                            key=last.key))
-        coming = [link for link in shown if link.key is None]
-        if coming:
+        if over is not None:
+            lines.append(tr(lang, "Hand {hand} is over; its secret: `{key}`", hand=over.hand,
+                            key=over.key))
+        if coming is not None:
             lines.append(tr(lang, "Hand {hand}'s deal is committed to: `{commitment}`",
-                            hand=coming[0].hand, commitment=coming[0].commitment))
+                            hand=coming.hand, commitment=coming.commitment))
         return "\n".join(lines)
 
     def _over_view(self, table_id: int, lang: str) -> Rows:

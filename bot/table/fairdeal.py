@@ -57,6 +57,20 @@ def links(deals: CommittedDeals, engine: Engine) -> list[DealLink]:
             for h in range(1, max(last, 1) + 1)]
 
 
+def shown_links(deals: CommittedDeals, engine: Engine) -> tuple[DealLink | None,
+                                                                DealLink | None]:
+    """What a table shows of ``links``: the hand last over, with its key, and the hand in play
+    or next to be dealt (``None`` once the game is over), each ``None`` where there is none.
+    Worked out for those two hands alone: a table is drawn at every move, and ``links`` works
+    out every hand's key and commitment, a long Tonk game's dozens (issue 44)."""
+    done = engine.deals_done
+    if engine.is_over:
+        last = max(done, 1)
+        return DealLink(last, deals.commitment(last), deals.key(last).hex()), None
+    over = None if done < 1 else DealLink(done, deals.commitment(done), deals.key(done).hex())
+    return over, DealLink(done + 1, deals.commitment(done + 1), None)
+
+
 def engine_from_start(game: GameSpec, start: Mapping[str, Any],
                       source: DealSource | None) -> Engine:
     """The table's engine as dealt, from its start record: the old seed, or ``source`` (the

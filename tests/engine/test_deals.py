@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from bot.deals import CommittedDeals, RevealedDeals, commitment, hand_key, shuffle_with
 from bot.gamekit.contract import Seat
 from bot.games.registry import GAMES
+from bot.table.fairdeal import links, shown_links
 
 MASTER = bytes(range(32))
 """The vectors' table secret: 00 01 02 ... 1f."""
@@ -109,3 +111,20 @@ def test_a_committed_game_stores_as_version_3_and_plays_on_identically(kind: str
     _play(kind, copy, b, 60)
     assert copy.to_stored() == engine.to_stored()
 
+
+
+@pytest.mark.parametrize("over", [False, True])
+@pytest.mark.parametrize("done", [0, 1, 2, 7, 30])
+def test_a_table_shows_what_the_whole_list_of_hands_says_of_its_last_two(
+        done: int, over: bool) -> None:
+    """``shown_links`` (what every drawing of a table shows: the hand last over with its key,
+    and the hand in play or next with its commitment) works out two hands, not all of them,
+    and says what ``links`` says of those two."""
+    deals = CommittedDeals(MASTER, 7)
+    engine = SimpleNamespace(deals_done=done, is_over=over)
+    every = links(deals, engine)  # type: ignore[arg-type]
+    keyed = [link for link in every if link.key is not None]
+    pending = [link for link in every if link.key is None]
+
+    assert shown_links(deals, engine) == (  # type: ignore[arg-type]
+        keyed[-1] if keyed else None, pending[0] if pending else None)
