@@ -4,8 +4,11 @@ down cleanly."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
+import logging.handlers
+import queue
 import signal
 import sys
 
@@ -15,7 +18,7 @@ import discord
 from bot import runloop
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord_api import point_discord_at
-from bot.logs import ContextFilter, JsonFormatter, LogFormat, WithholdPayloads
+from bot.logs import ContextFilter, Handoff, JsonFormatter, LogFormat, WithholdPayloads
 from bot.monitor import Monitor
 from bot.sharding import make_bot
 from bot.storage import DatabaseUnavailableError, Store
@@ -51,18 +54,28 @@ async def run(settings: Settings) -> None:
             await monitor.close()
 
 
-def setup_logging(level: int, log_format: LogFormat = "text") -> logging.Handler:
-    """Log to standard error at ``level``: discord.py's own lines (``text``) or JSON lines
-    (``json``), each with the log context and without Discord's payloads (``bot.logs``)."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.addFilter(WithholdPayloads())
-    handler.addFilter(ContextFilter())
-    if log_format == "json":
-        discord.utils.setup_logging(handler=handler, formatter=JsonFormatter(), level=level,
-                                    root=True)
-    else:
-        discord.utils.setup_logging(handler=handler, level=level, root=True)
-    return handler
+def setup_logging(level: int, log_format: LogFormat = "text",
+                  writer: logging.Handler | None = None) -> logging.handlers.QueueListener:
+    """Log to standard error (or through ``writer``) at ``level``: discord.py's own lines
+    (``text``) or JSON lines (``json``), each with the log context and without Discord's
+    payloads, written by a thread of their own (``bot.logs``). Returns that thread's
+    listener, started; it stops, writing what is left, when the process exits."""
+    writer = writer or logging.StreamHandler(sys.stderr)
+    # discord.py picks the text format (coloured where the stream shows colour) and the
+    # level; the writer then moves behind the hand-off
+    formatter = {"formatter": JsonFormatter()} if log_format == "json" else {}
+    discord.utils.setup_logging(handler=writer, level=level, root=True, **formatter)
+    root = logging.getLogger()
+    root.removeHandler(writer)
+    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    handoff = Handoff(lines)
+    handoff.addFilter(WithholdPayloads())
+    handoff.addFilter(ContextFilter())
+    root.addHandler(handoff)
+    listener = logging.handlers.QueueListener(lines, writer)
+    listener.start()
+    atexit.register(listener.stop)
+    return listener
 
 
 async def check_database(settings: Settings) -> str | None:

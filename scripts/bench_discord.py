@@ -435,7 +435,15 @@ async def child(args: argparse.Namespace) -> None:
 
     folder = Path(args.folder)
     handler = logging.FileHandler(folder / f"{args.role}.log")
-    discord.utils.setup_logging(handler=handler, level=logging.INFO, root=True)
+    setup = None
+    if args.role in ("bot", "base"):
+        setup = getattr(importlib.import_module("bot.main"), "setup_logging", None)
+    if setup is not None and "writer" in inspect.signature(setup).parameters:
+        # as ``python -m bot`` logs (a thread of its own writes the lines), into the file
+        setup(logging.INFO, "text", writer=handler)
+    else:
+        # a bare discord.py bot's logging (the echo's, and an older checkout's bot's here)
+        discord.utils.setup_logging(handler=handler, level=logging.INFO, root=True)
     point_discord_at(args.api_base)
     sharding: dict[str, Any] = {}
     if args.shard_ids:

@@ -62,7 +62,7 @@ def shown_links(deals: CommittedDeals, engine: Engine) -> tuple[DealLink | None,
     """What a table shows of ``links``: the hand last over, with its key, and the hand in play
     or next to be dealt (``None`` once the game is over), each ``None`` where there is none.
     Worked out for those two hands alone: a table is drawn at every move, and ``links`` works
-    out every hand's key and commitment, a long Tonk game's dozens (issue 44)."""
+    out every hand's key and commitment, dozens in a long game of many hands (issue 44)."""
     done = engine.deals_done
     if engine.is_over:
         last = max(done, 1)

@@ -3,10 +3,13 @@ hand), in either format; JSON lines carry the bound context."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import threading
 
 from bot.logs import WITHHELD, ContextFilter, JsonFormatter, WithholdPayloads, log_context
+from bot.main import setup_logging
 from tests.e2e.test_operations import hand_traces
 
 PANEL = {"type": 4, "data": {"content": "Your hand: 7♥ K♠ 10♦", "flags": 64,
@@ -53,3 +56,48 @@ def test_the_bot_s_own_lines_keep_their_arguments_and_json_carries_the_context()
         1, 2, 4, 3)
     assert "shard_id" not in line and line["level"] == "DEBUG" and line["logger"] == "kortbord"
     assert "guild_id" not in json.loads(_line("kortbord", "outside", json_format=True))
+
+
+class _Written(logging.Handler):
+    """Stands in for standard error: what was written, and on which thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[tuple[int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append((threading.get_ident(), self.format(record)))
+
+
+def test_lines_are_written_off_the_callers_thread_with_its_context_and_traceback() -> None:
+    """``python -m bot``'s logging (``bot.main.setup_logging``): the caller only hands the
+    record over, its message made; a thread of its own formats and writes it, with the log
+    context bound where it was logged, a traceback apart, and no payload."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    written = _Written()
+    listener = setup_logging(logging.INFO, "json", writer=written)
+    try:
+        log = logging.getLogger("kortbord.test")
+        detail = ["finished"]
+        with log_context(table=4):
+            log.info("table %d: %s", 4, detail)
+        detail.append("changed after it was logged")
+        try:
+            raise ValueError("the bot's own mistake")
+        except ValueError:
+            log.exception("a move failed")
+        logging.getLogger("discord.http").info("%s has received %s", "GET", PANEL)
+    finally:
+        listener.stop()
+        atexit.unregister(listener.stop)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+
+    threads = {thread for thread, _ in written.lines}
+    lines = [json.loads(line) for _, line in written.lines]
+    assert threading.get_ident() not in threads and len(lines) == 3
+    assert lines[0]["message"] == "table 4: ['finished']" and lines[0]["table_id"] == 4
+    assert lines[1]["message"] == "a move failed"
+    assert "ValueError: the bot's own mistake" in lines[1]["exception"]
+    assert WITHHELD in lines[2]["message"] and hand_traces(lines[2]["message"]) == []
