@@ -12,10 +12,11 @@ the interaction), is a hand in the log. ``WithholdPayloads`` replaces those argu
 handler formats them, whatever the level and the format.
 
 Off the loop. ``Handoff`` hands each record, its message made, to a thread of its own that
-formats and writes it (the standard library's ``QueueHandler`` and ``QueueListener``, as the
-asyncio documentation advises for handlers that block): writing a line to a pipe whose reader
-lags (a container's log driver) would stall every table, and formatting and writing took some
-35 µs of the event loop's time a line, the lobby and the start of every table (issue 49).
+formats and writes it (the standard library's ``QueueHandler`` and ``QueueListener``, the
+logging cookbook's answer to handlers that block): a line written to a pipe whose reader lags
+(a container's log driver, a full terminal) blocked the event loop, and with it every table.
+It saves no CPU: handing a record over costs the loop about what formatting and writing it did
+(10–12 µs a line, ``LogRecord`` included, measured on one core).
 """
 
 from __future__ import annotations
