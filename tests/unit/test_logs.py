@@ -101,3 +101,35 @@ def test_lines_are_written_off_the_callers_thread_with_its_context_and_traceback
     assert lines[1]["message"] == "a move failed"
     assert "ValueError: the bot's own mistake" in lines[1]["exception"]
     assert WITHHELD in lines[2]["message"] and hand_traces(lines[2]["message"]) == []
+
+
+class _Stuck(logging.Handler):
+    """Standard error whose reader lags: each write waits until ``released``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = threading.Event()
+        self.caller_went_on: list[bool] = []
+        self.returned = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # a safety net: where the caller itself writes, it would wait here for ever
+        self.released.wait(timeout=10)
+        self.caller_went_on.append(self.returned)
+
+
+def test_a_write_that_blocks_does_not_hold_up_the_caller() -> None:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    stuck = _Stuck()
+    listener = setup_logging(logging.INFO, "text", writer=stuck)
+    try:
+        logging.getLogger("kortbord.test").info("table %d: started", 1)
+        stuck.returned = True
+        stuck.released.set()
+    finally:
+        listener.stop()
+        atexit.unregister(listener.stop)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    assert stuck.caller_went_on == [True]
