@@ -117,6 +117,10 @@ class TableController:
         self.on_change = on_change
         self._clock = clock
         self._recent: dict[int, deque[str]] = {}
+        self._fair: dict[int, tuple[tuple[int, bool, str], str]] = {}
+        """Table → its fair-deal lines as last drawn, with what they stand for (hands dealt,
+        over, language): the same until a hand ends, and each working out costs the hands'
+        HMACs (``_fair_deal``)."""
         self.plays_on: PlaysOn = lambda table_id: False
         self.history_extra: HistoryExtra | None = None
         self.panels = HandPanels(service, settings, game, face, self.people, clock, pool)
@@ -280,10 +284,21 @@ class TableController:
 
         return to_move, draw
 
-    @staticmethod
-    def _fair_deal(snapshot: TableSnapshot, engine: Engine, lang: str) -> str:
+    def _fair_deal(self, snapshot: TableSnapshot, engine: Engine, lang: str) -> str:
         """The commitment to the hand in play or next to be dealt, shown before its first card
-        is, and the key of the hand last over (docs/fair-deals.md); nothing for old tables."""
+        is, and the key of the hand last over (docs/fair-deals.md); nothing for old tables.
+        Worked out again only when a hand ended (or the language changed): a table is drawn
+        at every move (issue 44)."""
+        stands_for = (engine.deals_done, engine.is_over, lang)
+        kept = self._fair.get(snapshot.table_id)
+        if kept is not None and kept[0] == stands_for:
+            return kept[1]
+        text = self._fair_lines(snapshot, engine, lang)
+        self._fair[snapshot.table_id] = (stands_for, text)
+        return text
+
+    @staticmethod
+    def _fair_lines(snapshot: TableSnapshot, engine: Engine, lang: str) -> str:
         deals = deals_from(snapshot.deals)
         if deals is None:
             return ""
@@ -434,6 +449,7 @@ class TableController:
     def _drop_table(self, table_id: int) -> None:
         """Forget what is kept in memory for a table that has closed."""
         self._recent.pop(table_id, None)
+        self._fair.pop(table_id, None)
         self.panels.drop_table(table_id)
 
     def changed(self, snapshot: TableSnapshot) -> None:

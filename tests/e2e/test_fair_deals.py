@@ -1,7 +1,8 @@
 """Committed deals end to end through the fake Discord: a Dubb game's table shows the deal's
 commitment from its first message on, and once the game is over `/dubb history export:` attaches
 its public record, which verifies with ``python -m bot.verify`` from that file alone and fails
-once a move in it is edited."""
+once a move in it is edited; a Tonk table shows, between hands, the secret of the hand just over
+and the commitment to the next."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.fakediscord import Driver
+from bot.deals import commitment
+from bot.fakediscord import Driver, StoredMessage
+from bot.games.tonk import Drop, Move, Phase, TonkEngine
+from tests.e2e import tonk_table
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, table_id_of
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
@@ -19,6 +23,8 @@ from tests.e2e.exported import files_of, verifies_and_tampering_fails
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 MAX_TURNS = 400
 DIGEST = re.compile(r"`([0-9a-f]{64})`")
+COMMITTED = re.compile(r"Hand (\d+)'s deal is committed to: `([0-9a-f]{64})`")
+REVEALED = re.compile(r"Hand (\d+) is over; its secret: `([0-9a-f]{64})`")
 
 
 async def test_a_dubb_game_commits_to_its_deal_and_verifies_from_its_export(
@@ -56,3 +62,37 @@ async def test_a_dubb_game_commits_to_its_deal_and_verifies_from_its_export(
     assert other.message is not None and not other.message.attachments
     nothing = await driver.slash(world.bo, world.channel, "kortbord verify", {"table": 999_999})
     assert nothing.ephemeral and "no table #999999" in nothing.content
+
+
+def _fair_deal_lines(table: StoredMessage) -> tuple[dict[int, str], dict[int, str]]:
+    """The hands the table shows committed to, and those it shows the secret of."""
+    return ({int(h): c for h, c in COMMITTED.findall(table.text)},
+            {int(h): k for h, k in REVEALED.findall(table.text)})
+
+
+def _drop(t: TonkEngine, p: int) -> Move:
+    return Drop() if t.phase is Phase.START else tonk_table.plain(t, p)
+
+
+async def test_a_tonk_table_reveals_each_hand_and_commits_to_the_next(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    """Each table between hands shows that hand's secret, which hashes to the commitment the
+    table showed before it, and the next hand's commitment: the lines are worked out once a
+    hand (``TableController._fair_deal``), never left from an earlier one."""
+    play = await tonk_table.open_table(bot, driver, world.channel, world.anna, [world.bo])
+    committed, revealed = _fair_deal_lines(play.table)
+    assert list(committed) == [1] and revealed == {}
+    for hand in (1, 2, 3):
+        if hand > 1:
+            await play.deal("buttons")
+            # in play: its commitment, and the last hand's secret still
+            assert _fair_deal_lines(play.table) == ({hand: committed[hand]},
+                                                    {hand - 1: revealed[hand - 1]})
+        over = await play.play_hand(_drop, "buttons")
+        coming, revealed = _fair_deal_lines(over)
+        assert list(revealed) == [hand] and list(coming) == [hand + 1]
+        key = bytes.fromhex(revealed[hand])
+        assert commitment(key, play.table_id, hand) == committed[hand]
+        committed.update(coming)
+    assert len(set(committed.values())) == 4
