@@ -721,8 +721,8 @@ class TablePublisher:
         (issue 49; the background set-up looks after it)."""
         if self._webhooks is None or state.only_hooks:
             return
-        if state.message_id is None and state.poster(self._clock.now()) is state.hook \
-                and state.hook is not None:
+        if state.message_id is None and state.hook is not None and state.hook.fresh(
+                self._clock.now()):
             return
         hook = state.hook
         make = state.message_id is not None and (
