@@ -13,10 +13,11 @@ else the server's preferred locale).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -35,7 +36,7 @@ from bot.discord.common import (
     seated_names,
     shown_name,
 )
-from bot.discord.errors import UserFacingError
+from bot.discord.errors import UnansweredChange, UserFacingError
 from bot.discord.face import GameFace
 from bot.discord.panels import HandPanels
 from bot.discord.pictures import show_in
@@ -378,6 +379,21 @@ class TableController:
         if snapshot.status not in ("lobby", "playing"):
             self._drop_table(snapshot.table_id)
         self.changed(snapshot)
+
+    @contextlib.asynccontextmanager
+    async def shown_after(self, snapshot: TableSnapshot, via: discord.Interaction
+                          ) -> AsyncIterator[None]:
+        """Publish ``snapshot``, a change ``via`` made, once the block has answered ``via``'s
+        person, and also when the answer fails (``UnansweredChange``): the change is made, and
+        the table must show it and play go on — computers and turn timers wait for it. An
+        answer fails when it comes after Discord's 3 seconds on an overloaded bot, or when
+        Discord errs; the table is then not written through that interaction's token."""
+        try:
+            yield
+        except Exception as exc:
+            await self.publish(snapshot)
+            raise UnansweredChange(f"table {snapshot.table_id}: the answer failed") from exc
+        await self.publish(snapshot, via)
 
     async def bring_up_to_date(self, snapshot: TableSnapshot,
                                interaction: discord.Interaction) -> None:

@@ -36,6 +36,11 @@ class UserFacingError(KortbordError):
         super().__init__(self.message.render("en"))
 
 
+class UnansweredChange(KortbordError):
+    """A change of the person's was made (committed and shown on the table), but their answer
+    failed: it is raised from that failure, so that they are not told that nothing changed."""
+
+
 def quoted(text: str) -> str:
     """A short, escaped excerpt of what the user typed, for quoting it back in an answer: at
     most ``EXCERPT_LIMIT`` characters of it, markdown and mentions escaped."""
@@ -114,17 +119,22 @@ UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction it no longer knows: its 3 seconds passed unanswered."""
 
 
+def _chain(error: BaseException) -> list[BaseException]:
+    """``error`` and what it was raised from or wraps (discord.py's ``original``), a few deep:
+    a chain that loops ends there too."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = error
+    while seen is not None and len(chain) < 5:
+        chain.append(seen)
+        seen = seen.__cause__ or getattr(seen, "original", None)
+    return chain
+
+
 def _too_late(error: BaseException) -> bool:
     """Whether ``error`` is Discord refusing an answer that came after the interaction's 3
-    seconds (404 10062 Unknown interaction), raised as it is or wrapped by discord.py."""
-    seen: BaseException | None = error
-    for _ in range(4):  # a wrapper or two deep; a chain that loops ends here too
-        if seen is None:
-            return False
-        if isinstance(seen, discord.NotFound) and seen.code == UNKNOWN_INTERACTION:
-            return True
-        seen = seen.__cause__ or getattr(seen, "original", None)
-    return False
+    seconds (404 10062 Unknown interaction), raised as it is or wrapped."""
+    return any(isinstance(e, discord.NotFound) and e.code == UNKNOWN_INTERACTION
+               for e in _chain(error))
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -142,8 +152,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         return
     if text is None:
         _log.error("interaction failed: %s", _where(interaction), exc_info=error)
-        text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; please "
-                        "try again.")
+        if any(isinstance(e, UnansweredChange) for e in _chain(error)):
+            text = tr(lang, "Sorry, something went wrong on my side while answering you, but "
+                            "what you did went through: the table shows it.")
+        else:
+            text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; "
+                            "please try again.")
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -241,20 +241,20 @@ async def cancel(controller: TableController, interaction: discord.Interaction,
 
 async def _closed(controller: TableController, interaction: discord.Interaction,
                   snapshot: TableSnapshot) -> None:
-    await interaction.response.send_message(
-        closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
-    await controller.close_table(snapshot, interaction)
+    # a cancelled table's publishing is its closing (``TableController.publish``)
+    async with controller.shown_after(snapshot, interaction):
+        await interaction.response.send_message(
+            closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
 
 
 async def _after_change(controller: TableController, interaction: discord.Interaction,
                         result: ApplyResult, text: str, *, opening: bool = False) -> None:
     controller.remember(result.snapshot, result.events, opening=opening)
-    async with answering(interaction):
+    async with controller.shown_after(result.snapshot, interaction), answering(interaction):
         if interaction.response.is_done():  # acknowledged late (``bot.discord.deadline``)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    await controller.publish(result.snapshot, interaction)
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:

@@ -55,11 +55,12 @@ async def _move(controller: TableController, interaction: discord.Interaction, m
     # the engine is live and shared: read everything for this move before the next await
     notice = controller.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
     controller.remember(result.snapshot, result.events)
-    panel = await controller.panels.draw(result.snapshot, player, lang, notice=notice, arg=None)
-    answered = await controller.panels.answer(interaction, result.snapshot.table_id, panel,
-                                              edit=from_panel)
-    retired = controller.panels.keep(interaction, result.snapshot, answered)
-    await controller.publish(result.snapshot, interaction)
+    async with controller.shown_after(result.snapshot, interaction):
+        panel = await controller.panels.draw(result.snapshot, player, lang, notice=notice,
+                                             arg=None)
+        answered = await controller.panels.answer(interaction, result.snapshot.table_id, panel,
+                                                  edit=from_panel)
+        retired = controller.panels.keep(interaction, result.snapshot, answered)
     await controller.panels.retire(retired)
 
 

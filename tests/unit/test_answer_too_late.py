@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.errors import answer_error
+from bot.discord.errors import UnansweredChange, answer_error
 
 
 @dataclass
@@ -53,12 +53,22 @@ def _raised(error: BaseException) -> BaseException:
         return caught
 
 
+def _raised_from(error: BaseException, cause: BaseException) -> BaseException:
+    try:
+        raise error from cause
+    except BaseException as caught:
+        return caught
+
+
 @pytest.mark.parametrize("wrapped", [False, True])
 async def test_an_interaction_answered_too_late_is_a_line_in_the_log_and_no_second_answer(
     caplog: pytest.LogCaptureFixture, wrapped: bool
 ) -> None:
     error = _raised(_unknown_interaction())
-    if wrapped:  # as a slash command's callback raises it
+    if wrapped:
+        # as a slash command's move raises it: its answer failed, the move was shown all the
+        # same (``UnansweredChange``), and discord.py wrapped that
+        error = _raised_from(UnansweredChange("table 5: the answer failed"), error)
         command = SimpleNamespace(name="start", qualified_name="dubb start")
         wrapper = app_commands.CommandInvokeError(command, error)  # type: ignore[arg-type]
         error = _raised(wrapper)
@@ -84,5 +94,25 @@ async def test_another_failure_is_logged_with_its_traceback_and_answered(
         await answer_error(interaction, error)  # type: ignore[arg-type]
 
     assert len(interaction.response.sent) == 1
+    [record] = caplog.records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+
+
+@pytest.mark.parametrize("made", [False, True])
+async def test_a_failure_after_the_change_was_made_does_not_say_nothing_changed(
+    caplog: pytest.LogCaptureFixture, made: bool
+) -> None:
+    response = SimpleNamespace(status=503, reason="Service Unavailable")
+    error = _raised(discord.DiscordServerError(response,  # type: ignore[arg-type]
+                                               {"code": 0, "message": "Service Unavailable"}))
+    if made:
+        error = _raised_from(UnansweredChange("table 5: the answer failed"), error)
+    interaction = _Interaction()
+    with caplog.at_level(logging.INFO, logger="kortbord.errors"):
+        await answer_error(interaction, error)  # type: ignore[arg-type]
+
+    [text] = interaction.response.sent
+    assert ("Nothing was changed" in text) is not made
+    assert ("went through" in text) is made
     [record] = caplog.records
     assert record.levelno == logging.ERROR and record.exc_info is not None

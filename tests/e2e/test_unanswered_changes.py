@@ -1,0 +1,117 @@
+"""A change whose answer fails is still shown, and play goes on.
+
+On an overloaded bot a click's answer can come after Discord's 3 seconds: Discord refuses it
+(404 10062 Unknown interaction) and the person sees "This interaction failed". The move (the
+start, the stop) was made all the same; the table must show it, and a computer to move next must
+move. Before, the failed answer skipped the table's write: the table showed the move before, the
+computer never moved, and the game stood still (seen in the two-process shard test on a slow
+run). Here the fake's deadline is cut to nothing for the one click, so its answer is too late."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord.driver import InteractionFailed
+from bot.fakediscord.interactions import INTERACTION_DEADLINE
+from bot.fakediscord.model import StoredMessage
+from tests.e2e import dubb_table
+from tests.e2e.automation import snapshot, start_clocked
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.dubb_table import DubbTable
+
+pytestmark = pytest.mark.e2e
+
+
+def _anna_to_move(table: DubbTable, anna: int, after: int) -> StoredMessage | None:
+    """The table once it is Anna's turn at a move counter past ``after`` (or the game ended)."""
+    message = table.table
+    if table.over():
+        return message
+    counter = dubb_table.counter_of(message)
+    if counter is not None and counter > after and dubb_table.to_move(message) == anna:
+        return message
+    return None
+
+
+async def _opened(driver: Driver, world: World) -> StoredMessage:
+    await driver.slash(world.anna, world.channel, "dubb start", {"computers": 1})
+    return await dubb_table.wait_table(driver, world.channel)
+
+
+async def test_a_move_answered_too_late_is_shown_and_the_computer_moves_on(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=11)
+    anna = world.anna
+    await driver.click(anna, await _opened(driver, world), "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    shown = await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
+    counter = dubb_table.counter_of(shown)
+    assert counter is not None
+    panel = await driver.click(anna, shown, "Your hand")
+    assert panel.message is not None
+    label = "Draw" if panel.message.button("Draw") is not None else "Pass"
+    selects = panel.message.selects()
+
+    driver.allow_failed_interactions()
+    fake.interaction_deadline = 0.0
+    with pytest.raises(InteractionFailed):
+        if selects:
+            await driver.select(anna, panel.message, [selects[0]["options"][0]["value"]],
+                                custom_id=selects[0]["custom_id"])
+        else:
+            await driver.click(anna, panel.message, label)
+    fake.interaction_deadline = INTERACTION_DEADLINE
+
+    # Anna's move, then the computer's: her turn again, further on
+    again = await driver.wait_for(lambda: _anna_to_move(table, anna.id, counter + 1),
+                                  what="the move shown and the computer's answer to it")
+    assert bot_runner.bot is not None
+    stored = await snapshot(bot_runner, world.channel)
+    assert stored is None or stored.message_id == again.id
+    moves = await bot_runner.bot.service.moves(dubb_table.table_id_of(again))
+    made = [m.player_id for m in moves if m.seq > counter]
+    assert made[0] == anna.id and -1 in made, (counter, [(m.seq, m.player_id) for m in moves])
+    if not table.over():
+        # and she plays on as if nothing had happened
+        await table.turn_by_buttons()
+        await driver.slash(anna, world.channel, "dubb stop")
+
+
+async def test_a_start_answered_too_late_shows_the_game(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=11)
+    anna = world.anna
+    lobby = await _opened(driver, world)
+    driver.allow_failed_interactions()
+    fake.interaction_deadline = 0.0
+    with pytest.raises(InteractionFailed):
+        await driver.click(anna, lobby, "Start")
+    fake.interaction_deadline = INTERACTION_DEADLINE
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1),
+                          what="the game shown started, and Anna's turn")
+    await table.turn_by_buttons()
+    await driver.slash(anna, world.channel, "dubb stop")
+
+
+async def test_a_stop_answered_too_late_closes_the_table(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    await start_clocked(bot_runner, seed=11)
+    anna = world.anna
+    await driver.click(anna, await _opened(driver, world), "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
+    driver.allow_failed_interactions()
+    fake.interaction_deadline = 0.0
+    with pytest.raises(InteractionFailed):
+        await driver.slash(anna, world.channel, "dubb stop")
+    fake.interaction_deadline = INTERACTION_DEADLINE
+    closed = await driver.wait_for(
+        lambda: table.table if dubb_table.title(table.table) == "Dubb — closed" else None,
+        what="the table to close")
+    assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
+    assert await snapshot(bot_runner, world.channel) is None
