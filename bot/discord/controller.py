@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -96,6 +97,9 @@ def closed_text(note: Mapping[str, Any] | None, lang: str) -> str:
     if why == ROUND_PLAYED:
         return tr(lang, "This table has played its hands for the event's round.")
     return tr(lang, "The table closed.")
+
+
+_log = logging.getLogger(__name__)
 
 
 class TableController:
@@ -359,6 +363,20 @@ class TableController:
         if snapshot.status == "cancelled":
             await self.close_table(snapshot, via)
             return
+        try:
+            await self._show(snapshot, via)
+        finally:
+            self._shown(snapshot)
+
+    def _shown(self, snapshot: TableSnapshot) -> None:
+        """What follows a change's showing, whatever became of it: the change is made, so the
+        turn's timer, a computer to move, an event and the Activity learn of it. A drawing or
+        a database read that failed must not leave a computer that never moves."""
+        if snapshot.status not in ("lobby", "playing"):
+            self._drop_table(snapshot.table_id)
+        self.changed(snapshot)
+
+    async def _show(self, snapshot: TableSnapshot, via: discord.Interaction | None) -> None:
         to_move, draw = await self.drawing(snapshot)
         showing = await self.showing(snapshot, draw, to_move, via)
         # a person who is playing learns of their turn from their panel, which the refresh
@@ -376,9 +394,6 @@ class TableController:
             self.publisher.publish(showing)
             if to_move is not None:
                 await self.panels.refresh(snapshot, to_move)
-        if snapshot.status not in ("lobby", "playing"):
-            self._drop_table(snapshot.table_id)
-        self.changed(snapshot)
 
     @contextlib.asynccontextmanager
     async def shown_after(self, snapshot: TableSnapshot, via: discord.Interaction
@@ -387,13 +402,23 @@ class TableController:
         person, and also when the answer fails (``UnansweredChange``): the change is made, and
         the table must show it and play go on — computers and turn timers wait for it. An
         answer fails when it comes after Discord's 3 seconds on an overloaded bot, or when
-        Discord errs; the table is then not written through that interaction's token."""
+        Discord errs; the table is then not written through that interaction's token. A
+        showing that fails is logged: the person has their answer (or is told that what they
+        did went through), and the next change shows the table."""
         try:
             yield
         except Exception as exc:
-            await self.publish(snapshot)
+            await self._publish_logged(snapshot, None)
             raise UnansweredChange(f"table {snapshot.table_id}: the answer failed") from exc
-        await self.publish(snapshot, via)
+        await self._publish_logged(snapshot, via)
+
+    async def _publish_logged(self, snapshot: TableSnapshot,
+                              via: discord.Interaction | None) -> None:
+        try:
+            await self.publish(snapshot, via)
+        except Exception:
+            _log.exception("table %d: could not show move %d", snapshot.table_id,
+                           snapshot.counter)
 
     async def bring_up_to_date(self, snapshot: TableSnapshot,
                                interaction: discord.Interaction) -> None:
@@ -414,6 +439,13 @@ class TableController:
                           via: discord.Interaction | None = None) -> None:
         """Show a table that was stopped or closed itself (its ``closed_note`` says how), with
         its latest lines, and — if it had started — how it went and Play again."""
+        try:
+            await self._show_closed(snapshot, via)
+        finally:
+            self._shown(snapshot)
+
+    async def _show_closed(self, snapshot: TableSnapshot,
+                           via: discord.Interaction | None) -> None:
         lang = self.table_lang(snapshot)
         embed = closed_embed(tr(lang, "{game} — closed", game=self.game.name),
                              closed_text(snapshot.closed_note, lang))
@@ -431,7 +463,6 @@ class TableController:
             seats = rated_seats(TableRender(embed=embed, view=None), self.game.kind,
                                 snapshot.table_id, ratings, self.names(snapshot), money,
                                 lang).seats
-        self._drop_table(snapshot.table_id)
         embed = fit(embed)
 
         def draw() -> TableRender:
@@ -439,7 +470,6 @@ class TableController:
             return TableRender(embed=embed, view=view, seats=seats)
 
         self.publisher.publish(await self.showing(snapshot, draw, via=via))
-        self.changed(snapshot)
 
     async def money(self, snapshot: TableSnapshot) -> dict[int, int] | None:
         """Each player's net at a table played for stakes (the ledger knows it), else ``None``."""

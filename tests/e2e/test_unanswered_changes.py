@@ -1,13 +1,18 @@
-"""A change whose answer fails is still shown, and play goes on.
+"""A change whose answer fails is still shown, and play goes on; so does one whose showing
+fails.
 
 On an overloaded bot a click's answer can come after Discord's 3 seconds: Discord refuses it
 (404 10062 Unknown interaction) and the person sees "This interaction failed". The move (the
 start, the stop) was made all the same; the table must show it, and a computer to move next must
 move. Before, the failed answer skipped the table's write: the table showed the move before, the
 computer never moved, and the game stood still (seen in the two-process shard test on a slow
-run). Here the fake's deadline is cut to nothing for the one click, so its answer is too late."""
+run). Here the fake's deadline is cut to nothing for the one click, so its answer is too late.
+Likewise a showing that fails (a drawing, a database read) must not keep the computer from
+moving: the next change shows the table."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -17,7 +22,7 @@ from bot.fakediscord.interactions import INTERACTION_DEADLINE
 from bot.fakediscord.model import StoredMessage
 from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
-from tests.e2e.conftest import BotRunner, World
+from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import DubbTable
 
 pytestmark = pytest.mark.e2e
@@ -115,3 +120,35 @@ async def test_a_stop_answered_too_late_closes_the_table(
         what="the table to close")
     assert [b["label"] for b in closed.buttons()] == ["Play again", "Replay", "Review"]
     assert await snapshot(bot_runner, world.channel) is None
+
+
+async def test_a_move_whose_showing_fails_once_is_shown_by_the_next(
+    bot_runner: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog
+) -> None:
+    await start_clocked(bot_runner, seed=11)
+    anna = world.anna
+    await driver.click(anna, await _opened(driver, world), "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    shown = await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
+    counter = dubb_table.counter_of(shown)
+    assert counter is not None and bot_runner.bot is not None
+    controller = bot_runner.bot.controllers["dubb"]
+    drawing = controller.drawing
+    failed: list[int] = []
+
+    async def fails_once(snapshot: Any) -> Any:
+        if not failed:
+            failed.append(snapshot.counter)
+            raise RuntimeError("a drawing that fails")
+        return await drawing(snapshot)
+
+    controller.drawing = fails_once  # type: ignore[method-assign]
+    await table.turn_by_buttons()  # her answer comes; the table's drawing of her move fails
+    assert failed == [counter + 1]
+    # the computer moved all the same, and its move's table shows both
+    await driver.wait_for(lambda: _anna_to_move(table, anna.id, counter + 1),
+                          what="the computer's move shown")
+    [logged] = bot_errors.records
+    assert "could not show move" in logged.getMessage()
+    bot_errors.expect()
+    await driver.slash(anna, world.channel, "dubb stop")
