@@ -12,6 +12,8 @@ moving: the next change shows the table."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -39,35 +41,51 @@ def _anna_to_move(table: DubbTable, anna: int, after: int) -> StoredMessage | No
     return None
 
 
-async def _opened(driver: Driver, world: World) -> StoredMessage:
+async def _opened(bot_runner: BotRunner, driver: Driver, world: World) -> StoredMessage:
+    """Anna's lobby with a computer seated."""
+    await start_clocked(bot_runner, seed=11)
     await driver.slash(world.anna, world.channel, "dubb start", {"computers": 1})
     return await dubb_table.wait_table(driver, world.channel)
+
+
+async def _started(bot_runner: BotRunner, driver: Driver, world: World
+                   ) -> tuple[DubbTable, StoredMessage, int]:
+    """Anna's game against a computer, the table once it is her turn, and its move counter."""
+    anna = world.anna
+    await driver.click(anna, await _opened(bot_runner, driver, world), "Start")
+    table = DubbTable(driver, world.channel, {anna.id: anna})
+    shown = await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
+    counter = dubb_table.counter_of(shown)
+    assert counter is not None
+    return table, shown, counter
+
+
+@contextlib.asynccontextmanager
+async def _too_late(driver: Driver, fake: FakeDiscord) -> AsyncIterator[None]:
+    """The one click inside fails: Discord's deadline is cut to nothing while it is made."""
+    driver.allow_failed_interactions()
+    fake.interaction_deadline = 0.0
+    with pytest.raises(InteractionFailed):
+        yield
+    fake.interaction_deadline = INTERACTION_DEADLINE
 
 
 async def test_a_move_answered_too_late_is_shown_and_the_computer_moves_on(
     bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:
-    await start_clocked(bot_runner, seed=11)
     anna = world.anna
-    await driver.click(anna, await _opened(driver, world), "Start")
-    table = DubbTable(driver, world.channel, {anna.id: anna})
-    shown = await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
-    counter = dubb_table.counter_of(shown)
-    assert counter is not None
+    table, shown, counter = await _started(bot_runner, driver, world)
     panel = await driver.click(anna, shown, "Your hand")
     assert panel.message is not None
     label = "Draw" if panel.message.button("Draw") is not None else "Pass"
     selects = panel.message.selects()
 
-    driver.allow_failed_interactions()
-    fake.interaction_deadline = 0.0
-    with pytest.raises(InteractionFailed):
+    async with _too_late(driver, fake):
         if selects:
             await driver.select(anna, panel.message, [selects[0]["options"][0]["value"]],
                                 custom_id=selects[0]["custom_id"])
         else:
             await driver.click(anna, panel.message, label)
-    fake.interaction_deadline = INTERACTION_DEADLINE
 
     # Anna's move, then the computer's: her turn again, further on
     again = await driver.wait_for(lambda: _anna_to_move(table, anna.id, counter + 1),
@@ -87,14 +105,10 @@ async def test_a_move_answered_too_late_is_shown_and_the_computer_moves_on(
 async def test_a_start_answered_too_late_shows_the_game(
     bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:
-    await start_clocked(bot_runner, seed=11)
     anna = world.anna
-    lobby = await _opened(driver, world)
-    driver.allow_failed_interactions()
-    fake.interaction_deadline = 0.0
-    with pytest.raises(InteractionFailed):
+    lobby = await _opened(bot_runner, driver, world)
+    async with _too_late(driver, fake):
         await driver.click(anna, lobby, "Start")
-    fake.interaction_deadline = INTERACTION_DEADLINE
     table = DubbTable(driver, world.channel, {anna.id: anna})
     await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1),
                           what="the game shown started, and Anna's turn")
@@ -105,16 +119,9 @@ async def test_a_start_answered_too_late_shows_the_game(
 async def test_a_stop_answered_too_late_closes_the_table(
     bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:
-    await start_clocked(bot_runner, seed=11)
-    anna = world.anna
-    await driver.click(anna, await _opened(driver, world), "Start")
-    table = DubbTable(driver, world.channel, {anna.id: anna})
-    await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
-    driver.allow_failed_interactions()
-    fake.interaction_deadline = 0.0
-    with pytest.raises(InteractionFailed):
-        await driver.slash(anna, world.channel, "dubb stop")
-    fake.interaction_deadline = INTERACTION_DEADLINE
+    table, _, _ = await _started(bot_runner, driver, world)
+    async with _too_late(driver, fake):
+        await driver.slash(world.anna, world.channel, "dubb stop")
     closed = await driver.wait_for(
         lambda: table.table if dubb_table.title(table.table) == "Dubb — closed" else None,
         what="the table to close")
@@ -125,13 +132,9 @@ async def test_a_stop_answered_too_late_closes_the_table(
 async def test_a_move_whose_showing_fails_once_is_shown_by_the_next(
     bot_runner: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog
 ) -> None:
-    await start_clocked(bot_runner, seed=11)
     anna = world.anna
-    await driver.click(anna, await _opened(driver, world), "Start")
-    table = DubbTable(driver, world.channel, {anna.id: anna})
-    shown = await driver.wait_for(lambda: _anna_to_move(table, anna.id, -1), what="Anna's turn")
-    counter = dubb_table.counter_of(shown)
-    assert counter is not None and bot_runner.bot is not None
+    table, _, counter = await _started(bot_runner, driver, world)
+    assert bot_runner.bot is not None
     controller = bot_runner.bot.controllers["dubb"]
     drawing = controller.drawing
     failed: list[int] = []
