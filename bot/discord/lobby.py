@@ -115,8 +115,12 @@ async def _opened(controller: TableController, interaction: discord.Interaction,
         # the invitation notifies them, unless they turned pings off; whose turn comes first
         # is pinged all the same (the turn passes from nobody's to theirs)
         showing = replace(showing, ping=invited.id)
-    await controller.publisher.post_new(showing)
-    controller.changed(snapshot)
+    try:
+        await controller.publisher.post_new(showing)
+    finally:
+        # the lobby is stored whether or not its post went out: its 15 minutes are timed all
+        # the same, so one that nobody could see closes instead of holding the channel
+        controller.changed(snapshot)
 
 
 async def play_again(controller: TableController, interaction: discord.Interaction,

@@ -8,12 +8,13 @@ move. Before, the failed answer skipped the table's write: the table showed the 
 computer never moved, and the game stood still (seen in the two-process shard test on a slow
 run). Here the fake's deadline is cut to nothing for the one click, so its answer is too late.
 Likewise a showing that fails (a drawing, a database read) must not keep the computer from
-moving: the next change shows the table."""
+moving: the next change shows the table; and a lobby whose post fails is still timed, so that
+it closes instead of holding the channel."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.driver import InteractionFailed
 from bot.fakediscord.interactions import INTERACTION_DEADLINE
 from bot.fakediscord.model import StoredMessage
+from bot.table.service import LOBBY_TTL_SECONDS
 from tests.e2e import dubb_table
 from tests.e2e.automation import snapshot, start_clocked
 from tests.e2e.conftest import BotRunner, ErrorLog, World
@@ -58,6 +60,21 @@ async def _started(bot_runner: BotRunner, driver: Driver, world: World
     counter = dubb_table.counter_of(shown)
     assert counter is not None
     return table, shown, counter
+
+
+def _fails_once(real: Callable[[Any], Awaitable[Any]]
+                ) -> tuple[Callable[[Any], Awaitable[Any]], list[Any]]:
+    """``real``, whose first call raises instead (a bug of the bot's, a database that errs),
+    and the list that gets that call's argument."""
+    failed: list[Any] = []
+
+    async def call(arg: Any) -> Any:
+        if not failed:
+            failed.append(arg)
+            raise RuntimeError("failed once, for the test")
+        return await real(arg)
+
+    return call, failed
 
 
 @contextlib.asynccontextmanager
@@ -136,18 +153,9 @@ async def test_a_move_whose_showing_fails_once_is_shown_by_the_next(
     table, _, counter = await _started(bot_runner, driver, world)
     assert bot_runner.bot is not None
     controller = bot_runner.bot.controllers["dubb"]
-    drawing = controller.drawing
-    failed: list[int] = []
-
-    async def fails_once(snapshot: Any) -> Any:
-        if not failed:
-            failed.append(snapshot.counter)
-            raise RuntimeError("a drawing that fails")
-        return await drawing(snapshot)
-
-    controller.drawing = fails_once  # type: ignore[method-assign]
+    controller.drawing, failed = _fails_once(controller.drawing)  # type: ignore[method-assign]
     await table.turn_by_buttons()  # her answer comes; the table's drawing of her move fails
-    assert failed == [counter + 1]
+    assert [snapshot.counter for snapshot in failed] == [counter + 1]
     # the computer moved all the same, and its move's table shows both
     await driver.wait_for(lambda: _anna_to_move(table, anna.id, counter + 1),
                           what="the computer's move shown")
@@ -155,3 +163,26 @@ async def test_a_move_whose_showing_fails_once_is_shown_by_the_next(
     assert "could not show move" in logged.getMessage()
     bot_errors.expect()
     await driver.slash(anna, world.channel, "dubb stop")
+
+
+async def test_a_lobby_whose_post_fails_still_closes_on_time(
+    bot_runner: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog
+) -> None:
+    """The lobby is stored before its post; a post that fails leaves a lobby nobody sees,
+    which holds the channel (one table a channel) until its 15 minutes are up — they must be
+    timed, though no table was shown."""
+    clock = await start_clocked(bot_runner, seed=11)
+    assert bot_runner.bot is not None
+    publisher = bot_runner.bot.publisher
+    publisher.post_new, failed = _fails_once(publisher.post_new)  # type: ignore[method-assign]
+    answer = await driver.slash(world.anna, world.channel, "dubb start")
+    assert answer.ephemeral and "something went wrong" in answer.content
+    assert failed and await snapshot(bot_runner, world.channel) is not None
+    bot_errors.expect()
+    clock.advance(LOBBY_TTL_SECONDS)
+    await driver.wait_for(lambda: any(dubb_table.title(m) == "Dubb — closed"
+                                      for m in driver.channel_messages(world.channel)),
+                          what="the lobby closed")
+    assert await snapshot(bot_runner, world.channel) is None
+    reopened = await driver.slash(world.anna, world.channel, "dubb start")
+    assert "waiting for players" in reopened.content
