@@ -145,6 +145,16 @@ async def defer_if_late(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
 
+async def say(interaction: discord.Interaction, text: str) -> None:
+    """Answer ``interaction`` privately with ``text``: its callback, or a follow-up where the
+    deadline watch acknowledged it first (``bot.discord.deadline``)."""
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
 def may_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_messages)

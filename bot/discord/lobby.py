@@ -11,10 +11,10 @@ from typing import Any
 import discord
 
 from bot.discord import checks
-from bot.discord.answers import defer_if_late, display_name, may_manage, user_lang
+from bot.discord.answers import defer_if_late, display_name, may_manage, say, user_lang
 from bot.discord.common import level_text, shown_name
 from bot.discord.controller import TableController, closed_text
-from bot.discord.deadline import answering, in_time
+from bot.discord.deadline import in_time
 from bot.discord.errors import UserFacingError
 from bot.discord.reach import check_public_table, place_of
 from bot.discord.routing import Handler, Route
@@ -254,11 +254,8 @@ async def _closed(controller: TableController, interaction: discord.Interaction,
 async def _after_change(controller: TableController, interaction: discord.Interaction,
                         result: ApplyResult, text: str, *, opening: bool = False) -> None:
     controller.remember(result.snapshot, result.events, opening=opening)
-    async with controller.shown_after(result.snapshot, interaction), answering(interaction):
-        if interaction.response.is_done():  # acknowledged late (``bot.discord.deadline``)
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+    async with controller.shown_after(result.snapshot, interaction):
+        await say(interaction, text)
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.answers import on_ephemeral, user_lang
+from bot.discord.answers import on_ephemeral, say, user_lang
 from bot.discord.controller import TableController
 from bot.discord.deadline import in_time
 from bot.discord.errors import UserFacingError
@@ -46,12 +46,19 @@ async def _move(controller: TableController, interaction: discord.Interaction, m
     lang = user_lang(interaction)
     try:
         result = await controller.service.apply(snapshot.channel_id, player, move, counter)
-    except StaleMoveError:
+    except StaleMoveError as stale:
         if from_panel:
             await show_hand(controller, interaction, route, edit=True,
                             notice=tr(lang, STALE_PANEL_NOTICE))
             return
-        raise
+        await say(interaction, stale.message.render(lang))
+        # where only clicks write the table (a group DM), this one brings it up to date: its
+        # other buttons may be as old, and nobody's click would (a Tonk table left between
+        # hands by a restart after the deal's commit offers Deal next hand, which is stale)
+        now = await controller.service.get(snapshot.channel_id)
+        if now is not None and now.table_id == snapshot.table_id:
+            await controller.bring_up_to_date(now, interaction)
+        return
     # the engine is live and shared: read everything for this move before the next await
     notice = controller.face.move_notice(result.events, player, lang) or tr(lang, "Done.")
     controller.remember(result.snapshot, result.events)

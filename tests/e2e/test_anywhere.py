@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -238,6 +239,44 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
     refused = await driver.slash(world.anna, channel, "tonk event new")
     assert refused.ephemeral and "only in servers that added kortbord" in refused.content
     assert bot_token_calls(fake, channel) == []
+
+
+async def test_a_stale_deal_button_brings_a_table_only_clicks_write_up_to_date(
+    bot: BotRunner, driver: Driver, world: World
+) -> None:
+    """A restart between a deal's commit and its table write leaves a table that only clicks
+    can write showing the hand over, with Deal next hand, the one button a player would
+    press: stale now. Its click is told so, and brings the table up to date."""
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    channel = driver.add_group_dm(world.anna, [world.bo], name="Tonk night")
+    play = await tonk_table.open_table(bot, driver, channel, world.anna, [world.bo], seed=7,
+                                       options={"stake": 2})
+    while (engine := await play.engine()).phase is not Phase.HAND_OVER:
+        assert engine.to_move is not None
+        await play.play(GreedyStrategy().choose(engine.observe(engine.to_move),
+                                                random.Random(0)), "buttons")
+    over = await play.settle()
+    assert "Hand 1 is over." in over.text
+    assert bot.bot is not None
+    controller = bot.bot.controllers["tonk"]
+    publish = controller.publish
+
+    async def lost(*_: Any, **__: Any) -> None:
+        controller.publish = publish  # type: ignore[method-assign]
+
+    controller.publish = lost  # type: ignore[method-assign]
+    dealt = await driver.click(world.bo, over, "Deal next hand")
+    assert dealt.ephemeral
+    assert (await play.engine()).phase is not Phase.HAND_OVER and play.table is over
+
+    stale = await driver.click(world.anna, over, "Deal next hand")
+    assert stale.ephemeral and "the table has moved on" in stale.content
+    dealt_shown = await driver.wait_for(
+        lambda: play.table if "Hand 1 is over." not in play.table.text else None,
+        what="the table brought up to date")
+    assert tonk_table.to_move(dealt_shown) == (await play.engine()).to_move
+    assert bot_token_calls(driver.fake, channel) == []
 
 
 async def test_a_right_click_on_someone_opens_a_lobby_that_invites_them(
