@@ -53,8 +53,8 @@ async def _move(controller: TableController, interaction: discord.Interaction, m
             return
         await say(interaction, stale.message.render(lang))
         # where only clicks write the table (a group DM), this one brings it up to date: its
-        # other buttons may be as old, and nobody's click would (a Tonk table left between
-        # hands by a restart after the deal's commit offers Deal next hand, which is stale)
+        # other buttons may be as old, and nobody's click would (a table left between hands
+        # by a restart after the deal's commit offers only the deal's button, which is stale)
         now = await controller.service.get(snapshot.channel_id)
         if now is not None and now.table_id == snapshot.table_id:
             await controller.bring_up_to_date(now, interaction)
