@@ -247,8 +247,7 @@ async def _closed(controller: TableController, interaction: discord.Interaction,
                   snapshot: TableSnapshot) -> None:
     # a cancelled table's publishing is its closing (``TableController.publish``)
     async with controller.shown_after(snapshot, interaction):
-        await interaction.response.send_message(
-            closed_text(snapshot.closed_note, user_lang(interaction)), ephemeral=True)
+        await say(interaction, closed_text(snapshot.closed_note, user_lang(interaction)))
 
 
 async def _after_change(controller: TableController, interaction: discord.Interaction,

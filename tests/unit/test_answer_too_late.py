@@ -46,15 +46,11 @@ def _unknown_interaction() -> discord.NotFound:
                             {"code": 10062, "message": "Unknown interaction"})
 
 
-def _raised(error: BaseException) -> BaseException:
+def _raised(error: BaseException, cause: BaseException | None = None) -> BaseException:
+    """``error`` as raised (from ``cause``, when given): with its traceback and chain."""
     try:
-        raise error
-    except BaseException as caught:
-        return caught
-
-
-def _raised_from(error: BaseException, cause: BaseException) -> BaseException:
-    try:
+        if cause is None:
+            raise error
         raise error from cause
     except BaseException as caught:
         return caught
@@ -68,7 +64,7 @@ async def test_an_interaction_answered_too_late_is_a_line_in_the_log_and_no_seco
     if wrapped:
         # as a slash command's move raises it: its answer failed, the move was shown all the
         # same (``UnansweredChange``), and discord.py wrapped that
-        error = _raised_from(UnansweredChange("table 5: the answer failed"), error)
+        error = _raised(UnansweredChange("table 5: the answer failed"), error)
         command = SimpleNamespace(name="start", qualified_name="dubb start")
         wrapper = app_commands.CommandInvokeError(command, error)  # type: ignore[arg-type]
         error = _raised(wrapper)
@@ -106,7 +102,7 @@ async def test_a_failure_after_the_change_was_made_does_not_say_nothing_changed(
     error = _raised(discord.DiscordServerError(response,  # type: ignore[arg-type]
                                                {"code": 0, "message": "Service Unavailable"}))
     if made:
-        error = _raised_from(UnansweredChange("table 5: the answer failed"), error)
+        error = _raised(UnansweredChange("table 5: the answer failed"), error)
     interaction = _Interaction()
     with caplog.at_level(logging.INFO, logger="kortbord.errors"):
         await answer_error(interaction, error)  # type: ignore[arg-type]
