@@ -1144,15 +1144,20 @@ class TablePublisher:
                                               background=background)
             webhook = hook.webhook
             assert webhook.token is not None
-            try:
-                await async_context.get().delete_webhook_message(
-                    webhook.id, webhook.token, message_id, session=webhook.session,
-                    proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, thread_id=hook.thread_id)
-                return
-            except discord.HTTPException as exc:
-                _still_down(exc, background)
-            finally:
-                grant.release()
+            if not hook.fresh(self._clock.now()):
+                # the grant waited past the token's last minute: the bot deletes it instead
+                grant.cancel()
+            else:
+                try:
+                    await async_context.get().delete_webhook_message(
+                        webhook.id, webhook.token, message_id, session=webhook.session,
+                        proxy=webhook.proxy, proxy_auth=webhook.proxy_auth,
+                        thread_id=hook.thread_id)
+                    return
+                except discord.HTTPException as exc:
+                    _still_down(exc, background)
+                finally:
+                    grant.release()
             # the webhook could not: the bot deletes its message itself
         if only_hooks:
             # the bot may not: the old table stays, its buttons saying the table moved on
