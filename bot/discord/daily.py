@@ -37,7 +37,7 @@ from bot.discord.common import button, cut, fit, shown_name
 from bot.discord.controller import TableController
 from bot.discord.daily_board import SPANS, show_board
 from bot.discord.deadline import answering, in_time
-from bot.discord.errors import UserFacingError
+from bot.discord.errors import UnansweredChange, UserFacingError
 from bot.discord.layout import files_layout
 from bot.discord.pictures import data_file
 from bot.discord.reach import place_of
@@ -58,6 +58,8 @@ RECENT = 6
 _EPOCH = date(1970, 1, 1)
 
 STALE = N_("⚠️ Your daily moved on since this was shown. Here is where it stands now.")
+MOVE_MADE = N_("Sorry, something went wrong on my side while answering you, but your move "
+               "was made: press any button of your daily to see where it stands.")
 
 _services: weakref.WeakKeyDictionary[TableController, DailyService] = (
     weakref.WeakKeyDictionary())
@@ -373,8 +375,13 @@ async def _move(controller: TableController, interaction: discord.Interaction, r
     except (DailyMovedError, DailyOverError):
         await _current(controller, interaction, route, lang, notice=tr(lang, STALE))
         return
-    content, embed, view = await _draw(controller, daily, lang)
-    await _update(interaction, content, embed, view)
+    try:
+        content, embed, view = await _draw(controller, daily, lang)
+        await _update(interaction, content, embed, view)
+    except Exception as exc:
+        # the move is stored: the person must not be told that nothing changed
+        raise UnansweredChange(f"daily {day}: the answer to a move failed",
+                               told=MOVE_MADE) from exc
 
 
 async def send_export(controller: TableController, interaction: discord.Interaction) -> None:

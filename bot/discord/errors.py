@@ -18,7 +18,7 @@ from bot.cards import CardTextError
 from bot.discord.telemetry import TRACKER
 from bot.errors import KortbordError
 from bot.gamekit.contract import RuleError
-from bot.i18n import L, lang_of, tr
+from bot.i18n import N_, L, lang_of, tr
 from bot.table.errors import TableError
 
 _log = logging.getLogger("kortbord.errors")
@@ -36,9 +36,18 @@ class UserFacingError(KortbordError):
         super().__init__(self.message.render("en"))
 
 
+TABLE_SHOWS_IT = N_("Sorry, something went wrong on my side while answering you, but what you "
+                    "did went through: the table shows it.")
+
+
 class UnansweredChange(KortbordError):
     """A change of the person's was made (committed and shown on the table), but their answer
-    failed: it is raised from that failure, so that they are not told that nothing changed."""
+    failed: it is raised from that failure, so that they are not told that nothing changed.
+    ``told`` is what they are told instead, where the change is not on a table."""
+
+    def __init__(self, message: str, /, told: str = TABLE_SHOWS_IT) -> None:
+        super().__init__(message)
+        self.told = told
 
 
 def quoted(text: str) -> str:
@@ -152,9 +161,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         return
     if text is None:
         _log.error("interaction failed: %s", _where(interaction), exc_info=error)
-        if any(isinstance(e, UnansweredChange) for e in _chain(error)):
-            text = tr(lang, "Sorry, something went wrong on my side while answering you, but "
-                            "what you did went through: the table shows it.")
+        changed = [e for e in _chain(error) if isinstance(e, UnansweredChange)]
+        if changed:
+            text = tr(lang, changed[0].told)
         else:
             text = tr(lang, "Sorry, something went wrong on my side. Nothing was changed; "
                             "please try again.")

@@ -20,6 +20,7 @@ import pytest
 from bot.daily import service as daily_service
 from bot.daily.baseline import compute_baseline
 from bot.daily.day import day_end, day_of
+from bot.daily.play import PERSON
 from bot.daily.secret import day_commitment
 from bot.discord import daily as daily_room
 from bot.fakediscord import Driver
@@ -27,7 +28,7 @@ from bot.fakediscord.model import Channel, User
 from bot.i18n import ordinal, signed
 from bot.storage import DailyAttempt, Finish
 from tests.e2e.automation import start_clocked
-from tests.e2e.conftest import BotRunner, World
+from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
 from tests.e2e.table_card import card
 from tests.fakeclock import START, FakeClock
@@ -394,3 +395,40 @@ async def test_boards_across_servers_hiding_and_percentiles(
         assert result.ephemeral and result.content.startswith("You have played today's")
         assert (f"Better than {percent}% of the others who played this deal."
                 in result.content), result.content
+
+
+async def test_a_daily_move_whose_answer_fails_says_the_move_was_made(
+        bot_runner: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daily move is stored before it is answered: an answer that fails (here the bot's own
+    edit of the daily, once) must not tell the person that nothing changed. They are told that
+    their move was made, and any button of their daily shows where it stands."""
+    await start_clocked(bot_runner)
+    await _fix_secret(bot_runner, "dubb", SECRET)
+    opened = await driver.slash(world.anna, world.channel, "dubb daily")
+    message = opened.message
+    assert message is not None
+    update = daily_room._update
+    failed: list[object] = []
+
+    async def fails_once(*args: Any) -> None:
+        if not failed:
+            failed.append(args)
+            raise RuntimeError("failed once, for the test")
+        await update(*args)
+
+    monkeypatch.setattr(daily_room, "_update", fails_once)
+    value = message.selects()[0]["options"][0]["value"]
+    answer = await driver.select(world.anna, message, [value])
+    assert failed and answer.ephemeral
+    assert "your move was made" in answer.content and "Nothing was changed" not in answer.content
+    attempt = await _attempt(bot_runner, "dubb", world.anna)
+    assert any(m["player"] == PERSON for m in attempt.moves), attempt.moves
+    # her daily still shows the move before it; its menu answers with where it stands now
+    again = await driver.select(world.anna, message, [value])
+    assert again.message is not None and again.message.id == message.id
+    assert "Your daily moved on since this was shown" in again.message.content
+    assert (await _attempt(bot_runner, "dubb", world.anna)).moves == attempt.moves
+    [logged] = bot_errors.records
+    assert "interaction failed" in logged.getMessage()
+    bot_errors.expect()
