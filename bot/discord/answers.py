@@ -145,14 +145,21 @@ async def defer_if_late(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
 
-async def say(interaction: discord.Interaction, text: str) -> None:
-    """Answer ``interaction`` privately with ``text``: its callback, or a follow-up where the
-    deadline watch acknowledged it first (``bot.discord.deadline``)."""
+async def send(interaction: discord.Interaction, *, ephemeral: bool = True,
+               **fields: Any) -> None:
+    """Answer ``interaction`` with a message of ``fields`` (privately unless ``ephemeral`` is
+    false): its callback, or a follow-up where the deadline watch acknowledged it first
+    (``bot.discord.deadline``)."""
     async with answering(interaction):
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(ephemeral=ephemeral, **fields)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(ephemeral=ephemeral, **fields)
+
+
+async def say(interaction: discord.Interaction, text: str) -> None:
+    """Answer ``interaction`` privately with ``text``."""
+    await send(interaction, content=text)
 
 
 def may_manage(interaction: discord.Interaction) -> bool:

@@ -32,7 +32,7 @@ from bot.daily.service import (
     DailyService,
 )
 from bot.discord import daily_share
-from bot.discord.answers import display_name, update_panel, user_lang
+from bot.discord.answers import display_name, send, update_panel, user_lang
 from bot.discord.common import button, cut, fit, shown_name
 from bot.discord.controller import TableController
 from bot.discord.daily_board import SPANS, show_board
@@ -408,13 +408,8 @@ async def send_export(controller: TableController, interaction: discord.Interact
         text = tr(lang, "Your {game} daily of {day} as its public record. Anyone can check it: "
                         "`python -m bot.verify {file}`", game=controller.game.name,
                   day=day.isoformat(), file=f"{kind}-daily-{day.isoformat()}.json")
-        async with answering(interaction):
-            file = data_file(data, f"{kind}-daily-{day.isoformat()}.json")
-            layout = files_layout(text, [file])
-            if interaction.response.is_done():
-                await interaction.followup.send(view=layout, file=file, ephemeral=True)
-            else:
-                await interaction.response.send_message(view=layout, file=file, ephemeral=True)
+        file = data_file(data, f"{kind}-daily-{day.isoformat()}.json")
+        await send(interaction, view=files_layout(text, [file]), file=file)
 
 
 async def set_hidden(controller: TableController, interaction: discord.Interaction,

@@ -14,9 +14,10 @@ import math
 import discord
 
 from bot.daily.service import BOARD_TOP, DailyBoard, DailyService
+from bot.discord.answers import send
 from bot.discord.common import fit, shown_name
 from bot.discord.controller import TableController
-from bot.discord.deadline import answering, in_time
+from bot.discord.deadline import in_time
 from bot.discord.layout import answer_layout
 from bot.discord.reach import place_of
 from bot.i18n import N_, number, ordinal, signed, tr, trn
@@ -111,8 +112,4 @@ async def show_board(controller: TableController, service: DailyService,
         lang = await controller.channel_lang(interaction)
         layout = answer_layout(board_embed(controller, board, span, interaction.user.id, lang,
                                            everywhere=everywhere, from_dm=from_dm))
-        async with answering(interaction):
-            if interaction.response.is_done():
-                await interaction.followup.send(view=layout, ephemeral=False)
-            else:
-                await interaction.response.send_message(view=layout)
+        await send(interaction, view=layout, ephemeral=False)

@@ -18,10 +18,9 @@ from bot.cardart.result import ResultCard, result_card
 from bot.cardart.words import ALT_LIMIT
 from bot.daily.progress import cards_at_turns
 from bot.daily.service import DailyService
-from bot.discord.answers import display_name
+from bot.discord.answers import display_name, send
 from bot.discord.common import cut, shown_name
 from bot.discord.controller import TableController
-from bot.discord.deadline import answering
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import png_attachment
 from bot.gamekit.contract import GameSpec
@@ -92,9 +91,5 @@ async def share(controller: TableController, service: DailyService,
     data, alt = await asyncio.to_thread(result_picture, controller.game, attempt,
                                         bytes.fromhex(known.secret), days, percent, name, lang)
     filename = f"{kind}-daily-{attempt.day}.png"
-    async with answering(interaction):
-        file = png_attachment(data, filename, alt)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, file=file, ephemeral=False)
-        else:
-            await interaction.response.send_message(text, file=file)
+    await send(interaction, content=text, file=png_attachment(data, filename, alt),
+               ephemeral=False)
