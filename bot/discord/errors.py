@@ -41,9 +41,9 @@ TABLE_SHOWS_IT = N_("Sorry, something went wrong on my side while answering you,
 
 
 class UnansweredChange(KortbordError):
-    """A change of the person's was made (committed and shown on the table), but their answer
+    """A change of the person's was made (committed, and shown on its table), but their answer
     failed: it is raised from that failure, so that they are not told that nothing changed.
-    ``told`` is what they are told instead, where the change is not on a table."""
+    ``told`` is what they are told instead (another text where the change is on no table)."""
 
     def __init__(self, message: str, /, told: str = TABLE_SHOWS_IT) -> None:
         super().__init__(message)
