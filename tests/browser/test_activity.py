@@ -14,9 +14,17 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Route, expect, sync_playwright
+from playwright.sync_api import (
+    APIResponse,
+    Browser,
+    BrowserContext,
+    Route,
+    expect,
+    sync_playwright,
+)
 
 from bot.fakediscord import Channel, StoredMessage, User
 from tests.browser.activity_page import WATCH_CSP, ActivityPage
@@ -121,12 +129,28 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     assert all(page.hand().nth(n).get_attribute("aria-label")
                for n in range(page.hand().count()))
 
-    # a move in the Activity shows on the channel's table message
+    # a move in the Activity shows on the channel's table message; its answer held back, the
+    # stream brings Cem's next turn first (the computers move at once), and a card he picks
+    # then is still picked when the answer comes
     expect(page.my_turn()).to_be_visible()
     expect(page.frame.locator("#timer")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    held: list[tuple[Route, APIResponse]] = []
+    page.page.route("**/api/act", lambda route: held.append((route, fetched(running, route))))
     before = counter(running, general)
     page.play_turn(drag=True)
     wait_counter(running, table, before + 1)
+    expect(page.my_turn()).to_be_visible()
+    first = page.hand().first
+    first.click()
+    expect(first).to_have_attribute("aria-pressed", "true")
+    assert len(held) == 1
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    page.page.unroute("**/api/act")
+    expect(page.frame.locator("#actions")).to_have_attribute("aria-busy", "false")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    first.click()
+    expect(first).to_have_attribute("aria-pressed", "false")
 
     # a move by a button in the channel shows in the Activity
     expect(page.my_turn()).to_be_visible()
@@ -322,6 +346,17 @@ def test_refusals_change_nothing(running: ActivityWorld, chromium: Browser) -> N
     assert a.errors == [] and b.errors == []
     assert a.csp_violations() == [] and b.csp_violations() == []
     people.close()
+
+
+def fetched(running: ActivityWorld, route: Route) -> APIResponse:
+    """``route``'s request sent on by the test and answered, to be handed to the page later:
+    to the fake's port, as Chromium's resolver rules send it (Playwright's own client does
+    not know them), under the host the page asked for."""
+    request = route.request
+    url = urlsplit(request.url)
+    port = running.run(lambda fake, _: fake.port)
+    return route.fetch(url=url._replace(netloc=f"127.0.0.1:{port}").geturl(),
+                       headers={**request.headers, "host": url.netloc})
 
 
 def ledger(running: ActivityWorld, kind: str | None = None) -> list[tuple[int, int, int]]:

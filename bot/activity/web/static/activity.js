@@ -96,12 +96,15 @@ class Activity {
 
   async act(action) {
     notice("");
+    const body = {
+      session: this.session.session, version: this.table.scene?.version,
+      action: { id: action.id }, table: this.table.scene?.table ?? null,
+    };
+    // the picks this move is made with are spent once it is sent: the stream may bring the
+    // person's next turn before this answer, and a card picked then is for the next move
+    this.table.acting(+1);
     try {
-      const answer = await postJson("api/act", {
-        session: this.session.session, version: this.table.scene?.version,
-        action: { id: action.id }, table: this.table.scene?.table ?? null,
-      });
-      this.table.afterAct();
+      const answer = await postJson("api/act", body);
       if (answer.scene) this.table.draw(answer.scene);
     } catch (error) {
       if (error instanceof Refused && error.status === EXPIRED) {
@@ -112,6 +115,8 @@ class Activity {
         this.table.draw(error.body.scene);
       }
       notice(error instanceof Refused && error.sentence ? error.sentence : word("failed"));
+    } finally {
+      this.table.acting(-1);
     }
   }
 }

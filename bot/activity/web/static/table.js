@@ -31,6 +31,7 @@ export class Table {
   constructor({ act }) {
     this.act = act;
     this.scene = null;
+    this.inFlight = 0;
     this.hand = new Hand($("#hand"), {
       onChange: () => this.drawActions(),
       onDrop: (cards, pile) => this.drop(cards, pile),
@@ -233,7 +234,11 @@ export class Table {
     if (news.length) $("#announce").textContent = news.join(" ");
   }
 
-  afterAct() {
-    this.hand.clear();
+  /** A move sent (``+1``: its picks are spent) or answered (``-1``); while any is on its
+   *  way the actions bar is marked busy, for assistive technology. */
+  acting(step) {
+    if (step > 0) this.hand.clear();
+    this.inFlight += step;
+    $("#actions").setAttribute("aria-busy", String(this.inFlight > 0));
   }
 }
