@@ -187,7 +187,18 @@ export class Table {
       clear.addEventListener("click", () => this.hand.clear());
       buttons.push(clear);
     }
-    $("#actions").replaceChildren(...buttons);
+    const bar = $("#actions");
+    const focused = bar.contains(document.activeElement) ? document.activeElement : null;
+    bar.replaceChildren(...buttons);
+    if (focused) {
+      // the focus was on a button drawn away (a move just pressed from the keyboard): the same
+      // action's new button, else the hand, where the next move starts, else the first action;
+      // never the page
+      const action = focused.dataset.action;
+      const same = action ? buttons.find((b) => b.dataset.action === action) : undefined;
+      const card = $("#hand-area").hidden ? null : this.hand.button(this.hand.focused);
+      (same ?? card ?? buttons[0])?.focus();
+    }
   }
 
   hint(picked, offered) {
