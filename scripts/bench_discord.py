@@ -9,7 +9,7 @@ discord.py echo bot on the same fake as the floor.
         [--echo-loop asyncio|uvloop]
     .venv/bin/python scripts/bench_discord.py --memory 1000 [--webhooks]
     .venv/bin/python scripts/bench_discord.py --cold 1000 [--restart] [--interval 20]
-        [--seconds 60] [--baseline WORKTREE] [--rounds N]
+        [--start-at-once] [--seconds 60] [--baseline WORKTREE] [--rounds N]
     .venv/bin/python scripts/bench_discord.py --only bot --processes 2 [--shards 4]
 
 The fake Discord (Discord's rate limits, as in the tests) and its simulated people run in this
@@ -90,7 +90,9 @@ and reports how it redrew the tables left behind: requests, 429s and how long it
 ``--cold N`` measures a cold start (issue 49): N people in N new channels (on one server, or
 spread by turns over ``--servers`` servers, as a bot added to many servers sees them), where
 the bot has Manage Webhooks and has never played, each type `/{game} start` at the same moment (no
-warm-up, no staggering), press Start once their lobby shows, and play on (a look every
+warm-up, no staggering), press Start once their lobby shows, after a thought as long as any
+other click's (``--interval`` seconds, 0.5–1.5×; ``--start-at-once``: none, so that the starts
+of the first lobbies compete with the lobbies still to show), and play on (a look every
 ``--interval`` seconds) for ``--seconds``. Reported: **lobby appearance** (the command until
 the lobby message exists on the fake) p50/p99/max and how many took over 30 s, **tables
 started** and when the last one started (from the burst), the bot's **CPU from the burst
@@ -781,7 +783,10 @@ class Bench:
         self.note(result, what)
         return result
 
-    async def open_table(self, people: list[Person], *, turn_time: int | None = None) -> None:
+    async def open_table(self, people: list[Person], *, turn_time: int | None = None,
+                         think: bool = False) -> None:
+        """``/{game} start``, everyone else's Join and the host's Start once the lobby shows;
+        ``think``: after as long a thought as any other click (``--interval``, 0.5–1.5×)."""
         host = people[0]
         options: dict[str, Any] = {"computers": self.args.computers}
         if self.args.level is not None:
@@ -798,6 +803,9 @@ class Bench:
             host.channel,
             lambda m: m.id not in started_before and "waiting for players" in _title(m),
             within=BOOT_TIMEOUT * 5)
+        if think:
+            await asyncio.sleep(self.args.interval
+                                * random.Random(host.user.id).uniform(0.5, 1.5))
         for guest in people[1:]:
             await self.act(lambda g=guest: self.driver.click(g.user, lobby, "Join"), "join")
         await self.act(lambda: self.driver.click(host.user, lobby, "Start",
@@ -1598,7 +1606,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
                     people[0].user, people[0].channel, f"{args.game} start",
                     {"computers": args.computers}, within=BOOT_TIMEOUT), "start")
                 return
-            await bench.open_table(people)
+            await bench.open_table(people, think=not args.start_at_once)
             playing.add(people[0].channel.id)
             if time.monotonic() < stop_at:
                 await bench.play(people, stop_at)
@@ -1624,6 +1632,7 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
         lobbies = [watch.lobbies[c] - at for c, at in sent.items() if c in watch.lobbies]
         started = sorted(watch.started[c] - began for c in sent if c in watch.started)
         starts = [lat for _, lat, what in bench.clicks.latencies if what == "start"]
+        pressed = [lat for _, lat, what in bench.clicks.latencies if what == "Start"]
         moves, channels = (await read_moves(database, "")) if role != "echo" else ([], {})
         sight = what_people_saw(watch, moves, channels, began, ended)
         last_started = started[-1] if started else float("nan")
@@ -1631,7 +1640,8 @@ async def cold_phase(role: str, args: argparse.Namespace, folder: Path) -> dict[
               f"{len(lobbies)} of {count} shown, {sum(1 for x in lobbies if x > GAVE_UP_AFTER)} "
               f"after {GAVE_UP_AFTER:g} s")
         print(f"  tables started {len(started)} of {count}, the last {last_started:.1f} s after "
-              f"the burst; /start answered {spread(starts)}")
+              f"the burst; /start answered {spread(starts)}; Start answered "
+              f"{spread(pressed, ms=True)}")
         print(f"  bot token, global budget, burst until the last start: "
               f"{budget_line(fake, began, began + max(1.0, last_started))}")
         print(f"  bot token, global budget, whole phase: {budget_line(fake, began, ended)}: "
@@ -1875,6 +1885,9 @@ if __name__ == "__main__":
     parser.add_argument("--memory", type=int, default=0)
     parser.add_argument("--cold", type=int, default=0,
                         help="N people start tables at once in N new channels (a cold start)")
+    parser.add_argument("--start-at-once", action="store_true",
+                        help="with --cold: people press Start the moment their lobby shows, "
+                        "with no thought before it")
     parser.add_argument("--restart", action="store_true",
                         help="with --cold: then restart the bot with the tables live")
     parser.add_argument("--webhooks", action="store_true",
