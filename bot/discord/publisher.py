@@ -68,6 +68,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -116,10 +117,13 @@ REPOST_AGE = 50 * 60
 to messages older than an hour (429, JSON code 30046, at an undisclosed rate), and a table can
 live for hours. Ten minutes to spare, for a write that waits its turn."""
 SETUPS_AT_ONCE = 8
-"""Channel webhooks set up in the background at once: each set-up's second request (the
-webhook made) queues behind the first requests of those already under way, so with every new
-channel's set-up under way at once a thousand channels' look-ups would all come before the
-first webhook was made."""
+"""Channel webhooks set up in the background at once, each by a worker of its own that takes
+the channels in the order they were queued: each set-up's second request (the webhook made)
+queues behind the first requests of those already under way, so with every new channel's
+set-up under way at once a thousand channels' look-ups would all come before the first
+webhook was made. A worker, not a task, per channel: a thousand tasks waiting for the people
+at once, each with its timer, cost a burst of new tables a tenth of its CPU before the last
+lobby showed (issue 49)."""
 SETUP_PATIENCE = 10.0
 """The longest a channel webhook's background set-up waits for the people being served (their
 commands and clicks) before it begins: in a burst of new tables the set-ups' requests, records
@@ -140,9 +144,10 @@ class _Unknown:
 
 @dataclass
 class _SetUp:
-    """A channel webhook being set up in the background (issue 49)."""
+    """A channel webhook to be set up in the background (issue 49): queued, then under way."""
 
-    task: asyncio.Task[None] | None = None
+    queued_at: float
+    """When it was queued: it waits for the people ``SETUP_PATIENCE`` from then at most."""
     ticket: Ticket | None = None
     """The pacer's ticket of its request waiting now, if any."""
     wanted: bool = False
@@ -250,8 +255,10 @@ class TablePublisher:
         self._channel_hooks: dict[tuple[int, int], Hook] = {}
         """(webhook id, table channel) → its ``Hook``, one each so its pacing key stays."""
         self._setups: dict[int, _SetUp] = {}
-        """Parent channel → its webhook's set-up under way in the background."""
-        self._setup_slots = asyncio.Semaphore(SETUPS_AT_ONCE)
+        """Parent channel → its webhook's set-up, queued or under way in the background."""
+        self._setup_line: deque[int] = deque()
+        """The parent channels whose set-up waits for a worker, in the order they came."""
+        self._setup_workers: set[asyncio.Task[None]] = set()
         self._people = people or PeopleFirst()
         self._hooks = hooks
         self._clock = clock
@@ -425,8 +432,7 @@ class TablePublisher:
                 state.sleeper.cancel()
         # what is not swept yet is recorded (``strays_from``): the next process sweeps it
         self._closing = True
-        setups = [s.task for s in self._setups.values() if s.task is not None] + list(
-            self._sweeps)
+        setups = [*self._setup_workers, *self._sweeps]
         for task in setups:
             task.cancel()
         await asyncio.gather(*setups, return_exceptions=True)
@@ -754,9 +760,23 @@ class TablePublisher:
         parent, _ = webhooks.parent_of(state.channel_id, state.place_id)
         if parent in self._setups or not webhooks.wanting(parent):
             return
-        setup = self._setups[parent] = _SetUp()
-        setup.task = asyncio.create_task(self._set_up(parent, setup),
-                                         name=f"kortbord-webhook-{parent}")
+        self._setups[parent] = _SetUp(self._clock.now())
+        self._setup_line.append(parent)
+        if len(self._setup_workers) < SETUPS_AT_ONCE:
+            self._setup_workers.add(asyncio.create_task(self._set_up_line(),
+                                                        name="kortbord-webhooks"))
+
+    async def _set_up_line(self) -> None:
+        """One of the ``SETUPS_AT_ONCE`` workers: set the queued channels' webhooks up until
+        none is left."""
+        try:
+            while self._setup_line:
+                parent = self._setup_line.popleft()
+                await self._set_up(parent, self._setups[parent])
+        finally:
+            # in the same step as the last look at the line: a channel queued after it finds
+            # a free worker's place
+            self._setup_workers.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     async def _set_up(self, parent: int, setup: _SetUp) -> None:
         assert self._webhooks is not None
@@ -776,9 +796,8 @@ class TablePublisher:
 
         try:
             await self._after_people(setup)
-            async with self._setup_slots:
-                # a write that needed the webhook meanwhile may have set it up itself
-                await self._webhooks.find(parent, gate=gate)
+            # a write that needed the webhook meanwhile may have set it up itself
+            await self._webhooks.find(parent, gate=gate)
         except Exception:
             _log.exception("setting up the webhook of channel %d failed", parent)
         finally:
@@ -787,8 +806,8 @@ class TablePublisher:
 
     async def _after_people(self, setup: _SetUp) -> None:
         """Wait while people are being served, unless a write wants the webhook now, for
-        ``SETUP_PATIENCE`` at most."""
-        until = self._clock.now() + SETUP_PATIENCE
+        ``SETUP_PATIENCE`` from when it was queued at most."""
+        until = setup.queued_at + SETUP_PATIENCE
         while self._people.serving and not setup.wanted and self._clock.now() < until:
             await self._people.wait_turn()
 

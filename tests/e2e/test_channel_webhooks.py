@@ -10,10 +10,12 @@ interaction token at the table is stale to the bot, and the turn timer is what m
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
 
+from bot.discord.publisher import SETUPS_AT_ONCE
 from bot.fakediscord import Driver, FakeDiscord
 from bot.fakediscord.model import MANAGE_WEBHOOKS, Channel, StoredMessage
 from bot.fakediscord.records import RestCall
@@ -305,3 +307,35 @@ async def test_a_new_channels_lobby_reads_nothing_of_its_webhook_before_it_shows
 
     assert hook.application_id == fake.application.id
     assert looked and all(looked), f"looked before the lobby showed: {looked}"
+
+
+async def test_a_burst_of_new_channels_gets_every_webhook_set_up_and_a_later_one_too(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """Issue 49: the webhooks of new channels wait in one line for a few workers
+    (``SETUPS_AT_ONCE``) rather than in a task each, whose waits for the people cost a burst of
+    new tables a tenth of its CPU. Every channel of a burst larger than the workers gets its
+    webhook, made once; so does a channel whose table opens after the line ran dry and its
+    workers ended."""
+    count = SETUPS_AT_ONCE + 4
+    channels = [driver.add_channel(world.guild, f"table-{n}") for n in range(count + 1)]
+    hosts = [driver.add_user(f"Host {n}", guilds=[world.guild]) for n in range(count + 1)]
+    for channel in channels:
+        driver.set_bot_webhooks(channel, True)
+    await bot_runner.start()
+    *burst, later = zip(hosts, channels, strict=True)
+
+    opened = await asyncio.gather(*(driver.slash(host, channel, "dubb start")
+                                    for host, channel in burst))
+    assert not any(o.ephemeral for o in opened), [o.content for o in opened]
+    await driver.wait_for(lambda: all(driver.webhooks(c) for _, c in burst) or None,
+                          what="every channel's webhook")
+    host, channel = later
+    opened_later = await driver.slash(host, channel, "dubb start")
+    assert not opened_later.ephemeral, opened_later.content
+    [hook] = await driver.wait_for(lambda: driver.webhooks(channel) or None,
+                                   what="the later channel's webhook")
+
+    assert hook.application_id == fake.application.id
+    made = [c.path for c in fake.rest_calls if c.route == WEBHOOK_ROUTES and c.method == "POST"]
+    assert sorted(made) == sorted(f"/channels/{c.id}/webhooks" for c in channels)
