@@ -117,13 +117,13 @@ REPOST_AGE = 50 * 60
 to messages older than an hour (429, JSON code 30046, at an undisclosed rate), and a table can
 live for hours. Ten minutes to spare, for a write that waits its turn."""
 SETUPS_AT_ONCE = 8
-"""Channel webhooks set up in the background at once, each by a worker of its own that takes
-the channels in the order they were queued: each set-up's second request (the webhook made)
-queues behind the first requests of those already under way, so with every new channel's
-set-up under way at once a thousand channels' look-ups would all come before the first
-webhook was made. A worker, not a task, per channel: a thousand tasks waiting for the people
-at once, each with its timer, cost a burst of new tables a tenth of its CPU before the last
-lobby showed (issue 49)."""
+"""Channel webhooks set up in the background at once: as many workers take the queued
+channels in turn. Each set-up's second request (the webhook made) queues behind the first
+requests of those already under way, so with every new channel's set-up under way at once a
+thousand channels' look-ups would all come before the first webhook was made. A few workers
+rather than a task per channel: a thousand tasks waiting for the people at once, each with
+its timer, cost a burst of new tables about a tenth of its CPU before the last lobby showed
+(issue 49)."""
 SETUP_PATIENCE = 10.0
 """The longest a channel webhook's background set-up waits for the people being served (their
 commands and clicks) before it begins: in a burst of new tables the set-ups' requests, records
