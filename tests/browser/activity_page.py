@@ -173,11 +173,15 @@ class ActivityPage:
 
     def play_by_keyboard(self) -> None:
         """Make a move with the keyboard alone: arrow keys to a card that plays alone, Space
-        to pick it, Tab to its move, Enter; or, with no such card, Tab to the first move."""
+        to pick it, Tab to its move, Enter; or, with no such card, Enter on the pile to draw
+        from, else Tab to the first move."""
         before = self.version()
         found = self.card_move()
         keys = self.page.keyboard
-        if found is None:
+        draw = self.frame.locator("#piles .pile-take")
+        if found is None and draw.count():
+            draw.first.focus()
+        elif found is None:
             self.hand().first.focus()
             self.tab_to(self.actions("move").first)
         else:

@@ -172,7 +172,8 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     # the move's button went once pressed: the focus is on the same move offered again (a
     # draw, say, when the computers moved at once and no card plays yet), else back in the
     # hand, never on the page
-    expect(page.frame.locator("#hand .card:focus, #actions button:focus")).to_have_count(1)
+    expect(page.frame.locator("#hand .card:focus, #actions button:focus, #piles button:focus")
+           ).to_have_count(1)
     moves = Counter[str]()
     while True:
         expect(page.my_turn().or_(page.ended()).first).to_be_visible()

@@ -89,7 +89,10 @@ export class Table {
   drawPiles() {
     const piles = this.scene.piles ?? [];
     $("#felt").hidden = !piles.length && !(this.scene.result ?? []).length;
-    $("#piles").replaceChildren(...piles.map((pile) => {
+    const area = $("#piles");
+    const from = area.contains(document.activeElement)
+      ? document.activeElement.closest(".pile")?.dataset.pile : undefined;
+    area.replaceChildren(...piles.map((pile) => {
       const element = make("figure", "pile");
       element.dataset.pile = pile.id;
       if (pile.kind) element.dataset.kind = pile.kind;
@@ -128,6 +131,12 @@ export class Table {
       }
       return element;
     }));
+    if (from !== undefined) {
+      // a pile pressed from the keyboard (a draw) was drawn again: the same pile, if one still
+      // takes from it
+      this.refocus([...area.querySelectorAll(".pile")]
+        .find((p) => p.dataset.pile === from)?.querySelector(".pile-take"));
+    }
   }
 
   drawLatest() {
@@ -149,7 +158,10 @@ export class Table {
     // cards no offered move uses are dimmed, on the person's turn only (else all would be)
     const used = this.moves().flatMap((a) => ids(a.cards));
     const playable = new Set(used.length ? used : ids(hand.cards));
+    const inHand = $("#hand").contains(document.activeElement);
     this.hand.draw(hand.cards ?? [], playable);
+    // the last card played from the keyboard: the focus goes on to the moves
+    if (inHand && !$("#hand").contains(document.activeElement)) this.refocus();
     $("#hand-total").textContent = hand.total ?? "";
     $("#hand-total").hidden = !hand.total;
   }
@@ -191,14 +203,17 @@ export class Table {
     const focused = bar.contains(document.activeElement) ? document.activeElement : null;
     bar.replaceChildren(...buttons);
     if (focused) {
-      // the focus was on a button drawn away (a move just pressed from the keyboard): the same
-      // action's new button, else the hand, where the next move starts, else the first action;
-      // never the page
+      // the focus was on a button drawn away (a move just pressed from the keyboard)
       const action = focused.dataset.action;
-      const same = action ? buttons.find((b) => b.dataset.action === action) : undefined;
-      const card = $("#hand-area").hidden ? null : this.hand.button(this.hand.focused);
-      (same ?? card ?? buttons[0])?.focus();
+      this.refocus(action ? buttons.find((b) => b.dataset.action === action) : undefined);
     }
+  }
+
+  /** The focus was on a control drawn away: ``instead`` (the same move's new control), else
+   *  the hand, where the next move starts, else the first move; never the page. */
+  refocus(instead) {
+    const card = $("#hand-area").hidden ? null : this.hand.button(this.hand.focused);
+    (instead ?? card ?? $("#actions button"))?.focus();
   }
 
   hint(picked, offered) {
