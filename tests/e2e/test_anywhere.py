@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from bot.discord.reach import ASLEEP_BEFORE
+from bot.discord.showing import HOOK_LIFETIME
 from bot.fakediscord import Channel, Driver, FakeDiscord
 from bot.fakediscord.model import EVERYONE_DEFAULT, USE_EXTERNAL_APPS
 from bot.games.tonk import DealNextHand, GreedyStrategy, Phase
@@ -112,8 +114,12 @@ async def test_a_table_left_alone_says_so_and_the_next_click_brings_it_up_to_dat
     # nobody clicks: the turn timer's move at 10 minutes shows, through the Start click's token
     clock.advance(10 * 60 + 1)
     await table.wait_counter(1)
-    # just before that token runs out, the table says it waits for a click
-    clock.advance(3 * 60 + 30)
+    # just before that token runs out, the table says it waits for a click. The token's 14
+    # minutes count from when Discord made the Start click, on Discord's clock, which runs on
+    # in real time beside the bot's moved by hand: the click came at most ``lag`` real seconds
+    # after the clocks were set (the bot's start, the lobby), so the note is due by then
+    lag = fake.clock() - clock.now()
+    clock.advance(HOOK_LIFETIME - ASLEEP_BEFORE - (10 * 60 + 1) + lag)
     await driver.wait_for(lambda: ASLEEP in turn_line(table.table), what="the table's note")
     # the next timeout falls due while no token is good: applied, but nobody can show it
     clock.advance(10 * 60)
