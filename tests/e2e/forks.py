@@ -14,10 +14,11 @@ processes elsewhere (``tests/unit/test_config.py``, ``tests/unit/test_database_s
 ``tests/e2e/test_bed.py``).
 
 Not the standard library's fork server (``multiprocessing``'s ``forkserver`` with ``bot.main``
-preloaded), which was tried first: it ends a child with ``os._exit`` (the bot's log thread lost
-its last lines unless its exit handlers were called by a private function), runs the test
-process's ``__main__`` again in every child, and reports a child's exit through a pipe that
-its own bookkeeping reads from whichever thread starts the next process.
+preloaded), which was tried first: it ends a child with ``os._exit``, so the bot's exit
+handlers (its log thread's last lines) would run only through a private function; it runs the
+test process's ``__main__`` again in every child; and it reports a child's exit through a pipe
+that its own bookkeeping reads from whichever thread starts the next process (waited on from
+the event loop a second time, that pipe was never reported readable: a clean stop waited 30 s).
 
 The protocol: one JSON line a request on standard input (``cwd``, ``env``, ``log``), answered
 on standard output by the child's pid; a child's exit is reported there too (``exited``,
