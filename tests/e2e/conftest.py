@@ -39,7 +39,7 @@ from bot.sharding import make_bot
 from bot.storage import Shards
 from bot.table.timers import Clock
 from tests.contract.discord_spec import discord_spec
-from tests.e2e.forks import ForkedBot, fork_bot
+from tests.forks import Forked, fork
 from tests.store.pgserver import shared_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -273,7 +273,7 @@ async def bot(world: World, bot_runner: BotRunner) -> BotRunner:
 
 
 class SubprocessBot:
-    """``python -m bot`` (forked from the test worker's fork server, ``tests.e2e.forks``) with
+    """``python -m bot`` (forked from the test worker's fork server, ``tests.forks``) with
     ``DISCORD_API_BASE`` pointing at the fake; ``env`` adds settings
     (``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS``: then it is ready once each of its
     shards is; ``CARD_EMOJIS``, off unless set, as for ``BotRunner``)."""
@@ -285,7 +285,7 @@ class SubprocessBot:
         self.workdir = workdir
         self.env = dict(env or {})
         self.log_path = workdir / "bot.log"
-        self.process: ForkedBot | None = None
+        self.process: Forked | None = None
         self.errors_expected = False
         self.session_ids: set[str] = set()
         """The fake's gateway sessions this bot opened while starting, over every start."""
@@ -316,8 +316,10 @@ class SubprocessBot:
         before = self.fake.gateway.identify_count
         sessions = set(self.fake.gateway.sessions)
         # cwd is the test's own folder, so a developer's .env cannot leak into the run; forked
-        # from a process that imported the bot already (``tests.e2e.forks``)
-        self.process = await fork_bot(self.workdir, env, self.log_path)
+        # from a process that imported the bot already (``tests.forks``)
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.to_thread(fork, "bot", cwd=self.workdir, env=env,
+                                                   stdout=log.fileno())
         exited = asyncio.create_task(self.process.wait())
         shards = None
         if "SHARD_COUNT" in self.env:

@@ -16,35 +16,38 @@ import asyncio
 import json
 import os
 import random
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pytest
 
 from bot.storage import Store
+from tests.forks import Forked, fork
 from tests.store.helpers import GUILD, check_table
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 24
 
 
-def start_worker(db: str, seed: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_worker", db, str(seed)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True,
-    )
+def start_worker(db: str, seed: int) -> tuple[Forked, TextIO]:
+    """``python -m tests.store.crash_worker DB SEED`` (forked: ``tests.forks``), and what it
+    prints."""
+    printed, printing = os.pipe()
+    try:
+        worker = fork("tests.store.crash_worker", [db, str(seed)], cwd=ROOT,
+                      env=dict(os.environ), stdout=printing, stderr=sys.stderr.fileno())
+    finally:
+        os.close(printing)
+    return worker, os.fdopen(printed, "r")
 
 
-def read_acks(proc: subprocess.Popen[str], limit: int | None) -> tuple[list[dict[str, Any]], bool]:
+def read_acks(printed: TextIO, limit: int | None) -> tuple[list[dict[str, Any]], bool]:
     """Read acknowledged lines until ``limit`` of them (or the end); ``True`` if DONE came."""
-    assert proc.stdout is not None
     acks: list[dict[str, Any]] = []
     while limit is None or len(acks) < limit:
-        line = proc.stdout.readline()
+        line = printed.readline()
         if not line:
             return acks, False
         if line == "DONE\n":
@@ -84,18 +87,16 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(db_url: str) -> 
     acked: dict[tuple[int, int], dict[str, Any]] = {}
     kills = 0
     while kills < KILLS:
-        proc = start_worker(db, rng.randrange(2**32))
+        proc, printed = start_worker(db, rng.randrange(2**32))
         try:
-            acks, done = read_acks(proc, rng.randint(1, 30))
+            acks, done = read_acks(printed, rng.randint(1, 30))
             # not a synchronisation: a random pause puts the kill at a random point of the
             # next few moves (mid-transaction, mid-checkpoint, between moves)
             time.sleep(rng.uniform(0, 0.004))
         finally:
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            assert proc.stdout is not None
-            proc.stdout.close()
+            proc.kill()
+            proc.join(timeout=60)
+            printed.close()
         assert not any(a.get("duplicate") for a in acks)
         for ack in acks:
             key = (ack["table"], ack["counter"])
@@ -105,11 +106,10 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(db_url: str) -> 
         kills += 1
         asyncio.run(verify(db, acked))
 
-    proc = start_worker(db, rng.randrange(2**32))
-    acks, done = read_acks(proc, None)
-    assert proc.wait() == 0 and done
-    assert proc.stdout is not None
-    proc.stdout.close()
+    proc, printed = start_worker(db, rng.randrange(2**32))
+    acks, done = read_acks(printed, None)
+    assert proc.join(timeout=60) == 0 and done
+    printed.close()
     assert not any(a.get("duplicate") for a in acks)
     for ack in acks:
         acked[(ack["table"], ack["counter"])] = ack
