@@ -16,7 +16,6 @@ import asyncio
 import json
 import os
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -37,7 +36,7 @@ def start_worker(db: str, seed: int) -> tuple[Forked, TextIO]:
     printed, printing = os.pipe()
     try:
         worker = fork("tests.store.crash_worker", [db, str(seed)], cwd=ROOT,
-                      env=dict(os.environ), stdout=printing, stderr=sys.stderr.fileno())
+                      env=dict(os.environ), stdout=printing, stderr=2)
     finally:
         os.close(printing)
     return worker, os.fdopen(printed, "r")
