@@ -1,5 +1,5 @@
-"""Test processes (``python -m bot``, the storage crash test's worker) forked from a process that
-imported their code already.
+"""Test processes (``python -m bot``, the operator's commands, the storage tests' workers) forked
+from a process that imported their code already.
 
 The suite starts ``python -m bot`` about a hundred times (the end-to-end crash tests alone kill
 and start it 48 times) and the storage crash test's worker 50 times, and each start spent
@@ -12,7 +12,10 @@ interpreter does (its exit handlers run): it reads its settings, opens its datab
 and shuts down (or is SIGKILLed) as a process started from scratch would. The interpreter's own
 start (``python -m bot`` with bad settings, with no database) is tested with real processes
 elsewhere (``tests/unit/test_config.py``, ``tests/unit/test_database_startup.py``,
-``tests/e2e/test_bed.py``).
+``tests/e2e/test_bed.py``), and so are the operator commands' names and aliases
+(``tests/unit/test_ops_commands.py``). ``run`` stands in for ``subprocess.run`` (what a
+command printed, and its exit status), ``piped`` for a ``Popen`` whose standard input and
+output are pipes (the storage tests' workers, told when to go).
 
 Not the standard library's fork server (``multiprocessing``'s ``forkserver`` with the code
 preloaded), which was tried first: it ends a child with ``os._exit``, so the bot's exit
@@ -43,7 +46,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 PRELOADED = ("bot.main", "tests.store.crash_worker")
 """What the fork server imports before it forks anything."""
@@ -214,10 +217,11 @@ _starting = threading.Lock()
 
 
 def fork(module: str, argv: Sequence[str] = (), *, cwd: Path, env: dict[str, str],
-         stdout: int, stderr: int | None = None) -> Forked:
+         stdout: int, stderr: int | None = None, stdin: int | None = None) -> Forked:
     """``python -m module *argv`` in ``cwd`` with exactly ``env``, writing to the file
-    descriptors ``stdout`` and ``stderr`` (``None``: ``stdout``), reading nothing. The test
-    worker's fork server starts with its first process (its imports take a second)."""
+    descriptors ``stdout`` and ``stderr`` (``None``: ``stdout``), reading ``stdin`` (``None``:
+    nothing). The test worker's fork server starts with its first process (its imports take a
+    second)."""
     global _server
     with _starting:
         if _server is None:
@@ -225,7 +229,72 @@ def fork(module: str, argv: Sequence[str] = (), *, cwd: Path, env: dict[str, str
             atexit.register(_server.close)
     with open(os.devnull, "rb") as nothing:
         return _server.fork(module, argv, cwd, env,
-                            (nothing.fileno(), stdout, stdout if stderr is None else stderr))
+                            (nothing.fileno() if stdin is None else stdin, stdout,
+                             stdout if stderr is None else stderr))
+
+
+def run(module: str, argv: Sequence[str] = (), *, cwd: Path, timeout: float,
+        env: dict[str, str] | None = None, merged: bool = False
+        ) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run([python, "-m", module, *argv], capture_output=True, text=True)``,
+    forked: what it printed on each stream, and its exit status. ``env`` ``None`` is this
+    process's environment; ``merged``: its standard error goes where its output goes
+    (``stderr=subprocess.STDOUT``). Past ``timeout`` seconds it is killed and
+    ``TimeoutExpired`` raised, as ``subprocess.run`` does."""
+    pipes = [os.pipe() for _ in range(1 if merged else 2)]
+    try:
+        forked = fork(module, argv, cwd=cwd, env=dict(os.environ) if env is None else env,
+                      stdout=pipes[0][1], stderr=pipes[-1][1])
+    except BaseException:
+        for reading, _ in pipes:
+            os.close(reading)
+        raise
+    finally:
+        for _, writing in pipes:
+            os.close(writing)
+    # both streams read at once, so that neither fills its pipe while the other is waited on
+    printed: list[list[bytes]] = [[] for _ in pipes]
+    readers = [threading.Thread(target=_read_all, args=(reading, into), daemon=True)
+               for (reading, _), into in zip(pipes, printed, strict=True)]
+    for reader in readers:
+        reader.start()
+    command = [sys.executable, "-m", module, *argv]
+    try:
+        code = forked.join(timeout)
+    except TimeoutError:
+        forked.kill()
+        forked.join()
+        raise subprocess.TimeoutExpired(command, timeout) from None
+    finally:
+        for reader in readers:
+            reader.join()
+    out, *err = (b"".join(into).decode() for into in printed)
+    return subprocess.CompletedProcess(command, code, out, err[0] if err else None)
+
+
+def _read_all(fd: int, into: list[bytes]) -> None:
+    with open(fd, "rb") as stream:
+        into.append(stream.read())
+
+
+def piped(module: str, argv: Sequence[str] = (), *, cwd: Path,
+          env: dict[str, str] | None = None) -> tuple[Forked, TextIO, TextIO]:
+    """``subprocess.Popen([python, "-m", module, *argv], stdin=PIPE, stdout=PIPE, text=True)``,
+    forked, its standard error this process's: the process, its input (each line sent as it
+    is written) and what it prints."""
+    given, giving = os.pipe()
+    printed, printing = os.pipe()
+    try:
+        forked = fork(module, argv, cwd=cwd, env=dict(os.environ) if env is None else env,
+                      stdout=printing, stderr=2, stdin=given)
+    except BaseException:
+        os.close(giving)
+        os.close(printed)
+        raise
+    finally:
+        os.close(given)
+        os.close(printing)
+    return forked, os.fdopen(giving, "w", buffering=1), os.fdopen(printed, "r")
 
 
 if __name__ == "__main__":

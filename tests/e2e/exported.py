@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from bot.fakediscord.driver import InteractionResult
 from tests.e2e.table_card import card
+from tests.forks import run
 
+ROOT = Path(__file__).resolve().parents[2]
 FILE = 13
 ANYONES = {"deal_next_hand", "table_deals", "table_closes"}
 """Moves any seated player may make: said to be another player's, they still replay."""
@@ -32,9 +33,7 @@ def files_of(answer: InteractionResult) -> dict[str, bytes]:
 
 
 async def verify_file(path: Path) -> subprocess.CompletedProcess[str]:
-    return await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "bot.verify", str(path)],
-        capture_output=True, text=True, check=False)
+    return await asyncio.to_thread(run, "bot.verify", [str(path)], cwd=ROOT, timeout=120)
 
 
 async def verifies_and_tampering_fails(data: bytes, tmp_path: Path, name: str,

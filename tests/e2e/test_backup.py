@@ -7,9 +7,7 @@ with everything it had."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from bot.fakediscord import Driver
 from bot.storage import Store
 from tests.e2e.conftest import REPO_ROOT, BotRunner, SubprocessBot, World
 from tests.e2e.table_players import hands_ended, open_game, play_moves
+from tests.forks import run
 from tests.store.pgserver import SUPERUSER, PgServer, shared_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
@@ -38,13 +37,9 @@ def _rows(path: Path) -> dict[str, set[tuple[object, ...]]]:
 
 
 async def _storage(*args: str, database: str) -> tuple[int, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.ops", *args, "--database", database,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
-    out, _ = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode()
+    done = await asyncio.to_thread(run, "bot.ops", [*args, "--database", database],
+                                   cwd=REPO_ROOT, timeout=240, merged=True)
+    return done.returncode, done.stdout
 
 
 async def test_a_backup_taken_mid_play_restores_every_finished_move_and_payment(

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from datetime import date
 from functools import partial
 from pathlib import Path
@@ -32,6 +30,7 @@ from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.exported import files_of, verifies_and_tampering_fails
 from tests.e2e.table_card import card
 from tests.fakeclock import START, FakeClock
+from tests.forks import run
 
 pytestmark = pytest.mark.e2e
 
@@ -228,17 +227,15 @@ async def test_six_people_on_two_servers_play_the_same_dubb_daily(
     await verifies_and_tampering_fails(data, tmp_path, "daily.json", payment=False)
     path = tmp_path / "ops.json"
     path.write_bytes(data)
-    checked = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "bot.ops", "verify", str(path)],
-        capture_output=True, text=True, check=False)
+    checked = await asyncio.to_thread(run, "bot.ops", ["verify", str(path)], cwd=tmp_path,
+                                      timeout=120)
     assert checked.returncode == 0, checked.stdout
     assert "ok   daily of 2026-01-01: the secret matches the commitment" in checked.stdout
     forged = json.loads(data)
     forged[0]["daily"]["secret"] = "00" * 32
     path.write_text(json.dumps(forged))
-    checked = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "bot.ops", "verify", str(path)],
-        capture_output=True, text=True, check=False)
+    checked = await asyncio.to_thread(run, "bot.ops", ["verify", str(path)], cwd=tmp_path,
+                                      timeout=120)
     assert checked.returncode == 1
     assert "FAIL daily of 2026-01-01: the secret matches the commitment" in checked.stdout
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from bot.games.registry import GAMES
 from bot.storage import Store
 from bot.table import TableService
 from bot.table.fairdeal import deals_of
+from tests.forks import piped
 from tests.store.toy import TOY, Add, HandEnded, replay
 
 GUILD = 1000
@@ -104,24 +104,35 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_together(*commands: list[str]) -> list[str]:
-    """Start one ``python -m`` worker per command, wait until each says READY, then tell them
-    all GO at once (so they really contend), and return what each printed after READY. Each
-    must exit 0."""
-    workers = [subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT,
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-               for command in commands]
-    try:
-        for worker in workers:
-            assert worker.stdout is not None and worker.stdout.readline() == "READY\n"
-        for worker in workers:
-            assert worker.stdin is not None
-            worker.stdin.write("GO\n")
-            worker.stdin.flush()
-        outputs = [worker.communicate(timeout=240)[0] for worker in workers]
-    finally:
-        for worker in workers:
+    """Start one ``python -m`` worker per command (forked: ``tests.forks``), wait until each
+    says READY, then tell them all GO at once (so they really contend), and return what each
+    printed after READY. Each must exit 0 within 240 s."""
+    workers = [piped(module, argv, cwd=ROOT) for module, *argv in commands]
+
+    def stop() -> None:
+        for worker, _, _ in workers:
             if worker.poll() is None:
                 worker.kill()
-                worker.wait()
-    assert [w.returncode for w in workers] == [0] * len(workers)
+                worker.join()
+
+    try:
+        for _, _, printed in workers:
+            assert printed.readline() == "READY\n"
+        for _, given, _ in workers:
+            given.write("GO\n")
+            given.close()
+        # read while they run, so that none waits on a full pipe
+        with ThreadPoolExecutor(len(workers)) as pool:
+            reads = [pool.submit(printed.read) for _, _, printed in workers]
+            try:
+                codes = [worker.join(240) for worker, _, _ in workers]
+            finally:
+                stop()  # ends what is still reading, on a timeout
+            outputs = [read.result() for read in reads]
+    finally:
+        stop()
+        for _, given, printed in workers:
+            given.close()
+            printed.close()
+    assert codes == [0] * len(workers)
     return outputs

@@ -10,7 +10,6 @@ import asyncio
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from bot.storage import SeatInfo, Store
 from bot.storage import copy as copy_module
 from bot.storage.copy import TABLES, CopyError, copy_database
 from bot.table import TableService
+from tests.forks import run
 from tests.store.helpers import GUILD, check_table, play_to_end
 from tests.store.pgserver import PgServer
 from tests.store.test_migrations import SCHEMA_3_GAMES, sqlite_logical_schema
@@ -241,8 +241,7 @@ async def test_a_copy_that_does_not_add_up_writes_nothing(
 
 
 def run_copy(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.ops", "copy", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return run("bot.ops", ["copy", *args], cwd=ROOT, timeout=120)
 
 
 def test_the_command_copies_and_refuses_to_copy_twice(tmp_path: Path, pg_server: PgServer

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ import pytest
 from bot.ratings.model import FRESH
 from bot.ratings.results import job
 from bot.storage import MoveCommit, RatingChange, SeatInfo, Store
+from tests.forks import piped
 from tests.store.helpers import GUILD
 from tests.store.pgserver import PgServer
 from tests.store.test_two_owners import waiting_on_a_lock
@@ -72,26 +72,24 @@ async def _set_up(store: Store, rated_before: bool) -> tuple[int, int]:
 
 
 class Worker:
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
+    """A ``rating_worker`` (forked: ``tests.forks``), what it says next, and its input."""
+
+    def __init__(self, url: str, table_id: int, counter: int,
+                 places: tuple[tuple[int, ...], ...]) -> None:
+        self.process, self._given, self._printed = piped(
+            "tests.store.rating_worker", [url, str(table_id), str(counter), json.dumps(places)],
+            cwd=ROOT)
         self.next_line = asyncio.ensure_future(self.line())
 
     async def line(self) -> str:
-        assert self.process.stdout is not None
-        return (await self.process.stdout.readline()).decode().strip()
+        return (await asyncio.to_thread(self._printed.readline)).strip()
 
     def go(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"GO\n")
+        self._given.write("GO\n")
 
-
-async def _worker(url: str, table_id: int, counter: int,
-                  places: tuple[tuple[int, ...], ...]) -> Worker:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.store.rating_worker", url, str(table_id), str(counter),
-        json.dumps(places), cwd=ROOT, stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE)
-    return Worker(process)
+    def close(self) -> None:
+        self._given.close()
+        self._printed.close()
 
 
 async def _race(url: str, workers: list[Worker]) -> None:
@@ -143,7 +141,7 @@ async def test_two_processes_ending_tables_of_one_player_at_once_both_count(
         a, b = await _set_up(store, rated_before)
         held = await store.ratings(GUILD, "toy", 1, player_ids=[SHARED])
         start = (held[0].mu, held[0].sigma) if held else (FRESH.mu, FRESH.sigma)
-        workers = [await _worker(url, a, 1, TABLE_A), await _worker(url, b, 0, TABLE_B)]
+        workers = [Worker(url, a, 1, TABLE_A), Worker(url, b, 0, TABLE_B)]
         try:
             await asyncio.wait_for(_race(url, workers), LIMIT)
         finally:
@@ -151,6 +149,9 @@ async def test_two_processes_ending_tables_of_one_player_at_once_both_count(
                 if worker.process.returncode is None:
                     worker.process.kill()
                     await worker.process.wait()
+                # its last read is over once it has ended
+                await asyncio.gather(worker.next_line, return_exceptions=True)
+                worker.close()
         [row] = await store.ratings(GUILD, "toy", 1, player_ids=[SHARED])
         assert row.games == 2 + rated_before
         changes = [c for c in await store.rating_changes(player=(GUILD, "toy", 1, SHARED))
