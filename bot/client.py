@@ -18,6 +18,7 @@ from bot.activity.server import ActivityServer
 from bot.config import Settings
 from bot.discord import emojis, features, telemetry
 from bot.discord.activity import entry_point_command
+from bot.discord.buckets import sweep_less
 from bot.discord.controller import TableController, load_face
 from bot.discord.cycles import let_go
 from bot.discord.errors import answer_error
@@ -180,6 +181,8 @@ class KortbordBot(commands.Bot):
                                         self.people, ChannelWebhooks(self, self.store, self.clock))
         # the command sync and every other request of the bot token's wait for the pacer too
         pace_all(self.http, self.publisher.pacer)
+        # a burst of new channels makes new rate-limit buckets: no walk of them all for each
+        sweep_less(self.http)
         # before any table is written: which tables' posts the last process left recorded
         await self.publisher.begin()
         self.timers = DeadlineScheduler(self.service, self._deadline_due, self.clock)
