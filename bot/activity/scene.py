@@ -20,7 +20,7 @@ from bot import cards
 from bot.activity.look import Seen
 from bot.activity.sessions import Session
 from bot.activity.words import words
-from bot.discord.common import turn_time_text
+from bot.discord.common import as_typed, shown_name, turn_time_text
 from bot.discord.controller import TableController, closed_text
 from bot.discord.scene import HandScene, PileScene, TableScene
 from bot.i18n import tr, trn
@@ -30,13 +30,12 @@ from bot.table.service import TableSnapshot
 ActionKind = Literal["move", "join", "leave", "start", "computer", "again", "open"]
 
 _MARKDOWN = re.compile(r"\*\*|__")
-_ESCAPED = re.compile(r"\\([\\*_~|`>#\[\]()-])")
 
 
 def plain(text: str) -> str:
-    """A line drawn for Discord as plain text for the page: cards as letters, not emojis, and
-    no markdown (the page shows text as text, never as markup)."""
-    return _ESCAPED.sub(r"\1", _MARKDOWN.sub("", cards.plain(text)))
+    """A line drawn for Discord as plain text for the page: cards as letters, not emojis, no
+    markdown (the page shows text as text, never as markup), and names as typed."""
+    return as_typed(_MARKDOWN.sub("", cards.plain(text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +76,13 @@ def move_id(controller: TableController, move: Any) -> str:
 
 
 def plain_names(snapshot: TableSnapshot) -> dict[int, str]:
-    """Everyone who sat at the table by name as typed: the page shows text, never markdown,
-    and marks a computer player's seat itself (``computer``)."""
+    """Everyone who sat at the table by name, escaped as a message names them, so that the
+    lines drawn for Discord with them come back as typed through ``plain`` (which takes the
+    lines' own bold out: a name's escaped stars and underscores stay). The page marks a
+    computer player's seat itself (``computer``)."""
     seated = (snapshot.engine.names.items() if snapshot.engine is not None
               else ((s.player_id, s.name) for s in snapshot.seats))
-    return dict(seated)
+    return {player_id: shown_name(name) for player_id, name in seated}
 
 
 class SceneMaker:

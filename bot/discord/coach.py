@@ -13,7 +13,7 @@ from bot.cardart.chart import HEIGHT, WIDTH, line_chart
 from bot.coach import hints
 from bot.coach.review import Position, Weighed, positions, review_job, run_review
 from bot.discord.answers import user_lang
-from bot.discord.common import cut
+from bot.discord.common import cut, labelled
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.layout import panel_layout
@@ -68,14 +68,14 @@ def hint_text(controller: TableController, snapshot: TableSnapshot, player: int,
     expects of it, and of the next best."""
     rules = controller.game.search
     assert rules is not None
-    move = controller.face.move_text(snapshot.engine, player, decision.move, lang)
+    names = controller.names(snapshot)  # escaped: another player's name is theirs to choose
+    move = controller.face.move_text(snapshot.engine, player, decision.move, names, lang)
     if not decision.worlds:
         return tr(lang, "💡 {move}: there is nothing better to do.", move=move)
     chosen = next(e for e in decision.estimates if e.move == decision.move)
     template, values = rules.outlook(chosen.score)
     outlook = tr(lang, template, **values)
-    reason = controller.face.move_reason(snapshot.engine, player, decision.move,
-                                         controller.names(snapshot), lang)
+    reason = controller.face.move_reason(snapshot.engine, player, decision.move, names, lang)
     if reason is None:
         text = tr(lang, "💡 {move}: {outlook}.", move=move, outlook=outlook)
     else:
@@ -87,7 +87,7 @@ def hint_text(controller: TableController, snapshot: TableSnapshot, player: int,
         template, values = rules.outlook(other.score)
         text += " " + tr(lang, "Next best, {move}: {outlook}.",
                          move=controller.face.move_text(snapshot.engine, player,
-                                                        other.move, lang),
+                                                        other.move, names, lang),
                          outlook=tr(lang, template, **values))
     return text
 
@@ -134,6 +134,8 @@ def review_text(controller: TableController, found: Sequence[Position],
     costly = sorted((i for i, w in enumerate(weighed) if w.cost > COSTLY), reverse=True,
                     key=lambda i: weighed[i].cost)[:3]
     playouts = controller.pool.budget.iterations if controller.pool else 0
+    # escaped, as the table names them: another player's name is theirs to choose
+    names = labelled(found[0].engine.names.items()) if found else {}
     lines = [trn(lang, "**Your review**: {n} decision weighed, {rollouts} playouts, from "
                        "what you could see at the time.", "**Your review**: {n} decisions "
                        "weighed, {rollouts} playouts each, from what you could see at the "
@@ -147,9 +149,9 @@ def review_text(controller: TableController, found: Sequence[Position],
         better_template, better_values = rules.outlook(w.best_score)
         lines.append(tr(
             lang, "• Decision {n}: {move} ({outlook}); better: {better} ({better_outlook}).",
-            n=i + 1, move=controller.face.move_text(p.engine, player, p.move, lang),
+            n=i + 1, move=controller.face.move_text(p.engine, player, p.move, names, lang),
             outlook=tr(lang, template, **values),
-            better=controller.face.move_text(p.engine, player, w.best, lang),
+            better=controller.face.move_text(p.engine, player, w.best, names, lang),
             better_outlook=tr(lang, better_template, **better_values)))
     values = [rules.measure(w.score) for w in weighed]
     title = tr(lang, rules.measure_label)

@@ -3,6 +3,8 @@ routed buttons, and Discord's size limits applied to anything the bot builds."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,14 +52,58 @@ def shown_name(name: str) -> str:
     and mentions escaped so a name like ``[nitro](https://…)`` or ``@everyone`` shows as typed.
     The one place names are made safe to show."""
     if len(name) > NAME_LIMIT:
-        name = name[: NAME_LIMIT - 1] + "…"
+        name = _cut_name(name)
     return _escaped(name)
 
 
 @lru_cache(maxsize=4096)
 def _escaped(name: str) -> str:
     # kept: every table names every player, and the escapes are regular expressions (issue 16)
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    # what discord.py leaves: a channel, command, emoji or time written as Discord's markup
+    # (``<#id>``, ``</name:id>``, ``<:name:id>``, ``<t:…>``; a zero-width space after "<", as
+    # discord.py breaks a mention after "@"), and a name that starts as a numbered list does
+    # (``1. x``: a latest line may start with the mover's name)
+    return _NUMBERED.sub(r"\1\\.", _MARKUP.sub("<\u200b", escaped))
+
+
+def as_typed(shown: str) -> str:
+    """A name escaped by ``shown_name`` (or a line naming players so) as it was typed, for
+    where Discord shows text as it is: a menu's option, an autocomplete choice, an alt text."""
+    return _BROKEN.sub("", _ESCAPE.sub(r"\1", shown))
+
+
+_ESCAPE = re.compile(r"\\([\\*_~|`>#\[\]().-])")
+_BROKEN = re.compile("(?<=[@<])\u200b")
+_MARKUP = re.compile(r"<(?=[#/:]|a:|t:|id:)")
+_NUMBERED = re.compile(r"^(\d+)\.(?=\s)")
+_JOINING = frozenset({0x200D, 0x20E3})
+"""The zero-width joiner and the keycap's enclosing mark: what joins the character before."""
+
+
+def _cut_name(name: str) -> str:
+    """``name`` cut to ``NAME_LIMIT`` characters with "…", never inside what a reader sees as
+    one character: an emoji sequence (joined, toned, a flag's two letters, a keycap) or a letter
+    with its accents."""
+    end = NAME_LIMIT - 1
+    while end > 0 and _continues(name, end):
+        end -= 1
+    return name[:end] + "…"
+
+
+def _continues(name: str, at: int) -> bool:
+    """Whether ``name[at]`` belongs to the character that ``name[at - 1]`` starts or continues."""
+    char, before = ord(name[at]), ord(name[at - 1])
+    if (char in _JOINING or before == 0x200D or unicodedata.category(name[at]) in ("Mn", "Mc", "Me")
+            or 0x1F3FB <= char <= 0x1F3FF or 0xE0020 <= char <= 0xE007F):
+        return True  # a joiner, a mark, a variation selector, a skin tone, a flag's tag
+    if 0x1F1E6 <= char <= 0x1F1FF:
+        # a regional indicator: the second of a flag's pair when an odd number stand before it
+        letters = 0
+        while at - letters - 1 >= 0 and 0x1F1E6 <= ord(name[at - letters - 1]) <= 0x1F1FF:
+            letters += 1
+        return letters % 2 == 1
+    return False
 
 
 def label(player_id: int, name: str) -> str:

@@ -170,7 +170,9 @@ def _moves_view(controller: TableController, daily: Daily, lang: str, page: int
     page = min(max(page, 0), pages - 1)
     first = page * PAGE_SIZE
     options = [discord.SelectOption(
-        label=cut(controller.face.move_text(game.engine, PERSON, move, lang), 100),
+        # a menu shows text as typed: the names unescaped
+        label=cut(controller.face.move_text(game.engine, PERSON, move, dict(game.engine.names),
+                                            lang), 100),
         value=str(first + n)) for n, move in enumerate(legal[first:first + PAGE_SIZE])]
     view = Rows()
     view.add_item(RoutedSelect(Route(kind, table, MOVE, counter), options,

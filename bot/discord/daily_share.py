@@ -19,7 +19,7 @@ from bot.cardart.words import ALT_LIMIT
 from bot.daily.progress import cards_at_turns
 from bot.daily.service import DailyService
 from bot.discord.answers import display_name, send
-from bot.discord.common import cut, shown_name
+from bot.discord.common import as_typed, cut, shown_name
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import png_attachment
@@ -62,7 +62,8 @@ def result_picture(game: GameSpec, attempt: DailyAttempt, secret: bytes, days: i
         lines=lines, spark=held, spark_label=spark_label))
     alt = " ".join([
         tr(lang, "{name}'s {game} daily of {day}: {score} against the expert.",
-           name=shown_name(name), game=game.name, day=attempt.day, score=score),
+           # an alt text is read as it is: the name as typed, cut as names are
+           name=as_typed(shown_name(name)), game=game.name, day=attempt.day, score=score),
         *lines,
         *([tr(lang, "Cards in hand as each turn began: {counts}.",
               counts=", ".join(number(lang, n) for n in held))] if held else [])])

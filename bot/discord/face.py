@@ -72,9 +72,11 @@ class FaceDrawing(Protocol):
         """The private panel: the player's cards and exactly their legal moves."""
         ...
 
-    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+    def move_text(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                  lang: str) -> str:
         """One of ``player_id``'s moves in ``engine`` (the game as it was then) in a few words,
-        as their hand panel names it (hints, reviews): only what that player may see."""
+        as their hand panel names it (hints, reviews): only what that player may see. A player
+        it mentions is named by ``names``: escaped for a message, as typed for a menu."""
         ...
 
     def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],

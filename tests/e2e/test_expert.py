@@ -222,7 +222,7 @@ async def test_a_hint_is_the_experts_move_for_that_position_and_seed(
         assert bot_runner.bot is not None
         face = bot_runner.bot.controllers["dubb"].face
         assert hint.content.startswith(
-            f"💡 {face.move_text(before.engine, anna.id, expected.move, 'en')}:"), hint.content
+            f"💡 {face.move_text(before.engine, anna.id, expected.move, {}, 'en')}:"), hint.content
         # and says what the move does (a play: whom it dubs, what it leaves)
         controller = bot_runner.bot.controllers["dubb"]
         reason = face.move_reason(before.engine, anna.id, expected.move,

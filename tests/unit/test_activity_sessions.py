@@ -3,11 +3,14 @@ the scene's card ids and plain text."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
 from pydantic import SecretStr
 
 from bot import cards
-from bot.activity.scene import card_id, plain
+from bot.activity.scene import card_id, plain, plain_names
 from bot.activity.sessions import LIFETIME, SessionError, Sessions
 
 
@@ -48,3 +51,20 @@ def test_card_ids_and_plain_text() -> None:
     assert card_id(cards.make(cards.QUEEN, cards.HEARTS, deck=1)) == "QH"
     assert card_id(cards.make_joker(1)) == "JK"
     assert plain(r"**Anna\_B** plays 7♥") == "Anna_B plays 7♥"
+
+
+@pytest.mark.parametrize("name", [
+    "__init__", "**star**", r"a\_b", r"C:\(x)", "1. Anna", "Dr. Who", "<@123456789012345678>",
+    "<#123456789012345678>", "@everyone", "> q", "-# s", "a|b||c", "~~x~~", "`code`",
+    "[a](http://x)",
+])
+def test_a_name_drawn_for_discord_comes_back_as_typed_on_the_page(name: str) -> None:
+    # the page's lines are drawn for Discord with the names escaped (``plain_names``), the
+    # lines' own bold around them; the page shows them as the player typed them
+    escaped = plain_names(_seated(name))[1]
+    assert plain(f"**{escaped}** plays 7♥") == f"{name} plays 7♥"
+    assert plain(escaped) == name
+
+
+def _seated(name: str) -> Any:
+    return SimpleNamespace(engine=None, seats=[SimpleNamespace(player_id=1, name=name)])

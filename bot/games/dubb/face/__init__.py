@@ -59,7 +59,8 @@ class DubbFace:
         )
         return Panel(content, view)
 
-    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+    def move_text(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                  lang: str) -> str:
         return render.move_text(move, lang)
 
     def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],

@@ -60,10 +60,11 @@ class TonkFace:
                                  names=names, lang=lang, notice=notice,
                                  deadline=snapshot.turn_deadline)
 
-    def move_text(self, engine: Any, player_id: int, move: Any, lang: str) -> str:
+    def move_text(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
+                  lang: str) -> str:
         assert isinstance(engine, TonkEngine)
         return render.move_text(move, engine.public_view(), engine.private_view(player_id),
-                                dict(engine.names), lang)
+                                names, lang)
 
     def move_reason(self, engine: Any, player_id: int, move: Any, names: Mapping[int, str],
                     lang: str) -> str | None:

@@ -21,6 +21,7 @@ from bot import cards
 from bot.discord import checks, lobby, moves
 from bot.discord.answers import user_lang
 from bot.discord.checks import MAX_TURN_SECONDS, TEXT_LIMIT
+from bot.discord.common import as_typed
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError, quoted
 from bot.discord.exports import ledger_export
@@ -349,7 +350,8 @@ class Tonk(commands.Cog):
             return []
         engine: TonkEngine = snapshot.engine
         hand = engine.hand(interaction.user.id)
-        names = self.controller.names(snapshot)
+        # a choice shows text as it is: the owners' names as typed
+        names = {p: as_typed(name) for p, name in self.controller.names(snapshot).items()}
         lang = user_lang(interaction)
         spreads = [s for s in engine.spreads if hits_on(hand, s.cards)] or list(engine.spreads)
         choices = [_choice(spread_label(s.id, s.cards, s.owner, names, lang, cards.letters),

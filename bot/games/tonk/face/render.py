@@ -21,6 +21,7 @@ from bot.discord.common import (
     FIELD_LIMIT,
     FINISHED_COLOUR,
     PLAYING_COLOUR,
+    as_typed,
     button,
     countdown,
     cut,
@@ -697,7 +698,9 @@ def _add_selects(panel: Rows, view: TonkPublicView, legal: list[Move],
                                     tr(lang, "Lay a spread…"), row=row))
         row += 1
     hit_rows = SELECT_ROWS - row - (1 if discards else 0)
-    labels = {s.id: spread_label(s.id, s.cards, s.owner, names, lang, cards.letters)
+    # a menu shows text as it is: the owners' names as typed
+    typed = {player_id: as_typed(name) for player_id, name in names.items()}
+    labels = {s.id: spread_label(s.id, s.cards, s.owner, typed, lang, cards.letters)
               for s in view.spreads}
     shown = hits[: hit_rows * SELECT_LIMIT]
     chunks = [shown[i:i + SELECT_LIMIT] for i in range(0, len(shown), SELECT_LIMIT)]
