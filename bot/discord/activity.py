@@ -11,13 +11,15 @@ asking the bot, so nothing here answers it; discord.py could not dispatch the co
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 
 from bot.discord.controller import TableController
-from bot.discord.routing import Handler, Route
+from bot.discord.errors import UserFacingError
+from bot.discord.routing import GONE_TEXT, Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.discord.translator import cmd
 from bot.i18n import DISCORD_LOCALES, tr
@@ -30,9 +32,38 @@ ENTRY_POINT_NAME = "launch"
 ENTRY_POINT_DESCRIPTION = cmd("Play cards with your friends in an Activity")
 
 
+_log = logging.getLogger(__name__)
+
+THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                     discord.ChannelType.news_thread})
+
+
+def _in_thread(interaction: discord.Interaction) -> bool:
+    return getattr(interaction.channel, "type", None) in THREADS
+
+
 async def launch(interaction: discord.Interaction) -> None:
-    """Open the Activity for whoever pressed (callback type 12)."""
-    await interaction.response.launch_activity()
+    """Open the Activity for whoever pressed (callback type 12). Where Discord cannot launch
+    one it refuses the callback (400): in a thread, whose tables no longer offer the button
+    (``TableController._with_launch``) but an old one may still be pressed, or for someone who
+    may not use Activities there (Use Activities). Nothing went wrong on the bot's side, and the
+    interaction is still unanswered: they are told so privately."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as refused:
+        if refused.status != 400:
+            raise
+        # a warning, not an error: an old button in a thread, or a person without the
+        # permission; one in a channel that should launch says the app's Activity is off
+        _log.warning("Discord refused to launch the Activity: user=%s guild=%s channel=%s: %s",
+                     interaction.user.id, interaction.guild_id, interaction.channel_id,
+                     refused.text)
+        if _in_thread(interaction):
+            raise UserFacingError(GONE_TEXT) from refused
+        if interaction.guild_id is not None and not (
+                interaction.permissions.use_embedded_activities):
+            raise UserFacingError("You don't have the permission to do that here.") from refused
+        raise UserFacingError("That is not open to you now. Nothing was changed.") from refused
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:

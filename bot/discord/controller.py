@@ -223,14 +223,18 @@ class TableController:
             turn_seconds=snapshot.turn_seconds,
         )
         view = lobby_view(self.game.kind, snapshot.table_id, lang, game_levels(self.game))
-        return TableRender(embed=embed, view=self._with_launch(view, snapshot.table_id, lang))
+        return TableRender(embed=embed, view=self._with_launch(view, snapshot, lang))
 
-    def _with_launch(self, view: Rows | None, table_id: int, lang: str
+    def _with_launch(self, view: Rows | None, snapshot: TableSnapshot, lang: str
                      ) -> Rows | None:
         """``view`` with **Play in an Activity** (``bot.discord.activity``) when it is
-        offered: on a lobby and a game in play, never on a table that is over."""
-        if self.launch and view is not None:
-            view.add_item(button(self.game.kind, table_id, "activity",
+        offered: on a lobby and a game in play, never on a table that is over, nor in a
+        thread (an event's tables are all in threads), where Discord launches no Activity: it
+        refuses the button's answer there (``bot.discord.activity.launch`` answers an old
+        button)."""
+        if (self.launch and view is not None
+                and not self.publisher.in_thread(snapshot.guild_id, snapshot.channel_id)):
+            view.add_item(button(self.game.kind, snapshot.table_id, "activity",
                                  tr(lang, "Play in an Activity"), discord.ButtonStyle.primary))
         return view
 
@@ -279,8 +283,7 @@ class TableController:
             if finished:
                 render = replace(render, view=self._over_view(frozen.table_id, lang))
             else:
-                render = replace(render, view=self._with_launch(render.view, frozen.table_id,
-                                                                lang))
+                render = replace(render, view=self._with_launch(render.view, frozen, lang))
             embed = fit(render.embed)
             image = picture()
             if image is not None:

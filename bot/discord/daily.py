@@ -301,7 +301,8 @@ def routes(controller: TableController) -> Mapping[str, Handler]:
             await _current(controller, interaction, route, lang, notice=None, page=number)
 
     async def share(interaction: discord.Interaction, route: Route, _: list[str]) -> None:
-        async with in_time(interaction, update=False):
+        # the result is posted for the channel: a late "thinking…" is public too
+        async with in_time(interaction, update=False, public=True):
             await daily_share.share(controller, service_of(controller), interaction,
                                     _day_of_number(route.table_id))
 

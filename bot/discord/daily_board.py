@@ -105,7 +105,9 @@ async def show_board(controller: TableController, service: DailyService,
     channel in its language."""
     from_dm = _in_bot_dm(interaction)
     everywhere = everywhere or from_dm
-    async with in_time(interaction, update=False):
+    # a late "thinking…" is public, so that the board it turns into is too (``in_time``): the
+    # first board after midnight settles the past days' unfinished dailies first
+    async with in_time(interaction, update=False, public=True):
         board = await service.board(controller.game.kind, span,
                                     None if everywhere else place_of(interaction),
                                     interaction.user.id)

@@ -5,8 +5,14 @@ table's, and after its panel is drawn; in a burst of clicks at many tables that 
 than the deadline, and the click fails ("This interaction failed") although the move is made.
 ``in_time`` watches one interaction while it is handled: if nothing has answered it when it is
 ``LATE_SECONDS`` old, it acknowledges it (an update of the panel the click came from, else a
-private "thinking…" answer), and the answer that follows goes through the interaction's webhook
+"thinking…" answer), and the answer that follows goes through the interaction's webhook
 instead. An interaction answered in time costs no extra request.
+
+The "thinking…" answer is private, unless the watch is told the answer is ``public`` (a daily
+board, a shared result): Discord's first follow-up after a deferred answer replaces its
+"thinking…" message and keeps its privacy, whatever the follow-up asks ("Create Followup
+Message"), so a private "thinking…" would show a public answer to the clicker alone. An error
+after a public "thinking…" replaces it in the channel the same way.
 
 The watch and the answer take one lock (``answering``), so exactly one of them makes the
 interaction's callback: Discord refuses a second (40060, already acknowledged).
@@ -35,6 +41,7 @@ deadline is left for the acknowledgement to reach it: the bot's loop lag peaked 
 class _Watch:
     interaction: discord.Interaction
     update: bool
+    public: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def run(self) -> None:
@@ -49,7 +56,7 @@ class _Watch:
                 if self.update:
                     await response.defer()
                 else:
-                    await response.defer(ephemeral=True, thinking=True)
+                    await response.defer(ephemeral=not self.public, thinking=True)
             except discord.HTTPException:
                 # the answer that follows tries the callback itself and reports what fails
                 _log.warning("could not acknowledge a late interaction: interaction=%s",
@@ -60,15 +67,17 @@ _WATCHED: ContextVar[_Watch | None] = ContextVar("kortbord_deadline_watch", defa
 
 
 @contextlib.asynccontextmanager
-async def in_time(interaction: discord.Interaction, *, update: bool) -> AsyncIterator[None]:
+async def in_time(interaction: discord.Interaction, *, update: bool,
+                  public: bool = False) -> AsyncIterator[None]:
     """Watch ``interaction`` while the block handles it (see the module docstring). ``update``:
-    the click came from the user's own private panel, which the answer edits. Inside a watch
-    of the same interaction it adds none: one watch answers for it."""
+    the click came from the user's own private panel, which the answer edits; ``public``: the
+    answer is a message for the whole channel, so a late "thinking…" is public too. Inside a
+    watch of the same interaction it adds none: one watch answers for it."""
     outer = _WATCHED.get()
     if outer is not None and outer.interaction is interaction:
         yield
         return
-    watch = _Watch(interaction, update)
+    watch = _Watch(interaction, update, public)
     reset = _WATCHED.set(watch)
     task = asyncio.create_task(watch.run())
     try:

@@ -353,6 +353,11 @@ class TablePublisher:
         """Whether a table there is written only through interactions (``bot.discord.reach``)."""
         return interaction_only(self._client, place_id, channel_id)
 
+    def in_thread(self, place_id: int, channel_id: int) -> bool:
+        """Whether a table there is in a thread, as the bot's cache knows the channel (``False``
+        where it does not: a DM, a group DM, a server the bot is not a member of)."""
+        return isinstance(server_channel(self._client, place_id, channel_id), discord.Thread)
+
     def publish(self, showing: Showing) -> None:
         """Show ``showing`` on its table message soon; returns at once. A version older than
         one already shown or waiting is dropped: whoever made it awaited something meanwhile

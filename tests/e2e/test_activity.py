@@ -13,11 +13,13 @@ import pytest
 
 from bot.activity.sessions import LIFETIME
 from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord.model import StoredMessage
 from bot.games.registry import GAMES
 from bot.i18n import signed, tr
 from tests.e2e.activity_client import Scene, action, pages
-from tests.e2e.conftest import BotRunner, World
+from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.dubb_table import (
+    DubbTable,
     counter_of,
     open_table,
     table_id_of,
@@ -216,6 +218,57 @@ async def test_refusals_change_nothing(
                 response.close()
     assert fake.client_secret not in str(driver.channel_messages(world.channel))
     assert caplog.records and fake.client_secret not in caplog.text
+
+
+LAUNCH = "Play in an Activity"
+
+
+def labels(message: StoredMessage) -> list[str]:
+    return [str(b.get("label")) for b in message.buttons()]
+
+
+async def test_a_table_in_a_thread_offers_no_activity(
+    activity: int, driver: Driver, world: World
+) -> None:
+    # Discord launches no Activity in a thread (an event's tables are all in threads)
+    thread = driver.add_channel(world.guild, "side game", thread=True, parent=world.channel)
+    await driver.slash(world.anna, thread, "dubb start")
+    lobby = await wait_table(driver, thread)
+    assert "Join" in labels(lobby) and LAUNCH not in labels(lobby)
+    assert not (await driver.click(world.bo, lobby, "Join")).failed
+    assert not (await driver.click(world.anna, lobby, "Start")).failed
+    table = DubbTable(driver, thread, {world.anna.id: world.anna, world.bo.id: world.bo})
+    await table.wait_counter(0)
+    assert table.table.buttons() and LAUNCH not in labels(table.table)
+    # the channel the thread is in offers it
+    await driver.slash(world.cem, world.channel, "dubb start")
+    assert LAUNCH in labels(await wait_table(driver, world.channel))
+
+
+async def test_an_old_launch_button_in_a_thread_gets_a_short_private_answer(
+    activity: int, driver: Driver, world: World, fake: FakeDiscord, bot_runner: BotRunner,
+    bot_errors: ErrorLog, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Discord refusing the launch in the thread (400) is the point
+    driver.allow_rest_errors()
+    thread = driver.add_channel(world.guild, "side game", thread=True, parent=world.channel)
+    assert bot_runner.bot is not None
+    # a table drawn before tables in threads went without the button
+    monkeypatch.setattr(bot_runner.bot.publisher, "in_thread", lambda place, channel: False,
+                        raising=False)
+    table = await open_table(driver, thread, world.anna, [world.bo])
+    old = table.table
+    assert LAUNCH in labels(old)
+    monkeypatch.undo()
+
+    pressed = await driver.click(world.bo, old, LAUNCH)
+    assert not pressed.failed and pressed.ephemeral
+    assert pressed.content == "That button isn't here any more. Nothing was changed."
+    assert pressed.activity_instance is None and driver.activity_in(thread) is None
+    refused = [c for c in fake.rest_calls if c.status == 400]
+    assert [(c.route, c.path.split("/")[2]) for c in refused] == [
+        ("/interactions/{interaction_id}/{interaction_token}/callback", str(pressed.id))]
+    assert not bot_errors.records
 
 
 async def test_a_voice_channel_with_no_table_opens_a_lobby_and_plays_a_game_to_the_end(
