@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 
+import aiohttp
 import discord
 
 from bot.cardart import CardImage
@@ -31,6 +32,8 @@ from bot.table.service import TableSnapshot
 from bot.table.settings import SettingsService
 
 _log = logging.getLogger(__name__)
+_NOT_EDITED = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
+"""What an edit of a panel through its interaction's webhook may end in, besides its success."""
 
 PLAYING_SECONDS = 60.0
 """A person answered at a table this recently is playing: when the turn comes back to them,
@@ -189,9 +192,10 @@ class HandPanels:
                                   view=panel_layout(fresh.content, fresh.view, fresh.image),
                                   previous_allowed_mentions=shown.mentions,
                                   **pictured(fresh.image, shown.image))
-            except discord.HTTPException as exc:
-                # the panel was dismissed, or Discord no longer lets the bot edit it
-                _log.info("could not refresh a hand panel at table %d: %s",
+            except _NOT_EDITED as exc:
+                # the panel was dismissed, Discord no longer lets the bot edit it, or could not
+                # be reached: the turn is announced another way (a ping)
+                _log.info("could not refresh a hand panel at table %d: %r",
                           snapshot.table_id, exc)
                 if self._open.get(key) is shown:
                     del self._open[key]
@@ -260,9 +264,10 @@ class HandPanels:
                 await edit_answer(panel.webhook, content=None,
                                   view=panel_layout(tr(panel.lang, RETIRED_PANEL), None, None),
                                   previous_allowed_mentions=panel.mentions, attachments=[])
-            except discord.HTTPException as exc:
-                # dismissed by the player, or Discord no longer lets the bot edit it
-                _log.info("could not retire a hand panel: %s", exc)
+            except _NOT_EDITED as exc:
+                # dismissed by the player, Discord no longer lets the bot edit it, or could not
+                # be reached: the move it follows is made and answered all the same
+                _log.info("could not retire a hand panel: %r", exc)
 
     def drop_table(self, table_id: int) -> None:
         """Forget the panels of a table that has closed."""

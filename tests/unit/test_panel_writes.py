@@ -4,7 +4,14 @@ player's do not wait for them."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import Any, cast
 
+import aiohttp
+import discord
+import pytest
+
+from bot.discord import panels
 from bot.discord.panels import PanelWrites
 
 KEY = (1, 7)
@@ -41,3 +48,22 @@ async def test_another_players_writes_do_not_wait() -> None:
     assert log == ["mine begins", "theirs begins", "theirs ends"]
     held.set()
     await asyncio.wait_for(mine, 10)
+
+
+@pytest.mark.parametrize("failure", [
+    aiohttp.ClientConnectionError("connection reset"), TimeoutError(),
+    discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message"),
+], ids=["network", "timeout", "dismissed"])
+async def test_a_panel_that_cannot_be_retired_is_left_as_it_is(
+        monkeypatch: pytest.MonkeyPatch, failure: BaseException) -> None:
+    # the move it follows is made and answered: its retirement is best effort, whatever Discord
+    # or the network answers
+    async def refused(*_: Any, **__: Any) -> None:
+        raise failure
+
+    monkeypatch.setattr(panels, "edit_answer", refused)
+    hands = panels.HandPanels(cast(Any, None), cast(Any, None), cast(Any, None),
+                              cast(Any, None), cast(Any, None), lambda: 100.0, None)
+    old = panels.OpenPanel(KEY, cast(Any, None), None, "en", shown_at=90.0, image=None,
+                           message_id=1)
+    await hands.retire(old)  # raises nothing
