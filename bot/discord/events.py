@@ -15,14 +15,16 @@ killed in the middle of a round completes the round when it is back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.answers import display_name, user_lang
+from bot.discord import checks
+from bot.discord.answers import display_name, edit_answer, say, send, update_panel, user_lang
 from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import (
     CONTENT_LIMIT,
@@ -35,14 +37,15 @@ from bot.discord.common import (
     turn_time_text,
 )
 from bot.discord.controller import TableController
-from bot.discord.errors import UserFacingError
-from bot.discord.layout import answer_layout
+from bot.discord.deadline import answering, in_time
+from bot.discord.errors import UnansweredChange, UserFacingError
+from bot.discord.layout import Layout, answer_layout
 from bot.discord.reach import server_channel
 from bot.discord.routing import Route, Router
 from bot.discord.rows import Rows
 from bot.discord.translator import cmd
 from bot.gamekit.contract import GameSpec, RuleError, Seat
-from bot.i18n import DEFAULT, N_, join, lang_of, ordinal, tr, trn
+from bot.i18n import DEFAULT, N_, L, join, lang_of, ordinal, tr, trn
 from bot.storage import EventEntrant, EventRecord, EventTable, TableRecord
 from bot.table import TableService
 from bot.table.computers import COMPUTER_NAMES
@@ -70,6 +73,17 @@ _ERRORS: dict[str, str] = {
 }
 
 
+CANNOT_POST = N_("I can't post the event here: I need the **View Channel** and **Send "
+                 "Messages** permissions in <#{channel}>. Nothing was changed.")
+CANNOT_POST_IN_THREAD = N_("I can't post the event here: I need the **View Channel** and **Send "
+                           "Messages in Threads** permissions in <#{channel}>. Nothing was "
+                           "changed.")
+NOT_POSTED = N_("I couldn't post the event's message in <#{channel}>, so the event was not "
+                "opened. Check my permissions there, then try again.")
+EVENT_SHOWS_IT = N_("Sorry, something went wrong on my side while answering you, but what you "
+                    "did went through: the event's message shows it.")
+
+
 def _error(exc: EventError, game: GameSpec) -> UserFacingError:
     text = _ERRORS.get(exc.why, "That event no longer exists.")
     return UserFacingError(text, game=game.name, low=game.min_players, high=game.max_players)
@@ -77,6 +91,17 @@ def _error(exc: EventError, game: GameSpec) -> UserFacingError:
 
 def _lang(event: EventRecord) -> str:
     return lang_of(event.locale or DEFAULT)
+
+
+async def _update(interaction: discord.Interaction, layout: Layout) -> None:
+    """Answer a click on the event's message by showing ``layout`` on it: the click's own
+    callback, or an edit through the interaction's webhook where the deadline's watch
+    acknowledged it first (``bot.discord.deadline``)."""
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await edit_answer(interaction.followup, content=None, embed=None, view=layout)
+        else:
+            await update_panel(interaction, content=None, embed=None, view=layout)
 
 
 class EventController:
@@ -185,10 +210,17 @@ class EventController:
         if not self.may_host(interaction, server.event_role):
             raise UserFacingError("Events are opened by members with Manage Server, or with "
                                   "the role the server chose for events. Nothing was changed.")
+        self._check_may_post(interaction)
         controller = self.controllers[game.kind]
-        seats = seats or min(game.max_players, 4)
+        # every option again, as Discord's client declares them: a modified one sends anything
+        checks.in_range(rounds, 1, MAX_ROUNDS, L("The number of rounds"))
+        if seats is None:
+            seats = min(game.max_players, 4)
         if not game.min_players <= seats <= game.max_players:
             raise _error(EventError("seats"), game)
+        plays_hands = game.event is not None and game.event.plays_hands
+        if plays_hands:
+            checks.in_range(hands, 1, MAX_HANDS, L("The number of hands per round"))
         if not 0 <= computers <= MAX_COMPUTERS:
             raise UserFacingError("An event takes up to {most} computer players.",
                                   most=MAX_COMPUTERS)
@@ -196,6 +228,7 @@ class EventController:
             turn_time = (await controller.defaults(interaction.guild_id)).turn_seconds
         if turn_time is None:
             turn_time = game.default_turn_seconds
+        checks.turn_seconds(turn_time)
         if channel is not None:
             tables_in = channel.id
         else:
@@ -203,27 +236,77 @@ class EventController:
             here = interaction.channel
             tables_in = getattr(here, "parent_id", None) or interaction.channel_id
         settings = EventSettings(rounds=rounds, seats=seats,
-                                 hands=hands if game.event and game.event.plays_hands else 0,
+                                 hands=hands if plays_hands else 0,
                                  turn_seconds=turn_time, tables_in=tables_in)
-        event = await self.service.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=game.kind,
-            host_id=interaction.user.id, settings=settings,
-            locale=await controller.channel_lang(interaction),
-            computers=[(-n, name) for n, name in enumerate(COMPUTER_NAMES[:computers], 1)])
-        lang = user_lang(interaction)
-        await interaction.response.send_message(
-            tr(lang, "{game} event #{event} opened below: people press **Register** to take "
-                     "part, and you press **Start** when everyone is in.",
-               game=game.name, event=event.id), ephemeral=True)
-        entrants = await self.service.entrants(event.id)
-        embed, view = self._render(game, event, entrants)
-        message = await self.client.get_partial_messageable(
-            interaction.channel_id, guild_id=interaction.guild_id).send(
-                view=answer_layout(embed, view))
-        await self.service.store.events.set_message(event.id, message.id, event.updated_at)
+        # the store and the post can outlast Discord's deadline: a late answer is a private
+        # "thinking…" first (``bot.discord.deadline``)
+        async with in_time(interaction, update=False):
+            event = await self.service.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, kind=game.kind,
+                host_id=interaction.user.id, settings=settings,
+                locale=await controller.channel_lang(interaction),
+                computers=[(-n, name) for n, name in enumerate(COMPUTER_NAMES[:computers], 1)])
+            if not await self._post(interaction, game, event):
+                await say(interaction, tr(user_lang(interaction), NOT_POSTED,
+                                          channel=interaction.channel_id))
+                return
+            await say(interaction, tr(
+                user_lang(interaction), "{game} event #{event} opened below: people press "
+                "**Register** to take part, and you press **Start** when everyone is in.",
+                game=game.name, event=event.id))
+
+    @staticmethod
+    def _check_may_post(interaction: discord.Interaction) -> None:
+        """Refuse, changing nothing, where the bot may not post the event's message (Discord
+        says what it may do in the channel with the interaction)."""
+        perms = interaction.app_permissions
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        may_send = perms.send_messages_in_threads if in_thread else perms.send_messages
+        if not (perms.view_channel and may_send):
+            raise UserFacingError(CANNOT_POST_IN_THREAD if in_thread else CANNOT_POST,
+                                  channel=interaction.channel_id)
+
+    async def _post(self, interaction: discord.Interaction, game: GameSpec,
+                    event: EventRecord) -> bool:
+        """Post the new event's registration message where it was asked for; whether it was.
+        An event whose message could not be posted is cancelled: nobody could register for
+        it, and no event is left open without its message."""
+        assert interaction.channel_id is not None
+        embed, view = self._render(game, event, await self.service.entrants(event.id))
+        try:
+            message = await self.client.get_partial_messageable(
+                interaction.channel_id, guild_id=interaction.guild_id).send(
+                    view=answer_layout(embed, view))
+        except Exception as exc:
+            if isinstance(exc, discord.Forbidden | discord.NotFound):
+                # the channel's permissions changed since Discord sent the interaction, or the
+                # channel is gone: the server's doing, not the bot's
+                _log.warning("event %d: could not post its message in channel=%s: %s",
+                             event.id, interaction.channel_id, exc)
+            else:
+                _log.error("event %d: could not post its message in channel=%s", event.id,
+                           interaction.channel_id, exc_info=exc)
+            await self.service.cancel(event.id)
+            return False
+        try:
+            await self.service.store.events.set_message(event.id, message.id, event.updated_at)
+        except Exception:
+            # the event works without it (its buttons name it); only the message's own update
+            # when the event ends is lost
+            _log.error("event %d: could not note its message %d", event.id, message.id,
+                       exc_info=True)
+        return True
 
     async def _click(self, interaction: discord.Interaction, game: GameSpec, event_id: int,
                      action: str) -> None:
+        # the store's writes can outlast Discord's deadline: the watch acknowledges the click
+        # in time, as an update of the event's message that the answer edits (the standings
+        # are a private answer of their own) (``bot.discord.deadline``)
+        async with in_time(interaction, update=action != "ev_table"):
+            await self._clicked(interaction, game, event_id, action)
+
+    async def _clicked(self, interaction: discord.Interaction, game: GameSpec, event_id: int,
+                       action: str) -> None:
         try:
             event = await self.service.event(event_id)
             if event.guild_id != interaction.guild_id or event.kind != game.kind:
@@ -244,10 +327,31 @@ class EventController:
                 return
         except EventError as exc:
             raise _error(exc, game) from None
-        entrants = await self.service.entrants(event_id)
-        embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(content=None, embed=None,
-                                                view=answer_layout(embed, view))
+        async with self._made(game, event):
+            await self._show(interaction, game, event)
+
+    async def _show(self, interaction: discord.Interaction, game: GameSpec,
+                    event: EventRecord) -> None:
+        """Answer a click on the event's message with the message as ``event`` stands now."""
+        embed, view = self._render(game, event, await self.service.entrants(event.id))
+        await _update(interaction, answer_layout(embed, view))
+
+    @contextlib.asynccontextmanager
+    async def _made(self, game: GameSpec, event: EventRecord) -> AsyncIterator[None]:
+        """Around what follows a click's change to ``event`` (stored already: ``event`` is as
+        it stands now), its answer included: should it fail, the event's message is brought
+        up to date with the bot's token and the person is told that what they did went
+        through, never that nothing changed (``UnansweredChange``)."""
+        try:
+            yield
+        except Exception as exc:
+            try:
+                await self._refresh_message(game, event)
+            except Exception:
+                _log.warning("event %d: could not update its message after its answer failed",
+                             event.id, exc_info=True)
+            raise UnansweredChange(f"event {event.id}: the answer to a change failed",
+                                   told=EVENT_SHOWS_IT) from exc
 
     async def _host_check(self, interaction: discord.Interaction, event: EventRecord) -> None:
         server = await self.settings.server(event.guild_id)
@@ -263,20 +367,19 @@ class EventController:
         await self._host_check(interaction, event)
         lang = user_lang(interaction)
         if event.status == "running":
-            await interaction.response.send_message(
-                tr(lang, "The event is running: anything waiting is tried again now."),
-                ephemeral=True)
             self._spawn(self.advance(event.id))
+            await say(interaction,
+                      tr(lang, "The event is running: anything waiting is tried again now."))
             return
         missing = self._missing_permissions(interaction, event)
         if missing:
             raise UserFacingError(missing, channel=self.service.settings(event).tables_in)
         event = await self.service.begin(event.id)
-        entrants = await self.service.entrants(event.id)
-        embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(content=None, embed=None,
-                                                view=answer_layout(embed, view))
+        # round 1's tables open whatever becomes of the answer: nothing would open them else
+        # until the host pressed Continue, and nothing would tell them to
         self._spawn(self.advance(event.id))
+        async with self._made(game, event):
+            await self._show(interaction, game, event)
 
     @staticmethod
     def _missing_permissions(interaction: discord.Interaction, event: EventRecord) -> str:
@@ -300,13 +403,11 @@ class EventController:
         go on as any table does."""
         await self._host_check(interaction, event)
         event = await self.service.cancel(event.id)
-        for table in await self.service.tables(event.id, event.round):
-            if table.table_id is not None:
-                self.live_tables.discard(table.table_id)
-        entrants = await self.service.entrants(event.id)
-        embed, view = self._render(game, event, entrants)
-        await interaction.response.edit_message(content=None, embed=None,
-                                                view=answer_layout(embed, view))
+        async with self._made(game, event):
+            for table in await self.service.tables(event.id, event.round):
+                if table.table_id is not None:
+                    self.live_tables.discard(table.table_id)
+            await self._show(interaction, game, event)
 
     async def standings_command(self, interaction: discord.Interaction,
                                 game: GameSpec) -> None:
@@ -327,7 +428,7 @@ class EventController:
         standings = await self.service.standings(event.id)
         embed = self._standings_embed(game, event, entrants, standings, lang,
                                       final=event.status == "finished")
-        await interaction.response.send_message(view=answer_layout(embed), ephemeral=True)
+        await send(interaction, view=answer_layout(embed))
 
     # -- rendering -----------------------------------------------------------------------------
 

@@ -71,6 +71,11 @@ async def share(controller: TableController, interaction: discord.Interaction,
                 table_id: int) -> None:
     """Post the replay of a finished table of this channel's place publicly, as a follow-up of
     the person's click."""
+    if (interaction.guild_id is not None and not interaction.is_guild_integration()
+            and not interaction.permissions.use_external_apps):
+        # Discord would show the post to the clicker alone (``reach.check_public_table``)
+        raise UserFacingError("This server lets kortbord answer you only privately, so the "
+                              "replay can't be shared here.")
     record = await finished_record(controller, interaction, table_id)
     # acknowledged before the drawing, which may take longer than Discord waits; privately, so
     # that a refusal stays the clicker's and the picture is a public message of its own

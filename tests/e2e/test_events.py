@@ -26,7 +26,7 @@ from bot.fakediscord.model import (
 from bot.games.registry import GAMES
 from bot.storage import EventRecord, Store
 from tests.e2e.automation import start_clocked
-from tests.e2e.conftest import BotRunner, World
+from tests.e2e.conftest import BotRunner, ErrorLog, World
 from tests.e2e.table_card import card
 from tests.e2e.table_players import Player
 from tests.fakeclock import FakeClock
@@ -351,3 +351,66 @@ async def test_tables_the_bot_cannot_thread_wait_for_the_permission_and_continue
     assert "final standings" in str((card(done) or {})["title"])
     threads = fake.guilds[guild.id].threads()
     assert len(threads) == 2 and all(t.parent_id == tables.id for t in threads)
+
+
+# what a modified client can send: each (game, options) with what the answer says; "lobby"
+# where the lobby's own command (``/<game> start``) takes the same option and must say the same
+REFUSED: list[tuple[str, dict[str, int], str]] = [
+    ("dubb", {"rounds": 0}, "The number of rounds must be from 1 to 10. Nothing was changed."),
+    ("tonk", {"rounds": 99}, "The number of rounds must be from 1 to 10. Nothing was changed."),
+    ("tonk", {"hands": 0},
+     "The number of hands per round must be from 1 to 20. Nothing was changed."),
+    ("tonk", {"hands": 21},
+     "The number of hands per round must be from 1 to 20. Nothing was changed."),
+    ("dubb", {"seats": 0}, "A Dubb table seats 2 to"),
+    ("dubb", {"turn_time": -5}, "lobby"),
+    ("dubb", {"turn_time": 5}, "lobby"),
+    ("tonk", {"turn_time": 9}, "lobby"),
+    ("tonk", {"turn_time": 3601}, "lobby"),
+]
+
+
+async def test_event_options_a_modified_client_sends_out_of_range_are_refused_and_store_nothing(
+    bot: BotRunner, driver: Driver, world: World, bot_errors: ErrorLog
+) -> None:
+    """Discord's client keeps ``/<game> event new``'s options in their declared ranges; a
+    modified one can send anything. Each value gets the short private answer the other
+    commands give (the lobby's own, word for word, for a turn time), in the sender's
+    language, and no event is stored."""
+    assert bot.bot is not None
+    host = driver.add_user("Host Hedvig", admin=True)
+    svensk = driver.add_user("Värd Vera", admin=True, locale="sv-SE")
+    elsewhere = driver.add_channel(world.guild, "lobbies")
+
+    async def nothing_stored() -> None:
+        assert bot.bot is not None
+        for kind in ("dubb", "tonk"):
+            assert await bot.bot.store.events.of_guild(world.guild.id, kind, limit=1) == []
+        assert driver.channel_messages(world.channel) == []
+
+    for game, options, says in REFUSED:
+        answer = await driver.slash(host, world.channel, f"{game} event new", options,
+                                    validate=False)
+        assert answer.ephemeral, (game, options)
+        if says == "lobby":
+            lobby = await driver.slash(host, elsewhere, f"{game} start", options,
+                                       validate=False)
+            assert lobby.ephemeral and "turn time" in lobby.content.lower(), lobby.content
+            assert answer.content == lobby.content, (game, options)
+            assert await bot.bot.service.get(elsewhere.id) is None
+        else:
+            assert answer.content.startswith(says), (game, options, answer.content)
+        assert "went wrong" not in answer.content, (game, options)
+        await nothing_stored()
+
+    # in the sender's language
+    rounds = await driver.slash(svensk, world.channel, "dubb event new", {"rounds": 0},
+                                validate=False)
+    assert rounds.ephemeral
+    assert rounds.content == "Antalet omgångar måste vara från 1 till 10. Inget ändrades."
+    turn = await driver.slash(svensk, world.channel, "tonk event new", {"turn_time": 5},
+                              validate=False)
+    lobby = await driver.slash(svensk, elsewhere, "tonk start", {"turn_time": 5})
+    assert turn.ephemeral and turn.content == lobby.content and "Inget ändrades" in turn.content
+    await nothing_stored()
+    assert bot_errors.records == []

@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.discord import replay_share
 from bot.fakediscord import Driver, FakeDiscord
+from bot.fakediscord.model import USE_EXTERNAL_APPS
 from tests.e2e.conftest import BotRunner, World
 from tests.e2e.dubb_table import open_table, title, wait_table
 
@@ -118,3 +119,30 @@ async def test_a_replay_too_large_to_upload_is_refused_privately(
     assert shared.followups == []
     # nothing public is left behind
     assert len(driver.channel_messages(world.channel)) == before
+
+
+async def test_sharing_is_refused_where_every_answer_would_be_private(
+    bot: BotRunner, driver: Driver, fake: FakeDiscord
+) -> None:
+    """A server that never added kortbord, whose members played through their own install and
+    then lost Use External Apps: Discord would show the post to the clicker alone, so one
+    private line says so, and nothing is posted."""
+    guild = driver.add_guild("Strict", with_bot=False)
+    hall = driver.add_channel(guild, "hall")
+    anna = driver.add_user("Anna", guilds=[guild])
+    driver.install_for(anna)
+    await driver.slash(anna, hall, "dubb start", {"computers": 2, "turn_time": 0})
+    lobby = await wait_table(driver, hall)
+    await driver.click(anna, lobby, "Start")
+    await driver.slash(anna, hall, "dubb stop")
+    await driver.wait_for(lambda: title(lobby).endswith("closed"), what="the table closed")
+    replay = await driver.click(anna, lobby, "Replay")
+    assert replay.message is not None
+    fake.guilds[guild.id].everyone.permissions &= ~USE_EXTERNAL_APPS
+    shown = len(driver.channel_messages(hall))
+
+    refused = await driver.click(anna, replay.message, "Share replay")
+    assert refused.ephemeral and refused.content == (
+        "This server lets kortbord answer you only privately, so the replay can't be shared "
+        "here.")
+    assert refused.followups == [] and len(driver.channel_messages(hall)) == shown
