@@ -124,6 +124,10 @@ class EventController:
         tables are looked up each time one ends or waits between hands: one indexed read)."""
         self.live_tables: set[int] = set()
         """Tables of events in play: they play on with only computer players left."""
+        self._refused: set[int] = set()
+        """Events whose tables' channel refused a thread (Discord's 403, or 404: it is gone):
+        their tables are not tried again, nor the refusal said again, until the host presses
+        **Continue** (or the bot starts again)."""
 
     # -- wiring --------------------------------------------------------------------------------
 
@@ -166,14 +170,41 @@ class EventController:
 
     async def resume(self) -> None:
         """At start-up: every running event of this process's servers moves on (tables a
-        killed process left unopened are opened, ended ones scored)."""
-        for event in await self.service.running():
-            for table in await self.service.tables(event.id, event.round):
+        killed process left unopened are opened, or never shown are shown, ended ones scored,
+        standings it never posted posted), and so does every finished one whose final
+        standings it never posted."""
+        for event in await self.service.resuming():
+            tables: list[EventTable] = []
+            if event.status == "running":
+                tables = await self.service.tables(event.id, event.round)
+            for table in tables:
                 if table.table_id is not None:
                     self._known[table.table_id] = event.id
                     if table.result is None:
                         self.live_tables.add(table.table_id)
-            self._spawn(self.advance(event.id))
+            self._spawn(self._resume(event, tables))
+
+    async def _resume(self, event: EventRecord, tables: Sequence[EventTable]) -> None:
+        controller = self.controllers[event.kind]
+        try:
+            for table in tables:
+                if (table.thread_id is not None and table.table_id is not None
+                        and table.result is None):
+                    await self._show_unseen(controller, table.thread_id, table.table_id)
+        finally:
+            await self.advance(event.id)
+
+    async def _show_unseen(self, controller: TableController, thread_id: int,
+                           table_id: int) -> None:
+        """Show a table in play that has no message yet: its process was killed after the
+        table started and before its first post (a start-up's redraw knows only tables with a
+        message)."""
+        record = await self.tables.live_record(thread_id)
+        if record is None or record.id != table_id or record.message_id is not None:
+            return
+        snapshot = await self.tables.get(thread_id)
+        if snapshot is not None and snapshot.table_id == table_id and snapshot.is_playing:
+            await controller.redraw(snapshot)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -367,6 +398,7 @@ class EventController:
         await self._host_check(interaction, event)
         lang = user_lang(interaction)
         if event.status == "running":
+            self._refused.discard(event.id)
             self._spawn(self.advance(event.id))
             await say(interaction,
                       tr(lang, "The event is running: anything waiting is tried again now."))
@@ -527,45 +559,51 @@ class EventController:
         """One pass; whether it changed something that calls for another."""
         state = await self.service.pending(event_id)
         event = state.event
-        if event.status == "finished":
-            await self._announce(event)
+        if event.status not in ("running", "finished"):
             return False
+        # what is due first: standings a killed process seated the next round without posting
+        # (or the final ones it never posted), before anything of the next round is shown
+        await self._announce(event)
         if event.status != "running":
             return False
         game = self.controllers[event.kind].game
         if state.complete:
-            await self._announce(event)
             event = await self.service.next_round(event)
             await self._announce(event)
-            await self._refresh_message(game, event)
             return event.status == "running"
         moved = False
-        if state.to_open:
-            opened = [await self._open(game, event, table) for table in state.to_open]
-            moved = True
-            if all(opened):
+        if state.to_open and event.id not in self._refused:
+            opened = 0
+            for table in state.to_open:
+                if event.id in self._refused:
+                    break
+                opened += await self._open(game, event, table)
+            # progress only where a table came into being: a refused thread waits for the host
+            moved = opened > 0
+            if opened == len(state.to_open):
                 await self._post_seating(game, event)
         for table, record in state.playing:
             moved = await self._nudge(game, event, table, record) or moved
         return moved
 
     async def _announce(self, event: EventRecord) -> None:
-        """Post the standings of every round that ended and was not announced yet (after a
-        restart too); each is posted before it is noted, so none is ever skipped."""
+        """Post the standings after every round that ended and was not announced yet (after a
+        restart too), each as it stood after its round; each is posted before it is noted, so
+        none is ever skipped; then the event's message says where the event stands."""
         done = event.round if event.status == "finished" else event.round - 1
         if done <= event.announced:
             return
         game = self.controllers[event.kind].game
         entrants = await self.service.entrants(event.id)
-        standings = await self.service.standings(event.id)
-        final = event.status == "finished"
-        embed = self._standings_embed(game, event, entrants, standings, _lang(event),
-                                      final=final, after=done)
-        await self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id
-                                                  ).send(view=answer_layout(embed))
-        await self.service.announced(event.id, done)
-        if final:
-            await self._refresh_message(game, event)
+        channel = self.client.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        for after in range(event.announced + 1, done + 1):
+            final = event.status == "finished" and after == done
+            standings = await self.service.standings(event.id, through=after)
+            embed = self._standings_embed(game, event, entrants, standings, _lang(event),
+                                          final=final, after=after)
+            await channel.send(view=answer_layout(embed))
+            await self.service.announced(event.id, after)
+        await self._refresh_message(game, event)
 
     async def _refresh_message(self, game: GameSpec, event: EventRecord) -> None:
         if event.message_id is None:
@@ -581,8 +619,9 @@ class EventController:
             _log.info("event %d: could not update its message: %s", event.id, exc)
 
     async def _open(self, game: GameSpec, event: EventRecord, table: EventTable) -> bool:
-        """Create the table's thread and its game; ``False`` if the thread could not be made
-        (the event channel is told why, and a later pass tries again)."""
+        """Create the table's thread and its game; whether the table came into being (opened,
+        or scored for want of players). A thread the channel refuses is said once in the event
+        channel, and not tried again until the host presses **Continue** (``_refused``)."""
         settings = self.service.settings(event)
         lang = _lang(event)
         thread_id = table.thread_id
@@ -590,19 +629,23 @@ class EventController:
             try:
                 parent = server_channel(self.client, event.guild_id, settings.tables_in)
                 if not isinstance(parent, discord.TextChannel):
-                    fetched = await self.client.fetch_channel(settings.tables_in)
-                    if not isinstance(fetched, discord.TextChannel):
-                        raise discord.Forbidden  # type: ignore[call-arg]
-                    parent = fetched
-                thread = await parent.create_thread(
-                    name=tr(lang, "{game} event {event} · round {round} · table {table}",
-                            game=game.name, event=event.id, round=table.round,
-                            table=table.table_no)[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+                    parent = await self.client.fetch_channel(settings.tables_in)
+                thread = None
+                if isinstance(parent, discord.TextChannel):
+                    thread = await parent.create_thread(
+                        name=tr(lang, "{game} event {event} · round {round} · table {table}",
+                                game=game.name, event=event.id, round=table.round,
+                                table=table.table_no)[:100],
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             except (discord.Forbidden, discord.NotFound) as exc:
                 _log.warning("event %d: no thread for table %d: %s", event.id,
                              table.table_no, exc)
+                thread = None
+            if thread is None:
+                # the same for every table of the event (one channel holds them all): said
+                # once, and tried again when the host says so
+                self._refused.add(event.id)
                 await self.client.get_partial_messageable(
                     event.channel_id, guild_id=event.guild_id).send(tr(
                         lang, "I can't open the tables' threads: I need the **Create Public "
@@ -618,11 +661,12 @@ class EventController:
                 thread_id = fresh.thread_id
             else:
                 thread_id = thread.id
-        await self._open_game(game, event, table, thread_id, settings)
-        return True
+        return await self._open_game(game, event, table, thread_id, settings)
 
     async def _open_game(self, game: GameSpec, event: EventRecord, table: EventTable,
-                         thread_id: int, settings: EventSettings) -> None:
+                         thread_id: int, settings: EventSettings) -> bool:
+        """Open and start the table's game in its thread, and record it; whether the table
+        came into being (``False``: it could not open, and a later pass tries again)."""
         controller = self.controllers[game.kind]
         record = await self.tables.live_record(thread_id)
         if record is None:
@@ -638,7 +682,7 @@ class EventController:
             if len(seated) < game.min_players:
                 await self.service.score(event, table, None,
                                          present=[s.player_id for s in seated])
-                return
+                return True
             host = (people or seated)[0]
             guests = [s for s in seated if s.player_id != host.player_id]
             try:
@@ -649,7 +693,7 @@ class EventController:
             except (AlreadySeatedError, TableError) as exc:
                 _log.warning("event %d: table %d could not open: %s", event.id,
                              table.table_no, exc)
-                return
+                return False
             record = await self.tables.live_record(thread_id)
             assert record is not None
         # known before the start is shown: the table plays on if only computers sit there
@@ -663,6 +707,11 @@ class EventController:
         await self.service.set_table(table, record.id)
         if result is not None:
             await controller.show_automatic(result)
+        else:
+            # started by a process killed before it recorded the table: shown now, if that
+            # process never showed it
+            await self._show_unseen(controller, thread_id, record.id)
+        return True
 
     async def _post_seating(self, game: GameSpec, event: EventRecord) -> None:
         """Tell everyone where they sit this round (people are mentioned, so the thread is a

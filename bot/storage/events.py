@@ -228,11 +228,14 @@ class EventStore:
 
         return await self._transaction(body)
 
-    async def running(self, *, shards: Shards | None = None) -> list[EventRecord]:
-        """Running events of the servers ``shards`` owns (start-up resumes them)."""
+    async def resuming(self, *, shards: Shards | None = None) -> list[EventRecord]:
+        """The events a start-up moves on, of the servers ``shards`` owns: the running ones, and
+        the finished ones whose final standings were not noted as posted (``announced`` short
+        of their last round: the process was killed between the finish and that post)."""
         owned, params = shard_filter(shards)
         rows = await self._db.fetch(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE status = 'running'{owned} ORDER BY id",
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE (status = 'running' OR "
+            f"(status = 'finished' AND announced < round)){owned} ORDER BY id",
             params,
         )
         return [_event(r) for r in rows]

@@ -170,8 +170,10 @@ class EventService:
 
     # -- rounds ----------------------------------------------------------------------------
 
-    async def running(self) -> list[EventRecord]:
-        return await self._store.events.running(shards=self._shards)
+    async def resuming(self) -> list[EventRecord]:
+        """The events a start-up moves on: the running ones, and the finished ones whose final
+        standings were not noted as posted (a process killed as its event finished)."""
+        return await self._store.events.resuming(shards=self._shards)
 
     async def table_of(self, table_id: int) -> EventTable | None:
         return await self._store.events.table_of(table_id)
@@ -226,14 +228,18 @@ class EventService:
                                             [s.to_dict() for s in scores])
         return scores
 
-    async def results(self, event_id: int) -> list[list[Score]]:
-        """Every scored table of the event, in round and table order."""
+    async def results(self, event_id: int, through: int | None = None) -> list[list[Score]]:
+        """Every scored table of the event, in round and table order; ``through``: of the
+        rounds up to that one only."""
         return [[Score.from_dict(s) for s in t.result]
-                for t in await self._store.events.tables(event_id) if t.result is not None]
+                for t in await self._store.events.tables(event_id)
+                if t.result is not None and (through is None or t.round <= through)]
 
-    async def standings(self, event_id: int) -> list[Standing]:
+    async def standings(self, event_id: int, through: int | None = None) -> list[Standing]:
+        """The standings from every table scored so far; ``through``: as they stood after that
+        round (the standings posted after it, however late)."""
         players = [e.player_id for e in await self.entrants(event_id)]
-        return tourney.standings(players, await self.results(event_id))
+        return tourney.standings(players, await self.results(event_id, through))
 
     async def next_round(self, event: EventRecord) -> EventRecord:
         """The round in play has every table scored: seat the next one (Swiss-style), or finish

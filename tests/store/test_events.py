@@ -46,16 +46,16 @@ async def test_registration_runs_until_the_start(store: Store, clock: FakeClock)
         with pytest.raises(EventError) as closed:
             await late
         assert closed.value.why == "closed"
-    assert [e.id for e in await service.running()] == [event.id]
-    assert await service.running() == await EventService(
-        store, GAMES, shards=Shards(count=2, ids=((GUILD >> 22) % 2,))).running()
+    assert [e.id for e in await service.resuming()] == [event.id]
+    assert await service.resuming() == await EventService(
+        store, GAMES, shards=Shards(count=2, ids=((GUILD >> 22) % 2,))).resuming()
     assert await EventService(store, GAMES, shards=Shards(
-        count=2, ids=(1 - (GUILD >> 22) % 2,))).running() == []
+        count=2, ids=(1 - (GUILD >> 22) % 2,))).resuming() == []
     # a running event can be cancelled, once; it is then no longer resumed
     assert (await service.cancel(event.id)).status == "cancelled"
     with pytest.raises(EventError):
         await service.cancel(event.id)
-    assert await service.running() == []
+    assert await service.resuming() == []
     assert [e.status for e in await service.closed_events(GUILD, "dubb")] == ["cancelled"]
 
 
@@ -96,7 +96,10 @@ async def test_each_step_of_a_round_is_taken_once(store: Store, clock: FakeClock
     final = await service.next_round(await service.event(event.id))
     assert (final.status, final.round) == ("finished", 2)
     assert [e.id for e in await service.closed_events(GUILD, "dubb")] == [event.id]
-    assert await service.running() == []
+    # finished: resumed only until its final standings are noted as posted
+    assert [e.id for e in await service.resuming()] == [event.id]
+    assert await service.announced(event.id, 2)
+    assert await service.resuming() == []
 
 
 async def test_round_one_is_seated_by_the_strengths_it_is_given(
@@ -117,3 +120,45 @@ async def test_round_one_is_seated_by_the_strengths_it_is_given(
     assert asked == [(GUILD, "dubb", (-1, -2, -3, -4, -5, -6))]
     assert [t.players for t in await service.tables(event.id, 1)] == [(-6, -3, -2),
                                                                       (-5, -4, -1)]
+
+
+async def test_a_start_up_resumes_a_finished_event_until_its_final_standings_are_noted(
+    store: Store, clock: FakeClock
+) -> None:
+    """A process killed between an event's finish and its final standings' post leaves the
+    event finished with its last round not announced: the next start-up resumes it (and only
+    in the process that owns its server), until the post is noted. Each round's standings
+    are counted from the rounds up to it, however late they are posted."""
+    service = EventService(store, GAMES, clock=clock)
+    event = await service.create(guild_id=GUILD, channel_id=55, kind="dubb", host_id=1,
+                                 settings=SETTINGS, locale=None,
+                                 computers=[(-n, f"c{n}") for n in range(1, 4)])
+    event = await service.begin(event.id)
+    assert [e.id for e in await service.resuming()] == [event.id]
+    (first,) = await service.tables(event.id, 1)
+    await service.score(event, first, None, present=list(first.players))
+    event = await service.next_round(event)
+    (second,) = await service.tables(event.id, 2)
+    await service.score(event, second, None, present=list(second.players))
+    # those present share first place: 2 points a round each
+    assert {s.points for s in await service.standings(event.id, through=1)} == {2}
+    assert {s.points for s in await service.standings(event.id)} == {4}
+    finished = await service.next_round(await service.event(event.id))
+    assert (finished.status, finished.round, finished.announced) == ("finished", 2, 0)
+    # no longer running, but its final standings are still to be posted
+    assert [e.id for e in await service.resuming()] == [event.id]
+    assert [e.id for e in await EventService(store, GAMES, shards=Shards(
+        count=2, ids=((GUILD >> 22) % 2,))).resuming()] == [event.id]
+    assert await EventService(store, GAMES, shards=Shards(
+        count=2, ids=(1 - (GUILD >> 22) % 2,))).resuming() == []
+    assert await service.announced(event.id, 1)
+    assert [e.id for e in await service.resuming()] == [event.id]
+    assert await service.announced(event.id, 2)
+    assert await service.resuming() == []
+    # a cancelled event is never resumed, whatever it announced
+    other = await service.create(guild_id=GUILD, channel_id=55, kind="dubb", host_id=1,
+                                 settings=SETTINGS, locale=None,
+                                 computers=[(-n, f"c{n}") for n in range(1, 4)])
+    await service.begin(other.id)
+    await service.cancel(other.id)
+    assert await service.resuming() == []

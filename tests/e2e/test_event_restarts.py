@@ -1,0 +1,207 @@
+"""An event picks up where a killed process left it, at the moments between two of its steps
+that ``tests/e2e/test_event_crash.py``'s kills rarely hit: the process stops at the exact
+step (the call never returns, nothing after it runs, as under SIGKILL) and a fresh bot starts
+on the same database and the same Discord. Also: a tables' channel that refuses threads is
+said once, not at every pass (docs/events.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.fakediscord import Channel, Driver, FakeDiscord, StoredMessage
+from bot.fakediscord.model import BOT_DEFAULT, CREATE_PUBLIC_THREADS, EVERYONE_DEFAULT
+from tests.e2e import table_card
+from tests.e2e.automation import start_clocked
+from tests.e2e.conftest import BotRunner, World
+from tests.e2e.table_card import card
+from tests.e2e.test_events import (
+    dubb_outcomes,
+    event_of,
+    expected_lines,
+    final_standings,
+    open_event,
+    play_out,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
+
+WITHIN = 60.0
+REFUSAL = "I can't open the tables' threads"
+
+
+def stop_at(owner: Any, method: str, when: Callable[..., bool]) -> asyncio.Event:
+    """The process stops in ``owner.method`` the first time ``when`` holds for its
+    arguments: the call never returns and nothing after it in that task runs, as if the
+    process were killed there. The event returned is set once it has stopped."""
+    stopped = asyncio.Event()
+    original = getattr(owner, method)
+
+    async def stopping(*args: Any, **kwargs: Any) -> Any:
+        if not stopped.is_set() and when(*args, **kwargs):
+            stopped.set()
+            await asyncio.Future()  # never done: the restart cancels it
+        return await original(*args, **kwargs)
+
+    setattr(owner, method, stopping)
+    return stopped
+
+
+def titles(driver: Driver, channel: Channel) -> list[str]:
+    return [str(c.get("title")) for m in driver.channel_messages(channel) if (c := card(m))]
+
+
+def over(fake: FakeDiscord, message: StoredMessage) -> bool:
+    return "The event is over" in json.dumps(fake.messages[message.id].components)
+
+
+async def test_final_standings_a_kill_left_unposted_as_the_event_finished_are_posted(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Killed right after the event was marked finished, before its final standings were
+    posted: the next start posts them and says on the event's message that it is over."""
+    await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 2, "turn_time": 0})
+    assert bot_runner.bot is not None
+    stopped = stop_at(bot_runner.bot.events, "_announce",
+                      lambda event: event.status == "finished")
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    assert (event.status, event.announced) == ("finished", 0)
+    assert final_standings(driver, world.channel) is None and not over(fake, message)
+
+    await bot_runner.restart()
+    await driver.wait_for(lambda: final_standings(driver, world.channel), within=WITHIN,
+                          what="the final standings")
+    await driver.wait_for(lambda: over(fake, message), within=WITHIN,
+                          what="the event's message to say it is over")
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    assert (event.status, event.round, event.announced) == ("finished", 1, 1)
+    assert sum("final standings" in t for t in titles(driver, world.channel)) == 1
+
+
+@pytest.mark.parametrize("where", ["set_table", "show_automatic"])
+async def test_a_table_a_kill_left_started_and_never_shown_is_shown_and_played(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World, where: str
+) -> None:
+    """Killed after an event's table started, before the table was posted in its thread
+    (``set_table``: before the event recorded it; ``show_automatic``: after): the next start
+    posts the table, and its people play the event to its end."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
+    for person in (host, world.anna):
+        await driver.click(person, message, "Register")
+    bot = bot_runner.bot
+    assert bot is not None
+    owner = bot.events.service if where == "set_table" else bot.controllers["dubb"]
+    stopped = stop_at(owner, where, lambda *_: True)
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    (table,) = await bot.store.events.tables(event.id)
+    assert table.thread_id is not None
+    record = await bot.service.live_record(table.thread_id)
+    assert record is not None and record.status == "playing" and record.message_id is None
+    thread = fake.channels[table.thread_id]
+
+    await bot_runner.restart()
+    shown = await driver.wait_for_message(
+        thread, lambda m: table_card.title(m).startswith("Dubb"), within=WITHIN)
+    assert shown.button("Your hand") is not None
+    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
+                          people=[host, world.anna])
+    assert "final standings" in str((card(done) or {}).get("title"))
+    (table,) = await bot_runner.bot.store.events.tables(event.id)  # type: ignore[union-attr]
+    assert table.result is not None
+
+
+async def test_standings_a_kill_left_unposted_after_seating_the_next_round_come_first(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Killed between seating round 2 and posting the standings after round 1: the next start
+    posts them before anything of round 2, as they stood after round 1."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 2, "seats": 2, "computers": 4, "turn_time": 0})
+    assert bot_runner.bot is not None
+    stopped = stop_at(bot_runner.bot.events, "_announce",
+                      lambda event: event.round == 2 and event.announced == 0)
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    assert not any("after round 1" in t for t in titles(driver, world.channel))
+
+    await bot_runner.restart()
+    await play_out(bot_runner, driver, fake, clock, world, world.channel)
+    await driver.wait_for(lambda: over(fake, message), within=WITHIN,
+                          what="the event's message to say it is over")
+    posted = [m for m in driver.channel_messages(world.channel)
+              if "after round 1" in str((card(m) or {}).get("title"))
+              or "round 2**" in m.content]
+    assert len(posted) == 2 and card(posted[0]) is not None, "the standings come first"
+    assert bot_runner.bot is not None
+    store = bot_runner.bot.store
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    assert (event.status, event.announced) == ("finished", 2)
+    entrants = await store.events.entrants(event.id)
+    names = {e.player_id: f"🤖 {e.name}" for e in entrants}
+    round_one = [(s, [[p] for p in r], g) for n, s, r, g in await dubb_outcomes(store, event.id)
+                 if n == 1]
+    expected = expected_lines(round_one, names, [e.player_id for e in entrants], seats=2)
+    assert str((card(posted[0]) or {})["description"]).splitlines() == expected
+
+
+async def test_a_tables_channel_that_refuses_threads_is_said_once_until_the_host_continues(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord
+) -> None:
+    """The tables' channel refuses threads (Discord's 403): the event's channel is told once,
+    and the event waits (no pass after pass of refused requests and messages); each
+    **Continue** tries once more, and once the bot may, the tables open."""
+    guild = driver.add_guild("Threads later",
+                             bot_permissions=BOT_DEFAULT & ~CREATE_PUBLIC_THREADS,
+                             everyone_permissions=EVERYONE_DEFAULT & ~CREATE_PUBLIC_THREADS)
+    lobby = driver.add_channel(guild, "lobby")
+    tables = driver.add_channel(guild, "tables")
+    host = driver.add_user("Host Hedvig", admin=True)
+    driver.allow_rest_errors()  # the refused threads are the point
+    await start_clocked(bot_runner, seed=5)
+    bot = bot_runner.bot
+    assert bot is not None
+    message = await open_event(driver, lobby, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 4, "channel": tables})
+
+    def refusals() -> int:
+        return sum(REFUSAL in m.content for m in driver.channel_messages(lobby))
+
+    async def settled() -> None:
+        """Until every pass the clicks asked for has run, and none asked for another."""
+        async with asyncio.timeout(WITHIN):
+            while bot.events._tasks:
+                await asyncio.wait(list(bot.events._tasks))
+
+    await driver.click(host, message, "Start")
+    await settled()
+    assert refusals() == 1
+    assert fake.guilds[guild.id].threads() == []
+    answer = await driver.click(host, fake.messages[message.id], "Continue")
+    assert "tried again" in answer.content
+    await settled()
+    assert refusals() == 2
+    assert fake.guilds[guild.id].threads() == []
+
+    for role in fake.guilds[guild.id].roles.values():
+        if role.bot_id is not None:
+            role.permissions |= CREATE_PUBLIC_THREADS
+    await driver.click(host, fake.messages[message.id], "Continue")
+    await driver.wait_for_message(lobby, lambda m: "round 1**" in m.content, within=WITHIN)
+    assert len(fake.guilds[guild.id].threads()) == 2
+    assert refusals() == 2
