@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -24,9 +24,13 @@ from bot.storage import DailyAttempt, DailyBaseline, DailyDay, DailyStanding, Fi
 
 _log = logging.getLogger(__name__)
 
-CLAIM_STALE = 600.0
-"""Seconds after which a baseline claimed but never stored (its process died) is computed
-again by whoever asks next."""
+CLAIM_LEASE = 20.0
+"""Seconds a claim on the day's baseline holds without a sign of life: the process computing it
+renews it every ``RENEW`` seconds (a search of a few seconds renews it once or not at all), so
+a claim older than this is one whose process was killed or restarted before storing the
+baseline, and whoever asks next computes it. It bounds the wait for a dead process's claim."""
+RENEW = 5.0
+"""Seconds between renewals of this process's claim while it computes the baseline."""
 POLL = 0.25
 """Seconds between looks at the store while another process computes the baseline."""
 
@@ -82,11 +86,13 @@ STREAK_DAYS = 366
 
 class DailyService:
     def __init__(self, store: Store, games: Mapping[str, GameSpec], now: Callable[[], float],
-                 budget: Budget = BUDGET) -> None:
+                 budget: Budget = BUDGET,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.store = store
         self.games = games
         self.now = now
         self.budget = budget
+        self.sleep = sleep  # on the clock that ``now`` reads, in tests
         self._baselines: dict[tuple[str, str], asyncio.Lock] = {}
 
     def today(self) -> date:
@@ -115,7 +121,9 @@ class DailyService:
 
     async def baseline(self, game: GameSpec, day: date) -> DailyBaseline:
         """The expert's result on the day's deal: computed by one caller in one process, the
-        others waiting for it (a lock here, a claim row in the store between processes)."""
+        others waiting for it (a lock here, a claim row in the store between processes, which
+        its process renews while it computes: one not renewed for ``CLAIM_LEASE`` is taken
+        over)."""
         key = (game.kind, day.isoformat())
         lock = self._baselines.setdefault(key, asyncio.Lock())
         async with lock:
@@ -123,17 +131,55 @@ class DailyService:
                 stored = await self.store.daily.baseline(*key)
                 if stored is not None:
                     return stored
-                if await self.store.daily.claim_baseline(*key, self.now(), CLAIM_STALE):
-                    secret = bytes.fromhex((await self.day(game.kind, day)).secret)
-                    made: Baseline = await asyncio.to_thread(
-                        compute_baseline, game, day, secret, self.budget)
-                    _log.info("daily baseline of %s %s: %s in %.2f s", game.kind, key[1],
-                              made.outcome, made.seconds)
-                    await self.store.daily.store_baseline(*key, made.outcome, made.moves,
-                                                          made.seconds, self.now())
+                claimed = self.now()
+                if await self.store.daily.claim_baseline(*key, claimed, CLAIM_LEASE):
+                    await self._compute(game, day, claimed)
                     continue
                 # another process claimed it: look again shortly (it takes seconds)
-                await asyncio.sleep(POLL)
+                await self.sleep(POLL)
+
+    async def _compute(self, game: GameSpec, day: date, claimed: float) -> None:
+        """Compute and store the day's baseline under this process's claim of ``claimed``,
+        renewed meanwhile; a claim given up (the search failed, or its caller was cancelled)
+        is released, for the next to ask to compute it at once."""
+        kind, iso = game.kind, day.isoformat()
+        held = claimed
+
+        async def renew() -> None:
+            nonlocal held
+            while True:
+                await self.sleep(RENEW)
+                # the new time first: a renewal cancelled half-way still commits
+                last, held = held, self.now()
+                try:
+                    if not await self.store.daily.renew_baseline(kind, iso, last, held):
+                        _log.warning("daily baseline of %s %s: claim taken over", kind, iso)
+                        return
+                except Exception:
+                    held = last
+                    _log.warning("daily baseline of %s %s: claim not renewed", kind, iso,
+                                 exc_info=True)
+
+        renewing = asyncio.create_task(renew())
+        stored = False
+        try:
+            secret = bytes.fromhex((await self.day(kind, day)).secret)
+            made: Baseline = await asyncio.to_thread(
+                compute_baseline, game, day, secret, self.budget)
+            _log.info("daily baseline of %s %s: %s in %.2f s", kind, iso, made.outcome,
+                      made.seconds)
+            await self.store.daily.store_baseline(kind, iso, made.outcome, made.moves,
+                                                  made.seconds, self.now())
+            stored = True
+        finally:
+            renewing.cancel()
+            await asyncio.wait([renewing])  # a renewal under way ends first
+            if not stored:
+                try:
+                    await self.store.daily.release_baseline(kind, iso, held)
+                except Exception:
+                    _log.warning("daily baseline of %s %s: claim not released (it lapses "
+                                 "in %g s)", kind, iso, CLAIM_LEASE, exc_info=True)
 
     async def start(self, game: GameSpec, player_id: int, guild_id: int, name: str) -> Daily:
         """Today's daily for the person: started now (starting is the attempt), or resumed

@@ -3,7 +3,8 @@ baseline and everyone's attempt. Written once for both backends; ``Store.daily``
 
 What several processes could do at once is decided by the database: the first secret stored for
 a day is the day's (``day_secret`` returns it to everyone), one process claims a day's baseline
-and computes it (``claim_baseline``; a claim older than ``stale`` seconds may be taken over),
+and computes it (``claim_baseline``), renewing its claim meanwhile (``renew_baseline``), so that a
+claim not renewed for a lease is one whose process died and may be taken over,
 a person has one attempt a game and day (its primary key), and an attempt's moves are compared
 and set in one ``UPDATE`` (``save_attempt``), so a move is applied once.
 """
@@ -125,9 +126,10 @@ class DailyStore:
             "SELECT secret, commitment FROM daily_days WHERE kind = ? AND day = ?", (kind, day))
         return DailyDay(kind, day, rows[0][0], rows[0][1]) if rows else None
 
-    async def claim_baseline(self, kind: str, day: str, now: float, stale: float) -> bool:
-        """Whether this caller is to compute the day's baseline: nobody claimed it, or a claim
-        older than ``stale`` seconds was never finished (its process died)."""
+    async def claim_baseline(self, kind: str, day: str, now: float, lease: float) -> bool:
+        """Whether this caller is to compute the day's baseline: nobody claimed it, or the
+        claim was neither renewed nor finished for ``lease`` seconds (its process died). The
+        claim is known by ``now``, its time, to renew or release it."""
 
         async def body(db: Tx) -> bool:
             rows = await db.fetch(
@@ -135,10 +137,33 @@ class DailyStore:
                 "ON CONFLICT (kind, day) DO UPDATE SET claimed_at = excluded.claimed_at "
                 "WHERE daily_baselines.outcome IS NULL AND daily_baselines.claimed_at < ? "
                 "RETURNING kind",
-                (kind, day, now, now - stale))
+                (kind, day, now, now - lease))
             return bool(rows)
 
         return await self._transaction(body)
+
+    async def renew_baseline(self, kind: str, day: str, claimed: float, now: float) -> bool:
+        """The process computing the day's baseline is alive: its claim of ``claimed`` (the
+        time it was made or last renewed) holds from ``now`` on. ``False`` if that claim is
+        gone: taken over, released, or the baseline stored."""
+
+        async def body(db: Tx) -> bool:
+            return await db.execute(
+                "UPDATE daily_baselines SET claimed_at = ? WHERE kind = ? AND day = ? "
+                "AND outcome IS NULL AND claimed_at = ?", (now, kind, day, claimed)) == 1
+
+        return await self._transaction(body)
+
+    async def release_baseline(self, kind: str, day: str, claimed: float) -> None:
+        """Give up the claim of ``claimed`` without a baseline (its computation failed or was
+        cancelled), so that the next to ask computes it at once."""
+
+        async def body(db: Tx) -> None:
+            await db.execute(
+                "DELETE FROM daily_baselines WHERE kind = ? AND day = ? AND outcome IS NULL "
+                "AND claimed_at = ?", (kind, day, claimed))
+
+        await self._transaction(body)
 
     async def store_baseline(self, kind: str, day: str, outcome: int,
                              moves: Sequence[dict[str, Any]], seconds: float,

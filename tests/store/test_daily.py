@@ -1,15 +1,17 @@
 """The daily deal on a real database (SQLite and PostgreSQL), through ``DailyService`` with a
 clock the test moves: one secret a day whoever asks first (two processes' stores included), the
 next day committed before it starts, the baseline computed once however many ask at the same
-moment, one attempt a person and day that resumes where it was left, a move stored once, an
-abandoned daily scored at the day's end, streaks and the day's results; two processes agree on
-the day and compute its baseline once."""
+moment, a claim on it held while renewed and taken over from a killed process within its lease,
+one attempt a person and day that resumes where it was left, a move stored once, an abandoned
+daily scored at the day's end, streaks and the day's results; two processes agree on the day and
+compute its baseline once."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import threading
 from datetime import date, timedelta
 
 import pytest
@@ -27,7 +29,8 @@ from bot.daily.service import (
 )
 from bot.gamekit.search import Budget
 from bot.games.registry import GAMES
-from bot.storage import DailyStanding, Finish, Store
+from bot.storage import DailyBaseline, DailyStanding, Finish, Store
+from tests.fakeclock import FakeClock as SleepingClock
 from tests.store.conftest import FakeClock
 from tests.store.helpers import run_together
 
@@ -38,6 +41,12 @@ ANNA, BO, CEM = 1001, 1002, 1003
 
 def _service(store: Store, clock: FakeClock) -> DailyService:
     return DailyService(store, GAMES, clock, QUICK)
+
+
+def _sleeping_service(store: Store, clock: SleepingClock) -> DailyService:
+    """A service whose waits (looking again, renewing its claim) are on the test's clock."""
+    return DailyService(store, GAMES, clock.now, QUICK,
+                        sleep=lambda seconds: clock.sleep_until(clock.now() + seconds))
 
 
 async def _standings(service: DailyService, kind: str, span: str, place: int | None
@@ -95,15 +104,133 @@ async def test_the_baseline_is_computed_once_however_many_ask_at_once(
         await two.close()
 
 
-async def test_a_dead_claim_is_taken_over(store: Store, clock: FakeClock) -> None:
-    day = day_of(clock.now).isoformat()
-    assert await store.daily.claim_baseline("dubb", day, clock.now, 600.0)
-    assert not await store.daily.claim_baseline("dubb", day, clock.now + 10, 600.0)
-    assert await store.daily.claim_baseline("dubb", day, clock.now + 700, 600.0)
-    await store.daily.store_baseline("dubb", day, 2, [], 0.5, clock.now + 701)
-    assert not await store.daily.claim_baseline("dubb", day, clock.now + 5000, 600.0)
+async def test_a_claim_holds_while_renewed_and_is_taken_over_once_it_is_not(
+        store: Store, clock: FakeClock) -> None:
+    day, at = day_of(clock.now).isoformat(), clock.now
+    assert await store.daily.claim_baseline("dubb", day, at, 20.0)
+    assert not await store.daily.claim_baseline("dubb", day, at + 10, 20.0)
+    # renewed, it holds for the lease from the renewal however old the claim is
+    assert await store.daily.renew_baseline("dubb", day, at, at + 15)
+    assert not await store.daily.claim_baseline("dubb", day, at + 30, 20.0)
+    # not renewed for the lease: its process died, and the claim is taken over
+    assert await store.daily.claim_baseline("dubb", day, at + 36, 20.0)
+    assert not await store.daily.renew_baseline("dubb", day, at + 15, at + 37)
+    # a claim given up is free at once; the dead process's token releases nothing
+    await store.daily.release_baseline("dubb", day, at + 15)
+    assert not await store.daily.claim_baseline("dubb", day, at + 37, 20.0)
+    await store.daily.release_baseline("dubb", day, at + 36)
+    assert await store.daily.claim_baseline("dubb", day, at + 37, 20.0)
+    await store.daily.store_baseline("dubb", day, 2, [], 0.5, at + 38)
+    # a stored baseline is neither claimed, renewed nor released again
+    assert not await store.daily.claim_baseline("dubb", day, at + 5000, 20.0)
+    assert not await store.daily.renew_baseline("dubb", day, at + 37, at + 39)
+    await store.daily.release_baseline("dubb", day, at + 37)
     stored = await store.daily.baseline("dubb", day)
     assert stored is not None and stored.outcome == 2
+
+
+async def test_a_claim_left_by_a_killed_process_is_taken_over_within_the_lease(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process claimed the day's baseline and was killed before storing it, so its claim is
+    never renewed. The restarted bot, asking at once, waits for that claim only until its lease
+    runs out (seconds, not ten minutes), then computes the baseline itself, once."""
+    clock = SleepingClock()
+    computed: list[float] = []
+
+    def counting(game, day, secret, budget):  # type: ignore[no-untyped-def]
+        computed.append(clock.now())
+        return compute_baseline(game, day, secret, budget)
+
+    monkeypatch.setattr(daily_service, "compute_baseline", counting)
+    game, killed_at = GAMES["tonk"], clock.now()
+    today = day_of(killed_at)
+    assert await store.daily.claim_baseline("tonk", today.isoformat(), killed_at, 600.0)
+    restarted = _sleeping_service(store, clock)
+    asking = asyncio.create_task(restarted.baseline(game, today))
+    # it looks again every POLL; once it has claimed, its renewal waits longer than that
+    while await clock.someone_sleeping() <= clock.now() + daily_service.POLL:
+        assert clock.now() - killed_at < 30, "still waiting for a dead process's claim"
+        clock.advance(daily_service.POLL)
+    found = await asking
+    assert len(computed) == 1
+    assert (daily_service.CLAIM_LEASE <= computed[0] - killed_at
+            <= daily_service.CLAIM_LEASE + daily_service.POLL)
+    secret = bytes.fromhex((await store.daily.known_day("tonk", today.isoformat())).secret)
+    assert found == await store.daily.baseline("tonk", today.isoformat())
+    assert found.outcome == compute_baseline(game, today, secret, QUICK).outcome
+
+
+async def test_a_process_computing_the_baseline_keeps_its_claim_however_long_it_takes(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process computing the baseline renews its claim: a process asking a minute later
+    (three leases) waits for it rather than computing too."""
+    clock = SleepingClock()
+    computed: list[str] = []
+    started, finish = threading.Event(), threading.Event()
+
+    def slow(game, day, secret, budget):  # type: ignore[no-untyped-def]
+        computed.append(game.kind)
+        if len(computed) == 1:
+            started.set()
+            finish.wait()
+        return compute_baseline(game, day, secret, budget)
+
+    monkeypatch.setattr(daily_service, "compute_baseline", slow)
+    one, two = await Store.open(db_url), await Store.open(db_url)
+    asking: list[asyncio.Task[DailyBaseline]] = []
+    try:
+        older, newer = _sleeping_service(one, clock), _sleeping_service(two, clock)
+        game, today = GAMES["tonk"], day_of(clock.now())
+        computing = asyncio.create_task(older.baseline(game, today))
+        asking.append(computing)
+        # the search is under way (in its thread) before its minute goes by
+        assert await asyncio.to_thread(started.wait, 60)
+        for _ in range(12):
+            wake = await clock.someone_sleeping()  # its renewal waits for its time
+            clock.advance(wake - clock.now())
+        await clock.someone_sleeping()  # and has renewed the claim
+        waiting = asyncio.create_task(newer.baseline(game, today))
+        asking.append(waiting)
+        polled = asyncio.create_task(clock.someone_sleeping(within=daily_service.POLL))
+        await asyncio.wait({waiting, polled}, return_when=asyncio.FIRST_COMPLETED)
+        assert computed == ["tonk"] and not waiting.done()
+        finish.set()
+        first = await computing
+        clock.advance(daily_service.POLL)
+        assert await waiting == first
+        assert computed == ["tonk"]
+    finally:
+        finish.set()
+        for task in asking:  # none left using a store once it is closed
+            task.cancel()
+        await asyncio.gather(*asking, return_exceptions=True)
+        await one.close()
+        await two.close()
+
+
+async def test_a_computation_given_up_releases_its_claim(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot stopping while it computes the baseline (its call cancelled) gives up its claim:
+    the next to ask computes it at once."""
+    clock = SleepingClock()
+    finish = threading.Event()
+
+    def blocked(game, day, secret, budget):  # type: ignore[no-untyped-def]
+        finish.wait()
+        return compute_baseline(game, day, secret, budget)
+
+    monkeypatch.setattr(daily_service, "compute_baseline", blocked)
+    today = day_of(clock.now())
+    try:
+        asking = asyncio.create_task(_sleeping_service(store, clock).baseline(
+            GAMES["dubb"], today))
+        await clock.someone_sleeping()  # computing, its renewal waiting
+        asking.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asking
+    finally:
+        finish.set()
+    assert await store.daily.claim_baseline("dubb", today.isoformat(), clock.now(), 600.0)
 
 
 async def test_one_attempt_a_day_resumed_then_refused_once_over(
