@@ -23,6 +23,7 @@ from bot.discord.common import as_typed, cut, shown_name
 from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.pictures import png_attachment
+from bot.discord.reach import answers_only_privately
 from bot.gamekit.contract import GameSpec
 from bot.i18n import number, signed, tr, trn
 from bot.storage import DailyAttempt
@@ -74,9 +75,8 @@ async def share(controller: TableController, service: DailyService,
                 interaction: discord.Interaction, day: date) -> None:
     """Post the spoiler-free result line and picture in the channel, in its language, as the
     click's own answer (or its follow-up, once the deadline's watch acknowledged it)."""
-    if (interaction.guild_id is not None and not interaction.is_guild_integration()
-            and not interaction.permissions.use_external_apps):
-        # Discord would show the post to the clicker alone (``reach.check_public_table``)
+    if answers_only_privately(interaction):
+        # Discord would show the post to the clicker alone
         raise UserFacingError("This server lets kortbord answer you only privately, so your "
                               "result can't be shared here.")
     kind = controller.game.kind

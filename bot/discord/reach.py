@@ -97,12 +97,18 @@ ANYWHERE_CONTEXTS = discord.app_commands.AppCommandContext(guild=True, dm_channe
 """...and work in servers, in the bot's DM (practice against computers) and in group DMs."""
 
 
+def answers_only_privately(interaction: discord.Interaction) -> bool:
+    """Whether every answer to ``interaction`` is private whatever it asks: a server that never
+    added kortbord, where the person lacks Use External Apps (Discord forces every answer there
+    to be ephemeral, so nobody else would see a table or a shared post)."""
+    return (interaction.guild_id is not None and not interaction.is_guild_integration()
+            and not interaction.permissions.use_external_apps)
+
+
 def check_public_table(interaction: discord.Interaction) -> None:
-    """Refuse, in one private line, to open a table where its answers could only be private: a
-    server that never added kortbord, where the person lacks Use External Apps (Discord forces
-    every answer there to be ephemeral, so nobody else could see or join the table)."""
-    if (interaction.guild_id is not None and not interaction.is_guild_integration()
-            and not interaction.permissions.use_external_apps):
+    """Refuse, in one private line, to open a table where its answers could only be private
+    (``answers_only_privately``): nobody else could see or join it."""
+    if answers_only_privately(interaction):
         raise UserFacingError("This server lets kortbord answer you only privately, so a table "
                               "can't be shown here. Start one in a group DM with your friends "
                               "instead.")

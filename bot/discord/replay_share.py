@@ -23,6 +23,7 @@ from bot.discord.controller import TableController
 from bot.discord.errors import UserFacingError
 from bot.discord.history import finished_record, replayed
 from bot.discord.pictures import data_file
+from bot.discord.reach import answers_only_privately
 from bot.discord.routing import Handler, Route
 from bot.discord.shared import SharedCommand
 from bot.gamekit.contract import Engine
@@ -71,9 +72,8 @@ async def share(controller: TableController, interaction: discord.Interaction,
                 table_id: int) -> None:
     """Post the replay of a finished table of this channel's place publicly, as a follow-up of
     the person's click."""
-    if (interaction.guild_id is not None and not interaction.is_guild_integration()
-            and not interaction.permissions.use_external_apps):
-        # Discord would show the post to the clicker alone (``reach.check_public_table``)
+    if answers_only_privately(interaction):
+        # Discord would show the post to the clicker alone
         raise UserFacingError("This server lets kortbord answer you only privately, so the "
                               "replay can't be shared here.")
     record = await finished_record(controller, interaction, table_id)
