@@ -97,6 +97,19 @@ async def update_panel(interaction: discord.Interaction, *,
     response._response_type = discord.InteractionResponseType.message_update
 
 
+async def update_clicked(interaction: discord.Interaction, *,
+                         view: Rows | discord.ui.View | Layout | None, **fields: Any) -> None:
+    """Answer a click by showing ``view`` and ``fields`` on the message it came from: the
+    click's own callback (``update_panel``), or an edit of that message through the
+    interaction's webhook where the deadline's watch acknowledged the click first
+    (``bot.discord.deadline``)."""
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await edit_answer(interaction.followup, view=view, **fields)
+        else:
+            await update_panel(interaction, view=view, **fields)
+
+
 async def answer_panel(interaction: discord.Interaction, panel: Panel, *, edit: bool,
                        shown: CardImage | None = None) -> int | None:
     """Show a hand panel: in place when the interaction came from the user's own private panel

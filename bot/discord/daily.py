@@ -32,7 +32,7 @@ from bot.daily.service import (
     DailyService,
 )
 from bot.discord import daily_share
-from bot.discord.answers import display_name, send, update_panel, user_lang
+from bot.discord.answers import display_name, send, update_clicked, user_lang
 from bot.discord.common import button, cut, fit, shown_name
 from bot.discord.controller import TableController
 from bot.discord.daily_board import SPANS, show_board
@@ -262,15 +262,6 @@ async def _send(interaction: discord.Interaction, *, content: str,
             await interaction.response.send_message(ephemeral=True, **fields)
 
 
-async def _update(interaction: discord.Interaction, content: str, embed: discord.Embed,
-                  view: Rows | None) -> None:
-    async with answering(interaction):
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, embed=embed, view=view)
-        else:
-            await update_panel(interaction, content=content, embed=embed, view=view)
-
-
 async def _current(controller: TableController, interaction: discord.Interaction,
                    route: Route, lang: str, *, notice: str | None, page: int = 0) -> None:
     """The daily the component belongs to, as it stands now."""
@@ -285,7 +276,7 @@ async def _current(controller: TableController, interaction: discord.Interaction
                             attempt.moves)
     content, embed, view = await _draw(controller, Daily(game, attempt, known), lang,
                                        notice=notice, page=page)
-    await _update(interaction, content, embed, view)
+    await update_clicked(interaction, content=content, embed=embed, view=view)
 
 
 def routes(controller: TableController) -> Mapping[str, Handler]:
@@ -351,7 +342,7 @@ async def _replay(controller: TableController, interaction: discord.Interaction,
     view.add_item(button(kind, route.table_id, REPLAY,
                          tr(lang, "Replay the expert's game") if other == EXPERTS
                          else tr(lang, "Replay your game"), counter=counter, arg=f"{other}0"))
-    await _update(interaction, text, embed, view)
+    await update_clicked(interaction, content=text, embed=embed, view=view)
 
 
 async def _move(controller: TableController, interaction: discord.Interaction, route: Route,
@@ -380,7 +371,7 @@ async def _move(controller: TableController, interaction: discord.Interaction, r
         return
     try:
         content, embed, view = await _draw(controller, daily, lang)
-        await _update(interaction, content, embed, view)
+        await update_clicked(interaction, content=content, embed=embed, view=view)
     except Exception as exc:
         # the move is stored: the person must not be told that nothing changed
         raise UnansweredChange(f"daily {day}: the answer to a move failed",

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import checks
-from bot.discord.answers import display_name, edit_answer, say, send, update_panel, user_lang
+from bot.discord.answers import display_name, say, send, update_clicked, user_lang
 from bot.discord.checks import MAX_TURN_SECONDS
 from bot.discord.common import (
     CONTENT_LIMIT,
@@ -37,9 +37,9 @@ from bot.discord.common import (
     turn_time_text,
 )
 from bot.discord.controller import TableController
-from bot.discord.deadline import answering, in_time
+from bot.discord.deadline import in_time
 from bot.discord.errors import UnansweredChange, UserFacingError
-from bot.discord.layout import Layout, answer_layout
+from bot.discord.layout import answer_layout
 from bot.discord.reach import server_channel
 from bot.discord.routing import Route, Router
 from bot.discord.rows import Rows
@@ -91,17 +91,6 @@ def _error(exc: EventError, game: GameSpec) -> UserFacingError:
 
 def _lang(event: EventRecord) -> str:
     return lang_of(event.locale or DEFAULT)
-
-
-async def _update(interaction: discord.Interaction, layout: Layout) -> None:
-    """Answer a click on the event's message by showing ``layout`` on it: the click's own
-    callback, or an edit through the interaction's webhook where the deadline's watch
-    acknowledged it first (``bot.discord.deadline``)."""
-    async with answering(interaction):
-        if interaction.response.is_done():
-            await edit_answer(interaction.followup, content=None, embed=None, view=layout)
-        else:
-            await update_panel(interaction, content=None, embed=None, view=layout)
 
 
 class EventController:
@@ -365,7 +354,8 @@ class EventController:
                     event: EventRecord) -> None:
         """Answer a click on the event's message with the message as ``event`` stands now."""
         embed, view = self._render(game, event, await self.service.entrants(event.id))
-        await _update(interaction, answer_layout(embed, view))
+        await update_clicked(interaction, content=None, embed=None,
+                             view=answer_layout(embed, view))
 
     @contextlib.asynccontextmanager
     async def _made(self, game: GameSpec, event: EventRecord) -> AsyncIterator[None]:

@@ -405,16 +405,16 @@ async def test_a_daily_move_whose_answer_fails_says_the_move_was_made(
     opened = await driver.slash(world.anna, world.channel, "dubb daily")
     message = opened.message
     assert message is not None
-    update = daily_room._update
+    update = daily_room.update_clicked
     failed: list[object] = []
 
-    async def fails_once(*args: Any) -> None:
+    async def fails_once(*args: Any, **fields: Any) -> None:
         if not failed:
             failed.append(args)
             raise RuntimeError("failed once, for the test")
-        await update(*args)
+        await update(*args, **fields)
 
-    monkeypatch.setattr(daily_room, "_update", fails_once)
+    monkeypatch.setattr(daily_room, "update_clicked", fails_once)
     value = message.selects()[0]["options"][0]["value"]
     answer = await driver.select(world.anna, message, [value])
     assert failed and answer.ephemeral
