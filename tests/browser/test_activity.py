@@ -152,9 +152,16 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     first.click()
     expect(first).to_have_attribute("aria-pressed", "false")
 
-    # a move by a button in the channel shows in the Activity
+    # a move by a button in the channel shows in the Activity, while Cem holds a tap on his
+    # last card there
     expect(page.my_turn()).to_be_visible()
     hand = page.cards_held()
+    pressed = page.hand().last
+    at, card = pressed.get_attribute("data-at"), pressed.get_attribute("data-card")
+    box = pressed.bounding_box()
+    assert box is not None
+    page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.page.mouse.down()
     running.run(lambda _, driver: driver.wait_for(
         lambda: to_move(table.table) == cem.id, what="Cem's turn on the channel's table"))
     running.run(lambda _, __: table.turn_by_buttons())
@@ -162,7 +169,16 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     # while the draw pile lasts)
     page.content().wait_for_function(
         "before => JSON.stringify([...document.querySelectorAll('#hand .card')]"
-        ".map((c) => c.dataset.card).sort()) !== before", arg=json.dumps(hand))
+        ".map((c) => c.dataset.card).sort()) !== JSON.stringify(before)", arg=hand)
+    # the tap ends on a hand drawn anew: it picks the card he pressed if that card is still in
+    # its place, else nothing
+    page.page.mouse.up()
+    picked = page.frame.locator('#hand .card[aria-pressed="true"]')
+    expect(picked).to_have_count(1 if page.frame.locator(
+        f'#hand .card[data-at="{at}"][data-card="{card}"]').count() else 0)
+    assert page.errors == []
+    if picked.count():
+        picked.click()
 
     # and on to the end, from the Activity: by keyboard once, then by drag and tap; a screen
     # reader hears whose turn it is

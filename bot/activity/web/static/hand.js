@@ -25,7 +25,8 @@ export class Hand {
     this.shown = shown;
     const focusInside = this.element.contains(document.activeElement);
     const before = this.cards;
-    this.picked = new Set([...this.picked].filter((at) => cards[at]?.id === before[at]?.id));
+    this.picked = new Set([...this.picked].filter(
+      (at) => cards[at] !== undefined && cards[at].id === before[at]?.id));
     this.cards = cards;
     this.focused = Math.min(this.focused, Math.max(0, cards.length - 1));
     this.element.replaceChildren(...cards.map((card, at) => {
@@ -92,6 +93,10 @@ export class Hand {
   press(event, button, at) {
     if (event.button !== 0) return;
     const start = { x: event.clientX, y: event.clientY };
+    // the hand may be drawn anew before the press ends (a move elsewhere): a tap counts only
+    // while the same card is still in its place, and a drag carries the card it started on
+    const id = this.cards[at].id;
+    const same = () => this.cards[at]?.id === id;
     let ghost = null;
     const move = (e) => {
       if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) < DRAG_START_PX) return;
@@ -113,7 +118,7 @@ export class Hand {
       window.removeEventListener("pointerup", up);
       window.removeEventListener("pointercancel", up);
       if (!ghost) {
-        if (e.type === "pointerup") this.toggle(at);
+        if (e.type === "pointerup" && same()) this.toggle(at);
         return;
       }
       ghost.remove();
@@ -121,7 +126,7 @@ export class Hand {
       const pile = pileAt(e);
       pile?.classList.remove("over");
       if (pile && e.type === "pointerup") {
-        const carried = this.picked.has(at) ? this.selection() : [this.cards[at].id];
+        const carried = same() && this.picked.has(at) ? this.selection() : [id];
         this.onDrop(carried, pile.dataset.pile);
       }
     };
