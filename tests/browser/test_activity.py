@@ -170,8 +170,9 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
     page.content().wait_for_function(
         "before => JSON.stringify([...document.querySelectorAll('#hand .card')]"
         ".map((c) => c.dataset.card).sort()) !== JSON.stringify(before)", arg=hand)
-    # the tap ends on a hand drawn anew: it picks the card he pressed if that card is still in
-    # its place, else nothing
+    # the tap ends on his next turn (nothing moves until he does), on a hand drawn anew: it
+    # picks the card he pressed if that card is still in its place, else nothing
+    expect(page.my_turn()).to_be_visible()
     page.page.mouse.up()
     picked = page.frame.locator('#hand .card[aria-pressed="true"]')
     expect(picked).to_have_count(1 if page.frame.locator(
@@ -182,7 +183,6 @@ def test_launched_from_the_table_moves_show_in_both_faces_to_the_end_of_the_game
 
     # and on to the end, from the Activity: by keyboard once, then by drag and tap; a screen
     # reader hears whose turn it is
-    expect(page.my_turn()).to_be_visible()
     expect(page.frame.locator("#announce")).to_contain_text("Your turn")
     page.play_by_keyboard()
     # the move's button went once pressed: the focus is on the same move offered again (a
