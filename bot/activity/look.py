@@ -46,6 +46,7 @@ async def look(service: TableService, channel_id: int, *, table_id: int | None =
     process's copy is read again unless it is there); ``table_id``: the table last seen here,
     read as it ended when the channel has no live table any more."""
     snapshot = await service.get(channel_id, counter=counter)
+    records: tuple[MoveRecord, ...] = ()
     for _ in range(TRIES):
         if snapshot is None:
             break
@@ -54,11 +55,16 @@ async def look(service: TableService, channel_id: int, *, table_id: int | None =
         if again is not None and again.version == snapshot.version:
             return Seen(channel_id, again, records)
         snapshot = again
-    if snapshot is None and table_id is not None:
+    if snapshot is not None:
+        # still moving: the table as just read, with the lines read a move or so before (none
+        # when those were another table's). Not read after another await: a snapshot shares
+        # the table's engine, which moves on meanwhile, and a scene would show a later turn
+        # under this version's number
+        same = bool(records) and records[-1].table_id == snapshot.table_id
+        return Seen(channel_id, snapshot, records if same else ())
+    if table_id is not None:
         record = await service.store.table(table_id)
         if record is not None and not record.is_live and record.channel_id == channel_id:
             ended = await service.closed(record)
             return Seen(channel_id, ended, await _records(service, ended))
-    if snapshot is None:
-        return Seen(channel_id, None)
-    return Seen(channel_id, snapshot, await _records(service, snapshot))
+    return Seen(channel_id, None)
