@@ -450,6 +450,11 @@ class StoredMessage:
     nonce: str | int | None = None
     author_member: Member | None = None
     referenced: StoredMessage | None = None
+    _interactive: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False)
+    """``components`` and its buttons and selects, as last walked: every click and every
+    test's look at a table walks them, and an edit replaces the list (never changes it), so
+    the walk is redone only for a new one."""
 
     def __repr__(self) -> str:
         audience = "public" if self.ephemeral_for is None else f"only {self.ephemeral_for}"
@@ -517,7 +522,10 @@ class StoredMessage:
 
     def interactive_components(self) -> list[dict[str, Any]]:
         """Buttons and selects in display order, wherever they sit (rows, sections, containers)."""
-        return list(iter_interactive(self.components))
+        walked = self._interactive
+        if walked is None or walked[0] is not self.components:
+            walked = self._interactive = (self.components, list(iter_interactive(self.components)))
+        return list(walked[1])
 
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in self.interactive_components() if c.get("type") == COMPONENT_BUTTON]
