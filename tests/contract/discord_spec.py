@@ -74,13 +74,16 @@ class DiscordSpec:
                     None if schema is None else {**schema, "components": components}, responses,
                 )
         self._fast: dict[str, Any] = {}
+        self._template_of: dict[str, str | None] = {t: t for _, t in self._templates}
+        """Route → its template, as ``template`` found it: every request of every test asks."""
 
     def template(self, route: str) -> str | None:
         """The description's path for a route: the same template, or the template a concrete
         path (of a route the fake does not model) matches."""
-        if any(template == route for _, template in self._templates):
-            return route
-        return next((t for pattern, t in self._templates if pattern.match(route)), None)
+        if route not in self._template_of:
+            self._template_of[route] = next(
+                (t for pattern, t in self._templates if pattern.match(route)), None)
+        return self._template_of[route]
 
     def check(self, method: str, route: str, body: Any) -> list[str]:
         """What breaks the description in ``method route`` with ``body`` (None: none sent)."""
