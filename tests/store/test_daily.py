@@ -34,7 +34,7 @@ from tests.fakeclock import FakeClock as SleepingClock
 from tests.store.conftest import FakeClock
 from tests.store.helpers import run_together
 
-QUICK = Budget(iterations=24, seconds=float("inf"))
+QUICK = Budget(iterations=6, seconds=float("inf"))
 GUILD = 1 << 40
 ANNA, BO, CEM = 1001, 1002, 1003
 
