@@ -622,11 +622,11 @@ class EventController:
                     parent = await self.client.fetch_channel(settings.tables_in)
                 thread = None
                 if isinstance(parent, discord.TextChannel):
-                    thread = await parent.create_thread(
-                        name=tr(lang, "{game} event {event} · round {round} · table {table}",
-                                game=game.name, event=event.id, round=table.round,
-                                table=table.table_no)[:100],
-                        type=discord.ChannelType.public_thread,
+                    name = tr(lang, "{game} event {event} · round {round} · table {table}",
+                              game=game.name, event=event.id, round=table.round,
+                              table=table.table_no)[:100]
+                    thread = self._made_before(parent, name) or await parent.create_thread(
+                        name=name, type=discord.ChannelType.public_thread,
                         auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             except (discord.Forbidden, discord.NotFound) as exc:
                 _log.warning("event %d: no thread for table %d: %s", event.id,
@@ -652,6 +652,15 @@ class EventController:
             else:
                 thread_id = thread.id
         return await self._open_game(game, event, table, thread_id, settings)
+
+    def _made_before(self, parent: discord.TextChannel, name: str) -> discord.Thread | None:
+        """The table's thread if the bot made it already and was stopped before recording it
+        (killed between the two): used, not made a second time beside it. The thread's name
+        holds the event's number, round and table; the bot's own threads are known from
+        Discord's account of the server's active threads."""
+        me = self.client.user
+        return next((t for t in parent.threads
+                     if t.name == name and me is not None and t.owner_id == me.id), None)
 
     async def _open_game(self, game: GameSpec, event: EventRecord, table: EventTable,
                          thread_id: int, settings: EventSettings) -> bool:

@@ -124,6 +124,40 @@ async def test_a_table_a_kill_left_started_and_never_shown_is_shown_and_played(
     assert table.result is not None
 
 
+async def test_a_thread_a_kill_left_unrecorded_is_used_and_no_second_one_is_made(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Killed after a table's thread was made, before the event recorded it: the next start
+    plays the table in that thread instead of making a second one of the same name beside
+    it (an empty thread people would open in vain)."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
+    for person in (host, world.anna):
+        await driver.click(person, message, "Register")
+    bot = bot_runner.bot
+    assert bot is not None
+    stopped = stop_at(bot.events.service, "set_thread", lambda *_: True)
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    [made] = world.guild.threads()
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    (table,) = await bot.store.events.tables(event.id)
+    assert table.thread_id is None and driver.channel_messages(made) == []
+
+    await bot_runner.restart()
+    shown = await driver.wait_for_message(
+        made, lambda m: table_card.title(m).startswith("Dubb"), within=WITHIN)
+    assert shown.button("Your hand") is not None
+    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
+                          people=[host, world.anna])
+    assert "final standings" in str((card(done) or {}).get("title"))
+    assert world.guild.threads() == [made]
+    (table,) = await bot_runner.bot.store.events.tables(event.id)  # type: ignore[union-attr]
+    assert table.thread_id == made.id and table.result is not None
+
+
 async def test_standings_a_kill_left_unposted_after_seating_the_next_round_come_first(
     bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:
