@@ -562,6 +562,7 @@ class EventController:
             await self._announce(event)
             return event.status == "running"
         moved = False
+        all_open = not state.to_open
         if state.to_open and event.id not in self._refused:
             opened = 0
             for table in state.to_open:
@@ -570,8 +571,12 @@ class EventController:
                 opened += await self._open(game, event, table)
             # progress only where a table came into being: a refused thread waits for the host
             moved = opened > 0
-            if opened == len(state.to_open):
-                await self._post_seating(game, event)
+            all_open = opened == len(state.to_open)
+        if all_open and event.seated < event.round:
+            # posted before it is noted, as the standings are: a kill between the two posts it
+            # twice rather than never
+            await self._post_seating(game, event)
+            await self.service.seated(event.id, event.round)
         for table, record in state.playing:
             moved = await self._nudge(game, event, table, record) or moved
         return moved

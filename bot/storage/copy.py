@@ -102,7 +102,7 @@ TABLES: tuple[TableCopy, ...] = (
         ("id", "int"), ("guild_id", "int"), ("channel_id", "int"), ("kind", "text"),
         ("status", "text"), ("host_id", "int"), ("settings", "text"), ("round", "int"),
         ("announced", "int"), ("message_id", "int"), ("locale", "text"),
-        ("created_at", "real"), ("updated_at", "real"),
+        ("created_at", "real"), ("updated_at", "real"), ("seated", "int"),
     )),
     TableCopy("event_players", ("event_id", "player_id"), (
         ("event_id", "int"), ("player_id", "int"), ("name", "text"), ("is_computer", "int"),

@@ -23,7 +23,7 @@ T = TypeVar("T")
 Transaction = Callable[[Callable[[Tx], Awaitable[T]]], Awaitable[T]]
 
 _EVENT_COLUMNS = ("id, guild_id, channel_id, kind, status, host_id, settings, round, announced, "
-                  "message_id, locale, created_at, updated_at")
+                  "message_id, locale, created_at, updated_at, seated")
 _TABLE_COLUMNS = "event_id, round, table_no, players, thread_id, table_id, result"
 
 
@@ -32,6 +32,7 @@ def _event(row: Row) -> EventRecord:
         id=row[0], guild_id=row[1], channel_id=row[2], kind=row[3], status=row[4],
         host_id=row[5], settings=json.loads(row[6]), round=row[7], announced=row[8],
         message_id=row[9], locale=row[10], created_at=row[11], updated_at=row[12],
+        seated=row[13],
     )
 
 
@@ -212,6 +213,17 @@ class EventStore:
         async def body(db: Tx) -> bool:
             return bool(await db.execute(
                 "UPDATE events SET announced = ? WHERE id = ? AND announced < ?",
+                (round_no, event_id, round_no),
+            ))
+
+        return await self._transaction(body)
+
+    async def seated(self, event_id: int, round_no: int) -> bool:
+        """Note that round ``round_no``'s seating was posted; ``False`` if it had been."""
+
+        async def body(db: Tx) -> bool:
+            return bool(await db.execute(
+                "UPDATE events SET seated = ? WHERE id = ? AND seated < ?",
                 (round_no, event_id, round_no),
             ))
 

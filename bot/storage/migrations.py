@@ -842,7 +842,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
-)
+    Migration(
+        14,
+        "events: the last round whose seating was posted",
+        sqlite=(
+            # seated: the last round whose "who sits where" message was posted: a process
+            # killed between opening a round's tables and that post leaves it to the next one.
+            # The events of before the upgrade had theirs posted as they went.
+            "ALTER TABLE events ADD COLUMN seated INTEGER NOT NULL DEFAULT 0",
+            "UPDATE events SET seated = round",
+        ),
+        postgresql=(
+            "ALTER TABLE events ADD COLUMN seated BIGINT NOT NULL DEFAULT 0",
+            "UPDATE events SET seated = round",
+        ),
+    ),)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The newest schema this code understands."""

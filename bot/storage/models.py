@@ -329,7 +329,8 @@ EventStatus = Literal["registering", "running", "finished", "cancelled"]
 class EventRecord(_Row):
     """An event (a tournament across tables) of one game in a server. ``settings`` are the
     host's choices as the event layer stores them; ``round`` is the round in play (0 while
-    people register), ``announced`` the last round whose standings were posted."""
+    people register), ``announced`` the last round whose standings were posted, ``seated`` the
+    last whose seating was."""
 
     id: int
     guild_id: int
@@ -340,6 +341,7 @@ class EventRecord(_Row):
     settings: dict[str, Any]
     round: int = 0
     announced: int = 0
+    seated: int = 0
     message_id: int | None = None
     locale: str | None = None
     created_at: float

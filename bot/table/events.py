@@ -264,6 +264,9 @@ class EventService:
     async def announced(self, event_id: int, round_no: int) -> bool:
         return await self._store.events.announced(event_id, round_no)
 
+    async def seated(self, event_id: int, round_no: int) -> bool:
+        return await self._store.events.seated(event_id, round_no)
+
     async def set_thread(self, table: EventTable, thread_id: int) -> bool:
         return await self._store.events.set_thread(table.event_id, table.round,
                                                    table.table_no, thread_id)

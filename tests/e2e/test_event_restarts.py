@@ -158,6 +158,41 @@ async def test_a_thread_a_kill_left_unrecorded_is_used_and_no_second_one_is_made
     assert table.thread_id == made.id and table.result is not None
 
 
+async def test_a_seating_a_kill_left_unposted_is_posted_once_after_the_restart(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """Killed after a round's tables were opened, before "who sits where" was posted: the
+    next start posts it, once, and the event plays to its end."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
+    for person in (host, world.anna):
+        await driver.click(person, message, "Register")
+    bot = bot_runner.bot
+    assert bot is not None
+    stopped = stop_at(bot.events, "_post_seating", lambda *_: True)
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    (table,) = await bot.store.events.tables(event.id)
+    assert table.thread_id is not None and (event.round, event.seated) == (1, 0)
+
+    await bot_runner.restart()
+
+    def seatings() -> list[StoredMessage]:
+        return [m for m in driver.channel_messages(world.channel) if "round 1**" in m.content]
+
+    [seating] = await driver.wait_for(seatings, within=WITHIN, what="the seating")
+    assert f"<#{table.thread_id}>" in seating.content
+    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
+                          people=[host, world.anna])
+    assert "final standings" in str((card(done) or {}).get("title"))
+    assert len(seatings()) == 1
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    assert event.seated == 1
+
+
 async def test_standings_a_kill_left_unposted_after_seating_the_next_round_come_first(
     bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
 ) -> None:

@@ -161,6 +161,16 @@ def fill_v4(db: Writes) -> None:
     db.execute("UPDATE ledger SET kind = 'toy'")
 
 
+def fill_v13(db: Writes) -> None:
+    """Version 4's rows, the live table claimed by a run that was killed (it never released
+    its claim), and an event in its second round."""
+    fill_v4(db)
+    db.execute("INSERT INTO posting_runs (table_id, run_id) VALUES (1, 5)")
+    db.execute("INSERT INTO events (id, guild_id, channel_id, kind, status, host_id, settings, "
+               "round, announced, created_at, updated_at) "
+               "VALUES (4, ?, 99, 'toy', 'running', 1, '{}', 2, 1, ?, ?)", (GUILD, T0, T0))
+
+
 FIXTURES: dict[int, Callable[[Writes], None]] = {
     0: lambda db: None,
     1: fill_v1,
@@ -175,6 +185,7 @@ FIXTURES: dict[int, Callable[[Writes], None]] = {
     10: fill_v4,  # version 10 added the daily deal, none needed here
     11: fill_v4,  # version 11 added cross-server daily boards, none needed here
     12: fill_v4,  # version 12 added where strays may stand, none needed here
+    13: fill_v13,
 }
 
 
@@ -379,6 +390,10 @@ async def test_migrates_from_every_earlier_version(
         # before stopped cleanly is not known: the live table with a message is looked at
         assert all(r.message_token is None for r in unfinished)
         assert await store.claim_posts(7) == {1: False}
+        if version == 13:
+            # version 14: the seating of an event's rounds so far was posted as they began
+            event = await store.events.event(4)
+            assert event is not None and (event.round, event.seated) == (2, 2)
         if version == 1:
             assert all(r.turn_seconds == 0 and r.turn_deadline is None for r in unfinished)
         else:
