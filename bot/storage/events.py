@@ -209,21 +209,19 @@ class EventStore:
 
     async def announced(self, event_id: int, round_no: int) -> bool:
         """Note that round ``round_no``'s standings were posted; ``False`` if they had been."""
-
-        async def body(db: Tx) -> bool:
-            return bool(await db.execute(
-                "UPDATE events SET announced = ? WHERE id = ? AND announced < ?",
-                (round_no, event_id, round_no),
-            ))
-
-        return await self._transaction(body)
+        return await self._posted("announced", event_id, round_no)
 
     async def seated(self, event_id: int, round_no: int) -> bool:
         """Note that round ``round_no``'s seating was posted; ``False`` if it had been."""
+        return await self._posted("seated", event_id, round_no)
+
+    async def _posted(self, column: str, event_id: int, round_no: int) -> bool:
+        """Move ``column`` (the last round whose post of a kind went out) up to ``round_no``;
+        ``False`` if it was there already."""
 
         async def body(db: Tx) -> bool:
             return bool(await db.execute(
-                "UPDATE events SET seated = ? WHERE id = ? AND seated < ?",
+                f"UPDATE events SET {column} = ? WHERE id = ? AND {column} < ?",
                 (round_no, event_id, round_no),
             ))
 

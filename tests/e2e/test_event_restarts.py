@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot.fakediscord import Channel, Driver, FakeDiscord, StoredMessage
+from bot.client import KortbordBot
+from bot.fakediscord import Channel, Driver, FakeDiscord, StoredMessage, User
 from bot.fakediscord.model import BOT_DEFAULT, CREATE_PUBLIC_THREADS, EVERYONE_DEFAULT
+from bot.storage import EventTable
 from tests.e2e import table_card
 from tests.e2e.automation import start_clocked
 from tests.e2e.conftest import BotRunner, World
@@ -27,6 +29,7 @@ from tests.e2e.test_events import (
     open_event,
     play_out,
 )
+from tests.fakeclock import FakeClock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.machine_speed]
 
@@ -49,6 +52,42 @@ def stop_at(owner: Any, method: str, when: Callable[..., bool]) -> asyncio.Event
 
     setattr(owner, method, stopping)
     return stopped
+
+
+async def stopped_at_the_start(bot_runner: BotRunner, driver: Driver, world: World,
+                               owner: Callable[[KortbordBot], Any], method: str
+                               ) -> tuple[FakeClock, User]:
+    """A one-round event of two people, the host and Anna, started; the process stops in
+    ``owner(bot).method`` the first time it gets there (``stop_at``). The clock and the host."""
+    clock = await start_clocked(bot_runner, seed=7)
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
+    for person in (host, world.anna):
+        await driver.click(person, message, "Register")
+    assert bot_runner.bot is not None
+    stopped = stop_at(owner(bot_runner.bot), method, lambda *_: True)
+    await driver.click(host, message, "Start")
+    await asyncio.wait_for(stopped.wait(), WITHIN)
+    return clock, host
+
+
+async def restarted_and_played_in(bot_runner: BotRunner, driver: Driver, fake: FakeDiscord,
+                                  clock: FakeClock, world: World, host: User, thread: Channel
+                                  ) -> EventTable:
+    """Restart the bot of ``stopped_at_the_start``: its table shows in ``thread`` and the
+    event is played to its final standings. The event's table then."""
+    await bot_runner.restart()
+    shown = await driver.wait_for_message(
+        thread, lambda m: table_card.title(m).startswith("Dubb"), within=WITHIN)
+    assert shown.button("Your hand") is not None
+    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
+                          people=[host, world.anna])
+    assert "final standings" in str((card(done) or {}).get("title"))
+    event = await event_of(bot_runner, world.guild.id, "dubb")
+    assert bot_runner.bot is not None
+    (table,) = await bot_runner.bot.store.events.tables(event.id)
+    return table
 
 
 def titles(driver: Driver, channel: Channel) -> list[str]:
@@ -94,18 +133,12 @@ async def test_a_table_a_kill_left_started_and_never_shown_is_shown_and_played(
     """Killed after an event's table started, before the table was posted in its thread
     (``set_table``: before the event recorded it; ``show_automatic``: after): the next start
     posts the table, and its people play the event to its end."""
-    clock = await start_clocked(bot_runner, seed=7)
-    host = driver.add_user("Host Hedvig", admin=True)
-    message = await open_event(driver, world.channel, host, "dubb",
-                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
-    for person in (host, world.anna):
-        await driver.click(person, message, "Register")
+    clock, host = await stopped_at_the_start(
+        bot_runner, driver, world,
+        lambda bot: bot.events.service if where == "set_table" else bot.controllers["dubb"],
+        where)
     bot = bot_runner.bot
     assert bot is not None
-    owner = bot.events.service if where == "set_table" else bot.controllers["dubb"]
-    stopped = stop_at(owner, where, lambda *_: True)
-    await driver.click(host, message, "Start")
-    await asyncio.wait_for(stopped.wait(), WITHIN)
     event = await event_of(bot_runner, world.guild.id, "dubb")
     (table,) = await bot.store.events.tables(event.id)
     assert table.thread_id is not None
@@ -113,14 +146,7 @@ async def test_a_table_a_kill_left_started_and_never_shown_is_shown_and_played(
     assert record is not None and record.status == "playing" and record.message_id is None
     thread = fake.channels[table.thread_id]
 
-    await bot_runner.restart()
-    shown = await driver.wait_for_message(
-        thread, lambda m: table_card.title(m).startswith("Dubb"), within=WITHIN)
-    assert shown.button("Your hand") is not None
-    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
-                          people=[host, world.anna])
-    assert "final standings" in str((card(done) or {}).get("title"))
-    (table,) = await bot_runner.bot.store.events.tables(event.id)  # type: ignore[union-attr]
+    table = await restarted_and_played_in(bot_runner, driver, fake, clock, world, host, thread)
     assert table.result is not None
 
 
@@ -130,31 +156,17 @@ async def test_a_thread_a_kill_left_unrecorded_is_used_and_no_second_one_is_made
     """Killed after a table's thread was made, before the event recorded it: the next start
     plays the table in that thread instead of making a second one of the same name beside
     it (an empty thread people would open in vain)."""
-    clock = await start_clocked(bot_runner, seed=7)
-    host = driver.add_user("Host Hedvig", admin=True)
-    message = await open_event(driver, world.channel, host, "dubb",
-                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
-    for person in (host, world.anna):
-        await driver.click(person, message, "Register")
+    clock, host = await stopped_at_the_start(bot_runner, driver, world,
+                                             lambda bot: bot.events.service, "set_thread")
     bot = bot_runner.bot
     assert bot is not None
-    stopped = stop_at(bot.events.service, "set_thread", lambda *_: True)
-    await driver.click(host, message, "Start")
-    await asyncio.wait_for(stopped.wait(), WITHIN)
     [made] = world.guild.threads()
     event = await event_of(bot_runner, world.guild.id, "dubb")
     (table,) = await bot.store.events.tables(event.id)
     assert table.thread_id is None and driver.channel_messages(made) == []
 
-    await bot_runner.restart()
-    shown = await driver.wait_for_message(
-        made, lambda m: table_card.title(m).startswith("Dubb"), within=WITHIN)
-    assert shown.button("Your hand") is not None
-    done = await play_out(bot_runner, driver, fake, clock, world, world.channel,
-                          people=[host, world.anna])
-    assert "final standings" in str((card(done) or {}).get("title"))
+    table = await restarted_and_played_in(bot_runner, driver, fake, clock, world, host, made)
     assert world.guild.threads() == [made]
-    (table,) = await bot_runner.bot.store.events.tables(event.id)  # type: ignore[union-attr]
     assert table.thread_id == made.id and table.result is not None
 
 
@@ -163,17 +175,10 @@ async def test_a_seating_a_kill_left_unposted_is_posted_once_after_the_restart(
 ) -> None:
     """Killed after a round's tables were opened, before "who sits where" was posted: the
     next start posts it, once, and the event plays to its end."""
-    clock = await start_clocked(bot_runner, seed=7)
-    host = driver.add_user("Host Hedvig", admin=True)
-    message = await open_event(driver, world.channel, host, "dubb",
-                               {"rounds": 1, "seats": 2, "computers": 0, "turn_time": 0})
-    for person in (host, world.anna):
-        await driver.click(person, message, "Register")
+    clock, host = await stopped_at_the_start(bot_runner, driver, world,
+                                             lambda bot: bot.events, "_post_seating")
     bot = bot_runner.bot
     assert bot is not None
-    stopped = stop_at(bot.events, "_post_seating", lambda *_: True)
-    await driver.click(host, message, "Start")
-    await asyncio.wait_for(stopped.wait(), WITHIN)
     event = await event_of(bot_runner, world.guild.id, "dubb")
     (table,) = await bot.store.events.tables(event.id)
     assert table.thread_id is not None and (event.round, event.seated) == (1, 0)
