@@ -58,6 +58,9 @@ from bot.table.tourney import Standing
 _log = logging.getLogger("kortbord.events")
 
 THREAD_ARCHIVE_MINUTES = 1440
+CLOCK_SKEW = 60.0
+"""Seconds by which the bot's clock and Discord's (a thread's id holds when it was made) may
+differ when the two are compared."""
 MAX_COMPUTERS = len(COMPUTER_NAMES)
 """Computer players an event may enter: one of each name, so every entrant has their own id."""
 STANDINGS_SHOWN = 30
@@ -630,7 +633,7 @@ class EventController:
                     name = tr(lang, "{game} event {event} · round {round} · table {table}",
                               game=game.name, event=event.id, round=table.round,
                               table=table.table_no)[:100]
-                    thread = self._made_before(parent, name) or await parent.create_thread(
+                    thread = self._made_before(parent, name, event) or await parent.create_thread(
                         name=name, type=discord.ChannelType.public_thread,
                         auto_archive_duration=THREAD_ARCHIVE_MINUTES)
             except (discord.Forbidden, discord.NotFound) as exc:
@@ -658,14 +661,18 @@ class EventController:
                 thread_id = thread.id
         return await self._open_game(game, event, table, thread_id, settings)
 
-    def _made_before(self, parent: discord.TextChannel, name: str) -> discord.Thread | None:
+    def _made_before(self, parent: discord.TextChannel, name: str,
+                     event: EventRecord) -> discord.Thread | None:
         """The table's thread if the bot made it already and was stopped before recording it
         (killed between the two): used, not made a second time beside it. The thread's name
         holds the event's number, round and table; the bot's own threads are known from
-        Discord's account of the server's active threads."""
+        Discord's account of the server's active threads. Only one made since the event was:
+        a database started afresh numbers its events from 1 again."""
         me = self.client.user
+        since = event.created_at - CLOCK_SKEW
         return next((t for t in parent.threads
-                     if t.name == name and me is not None and t.owner_id == me.id), None)
+                     if t.name == name and me is not None and t.owner_id == me.id
+                     and discord.utils.snowflake_time(t.id).timestamp() >= since), None)
 
     async def _open_game(self, game: GameSpec, event: EventRecord, table: EventTable,
                          thread_id: int, settings: EventSettings) -> bool:

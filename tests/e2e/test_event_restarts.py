@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -168,6 +169,30 @@ async def test_a_thread_a_kill_left_unrecorded_is_used_and_no_second_one_is_made
     table = await restarted_and_played_in(bot_runner, driver, fake, clock, world, host, made)
     assert world.guild.threads() == [made]
     assert table.thread_id == made.id and table.result is not None
+
+
+async def test_a_thread_of_an_earlier_event_of_the_same_number_is_not_taken(
+    bot_runner: BotRunner, driver: Driver, fake: FakeDiscord, world: World
+) -> None:
+    """A database started afresh numbers its events from 1 again: the thread that the bot
+    made for the table of an earlier event 1, still active, is not where the new event's
+    table is played."""
+    old = fake.world.start_thread(world.channel, {"name": "Dubb event 1 · round 1 · table 1",
+                                                  "type": 11})
+    # the bot's clock a few minutes on from when the old thread was made
+    bot_runner.clock = FakeClock(start=time.time() + 300)
+    await bot_runner.start()
+    host = driver.add_user("Host Hedvig", admin=True)
+    message = await open_event(driver, world.channel, host, "dubb",
+                               {"rounds": 1, "seats": 2, "computers": 2, "turn_time": 0})
+    await driver.click(host, message, "Start")
+    table = await driver.wait_for(
+        lambda: next((m for t in world.guild.threads() if t != old
+                      for m in driver.channel_messages(t)
+                      if table_card.title(m).startswith("Dubb")), None),
+        within=WITHIN, what="the table in a thread of its own")
+    assert [t.name for t in world.guild.threads()] == [old.name] * 2
+    assert table.channel_id != old.id and driver.channel_messages(old) == []
 
 
 async def test_a_seating_a_kill_left_unposted_is_posted_once_after_the_restart(
