@@ -1,5 +1,12 @@
-"""``python -m bot``: run the Discord bot."""
+"""``python -m bot``: run the Discord bot, once its settings and database are known good."""
 
-from bot.main import main
+from bot.preflight import preflight
 
-raise SystemExit(main())
+settings = preflight()
+if settings is None:
+    raise SystemExit(2)
+
+# imported only now: a second of CPU that a bad setting need not wait for (bot.preflight)
+from bot.main import main  # noqa: E402
+
+raise SystemExit(main(settings))

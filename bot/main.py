@@ -1,5 +1,5 @@
-"""Start-up: settings, the database check, logging, the API redirect, and a run loop that shuts
-down cleanly."""
+"""Start-up once the settings and the database are known good (``bot.preflight``): logging, the
+API redirect, and a run loop that shuts down cleanly."""
 
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ import aiohttp
 import discord
 
 from bot import runloop
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import Settings
 from bot.discord_api import point_discord_at
 from bot.logs import ContextFilter, Handoff, JsonFormatter, LogFormat, WithholdPayloads
 from bot.monitor import Monitor
 from bot.sharding import make_bot
-from bot.storage import DatabaseUnavailableError, Store
+from bot.storage import DatabaseUnavailableError
 
 _log = logging.getLogger("kortbord")
 
@@ -78,27 +78,9 @@ def setup_logging(level: int, log_format: LogFormat = "text",
     return listener
 
 
-async def check_database(settings: Settings) -> str | None:
-    """Open (creating and migrating if needed), check and close the database before anything
-    connects to Discord; one line saying what is wrong with it, or ``None``."""
-    try:
-        store = await Store.open(settings.database, check=True)
-    except DatabaseUnavailableError as exc:  # SchemaTooNewError too
-        return f"cannot use {settings.database_setting} {exc.where}: {exc.cause}"
-    await store.close()
-    return None
-
-
-def main() -> int:
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        print(f"kortbord: {exc}", file=sys.stderr)
-        return 2
-    problem = runloop.run(check_database(settings))
-    if problem is not None:
-        print(f"kortbord: {' '.join(problem.split())}", file=sys.stderr)
-        return 2
+def main(settings: Settings) -> int:
+    """Run the bot with ``settings``, which ``bot.preflight`` found good together with their
+    database."""
     setup_logging(settings.log_level_number, settings.log_format)
     _log.info("database: %s (%s)", settings.database, settings.database_setting)
     if settings.database_url is not None and "database_path" in settings.model_fields_set:

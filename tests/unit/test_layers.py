@@ -54,7 +54,8 @@ def _imports(path: Path, modules: dict[str, Path], *, typing_too: bool = False) 
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     # programs people and operators start: the bot, the playground, the operators' commands
-    ("bot.__main__", "bot.main", "bot.playground", "bot.ops", "bot.healthcheck"),
+    ("bot.__main__", "bot.main", "bot.preflight", "bot.playground", "bot.ops",
+     "bot.healthcheck"),
     # one bot process: the Discord client, its shards and cogs, the health monitor
     ("bot.client", "bot.sharding", "bot.monitor", "cogs"),
     # the Activity: the table in a Discord Activity, a face of the table service beside the
