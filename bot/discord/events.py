@@ -669,9 +669,10 @@ class EventController:
         Discord's account of the server's active threads. Only one made since the event was:
         a database started afresh numbers its events from 1 again."""
         me = self.client.user
+        if me is None:
+            return None
         since = event.created_at - CLOCK_SKEW
-        return next((t for t in parent.threads
-                     if t.name == name and me is not None and t.owner_id == me.id
+        return next((t for t in parent.threads if t.name == name and t.owner_id == me.id
                      and discord.utils.snowflake_time(t.id).timestamp() >= since), None)
 
     async def _open_game(self, game: GameSpec, event: EventRecord, table: EventTable,

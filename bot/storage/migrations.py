@@ -856,7 +856,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE events ADD COLUMN seated BIGINT NOT NULL DEFAULT 0",
             "UPDATE events SET seated = round",
         ),
-    ),)
+    ),
+)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The newest schema this code understands."""

@@ -18,7 +18,7 @@ _NAMED = re.compile(r"^\*\*(.+)\*\*$")
 
 _READ_AT_MOST = 4096
 _read: dict[int, tuple[list[dict[str, Any]], int, dict[str, Any] | None]] = {}
-"""``id(components)`` → the components, the flags and what ``_read`` made of them. The tests'
+"""``id(components)`` → the components, the flags and what ``_read_card`` made of them. The tests'
 waits ask every table of every channel on each of Discord's changes (a fifth of a busy test's
 time went on reading the same layouts again); an edit replaces a message's components with a
 new list, and the list held here keeps its id from being reused."""
