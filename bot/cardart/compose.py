@@ -129,10 +129,10 @@ def hand_image(
 
 
 EMOJI_FACES: tuple[int, ...] = (*new_deck(jokers=True), BACK)
+"""The faces the bot keeps as application emojis: the 52 cards, the two jokers and the back."""
 _EMOJI_ZOOM = 1.5
 """A corner emoji's card is this many times as wide as the square: its index fills the
 height."""
-"""The faces the bot keeps as application emojis: the 52 cards, the two jokers and the back."""
 
 
 def emoji_image(card: int, *, four_colour: bool = False, size: int = 128) -> bytes:
