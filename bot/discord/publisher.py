@@ -202,6 +202,9 @@ class _Table:
     """Written only through interactions (``Showing.interaction_only``)."""
     sleeper: asyncio.Task[None] | None = None
     """The write, due shortly before the newest token runs out, that says the table waits."""
+    token_stored_at: float | None = None
+    """Where only interactions write: when the token stored with the table was issued, so
+    that each write stores a newer person's token once (``Showing.message_token``)."""
     strays_from: int | None = None
     """The table's messages from this id on, but for ``message_id``, may still stand in the
     channel (``None``: none may): recorded with every message moved until the sweep is done,
@@ -308,15 +311,19 @@ class TablePublisher:
                 pinged=showing.pinged, message_webhook=showing.message_webhook,
                 only_hooks=showing.interaction_only, strays_from=strays_from,
                 strays_recorded=strays_from is not None and strays_from == showing.strays_from,
-                look=strays_from is not None, message_hook=self._stored_hook(showing))
+                look=strays_from is not None, message_hook=self._stored_hook(showing),
+                token_stored_at=None if showing.message_token is None
+                else showing.message_token[1])
         return state
 
     def _stored_hook(self, showing: Showing) -> Hook | None:
-        """The interaction that posted the stored message, from its stored token while that is
-        fresh: it edits the message in place after a restart, where only the bot's token
-        could otherwise delete it (and the table would be posted anew)."""
+        """The interaction of the stored token while that is fresh: it edits the message in
+        place after a restart, where only the bot's token could otherwise delete it (and the
+        table would be posted anew); where only interactions write, nothing else could write
+        the table until the next click. It posts nothing: its follow-ups are not counted here,
+        and an interaction of a user-installed app may have only a few."""
         stored = showing.message_token
-        if stored is None or showing.interaction_only or showing.message_id is None:
+        if stored is None or showing.message_id is None:
             return None
         token, made_at = stored
         hook = Hook.of_token(token, made_at, showing.channel_id, self._client)
@@ -690,12 +697,18 @@ class TablePublisher:
             state.message_id is not None and state.editor(now) is not None)
 
     def _sleep_later(self, state: _Table) -> None:
-        """Arm the table's last write before its newest token runs out (``reach``)."""
-        hook = state.hook
-        if hook is None or state.latest is None or state.latest.final:
+        """Arm the table's last write before its newest token runs out (``reach``): a
+        person's, or after a restart the stored one that edits the table."""
+        hooks = [h for h in (state.hook, state.message_hook) if h is not None]
+        if self._closing or not hooks or state.latest is None or state.latest.final:
+            # closing: a write that finishes during ``close`` arms none after its cancels
             return
+        hook = max(hooks, key=lambda h: h.made_at)
+        now = self._clock.now()
         due = hook.made_at + HOOK_LIFETIME - ASLEEP_BEFORE
-        if due <= self._clock.now():
+        if due <= now and (state.latest.asleep or not hook.fresh(now)):
+            # it says so already, or nothing can write it any more; a write late in the
+            # token's life (a restart's first) says so at once
             return
         if state.sleeper is not None:
             state.sleeper.cancel()
@@ -891,13 +904,33 @@ class TablePublisher:
             state.pinged = None
         # the first write here records where strays may stand with what it shows: until
         # that lands, the stored message and version are the next process's to sweep from
+        token = self._newer_token(state)
         await self._hooks.message_shows(
             showing.table_id, showing.channel_id, showing.version, state.pinged,
-            strays_from=None if state.strays_recorded else state.strays_from)
+            strays_from=None if state.strays_recorded else state.strays_from, token=token)
         state.strays_recorded = state.strays_from is not None
+        if token is not None:
+            state.token_stored_at = token[1]
+
+    @staticmethod
+    def _newer_token(state: _Table) -> tuple[str, float] | None:
+        """Where only interactions write: the newest person's token, to store with the write
+        when it is newer than the one stored. A restarted process edits the table through it
+        and knows when the table falls asleep (``_sleep_later``). A click after the table's
+        last write is not stored (a write per click), so a restarted table may say it waits
+        before its newest token runs out: the next click wakes it, as any."""
+        if not state.only_hooks:
+            return None
+        token = _token_of(state.hook)
+        if token is None or (state.token_stored_at is not None
+                             and token[1] <= state.token_stored_at):
+            return None
+        return token
 
     def _remind(self, state: _Table, showing: Showing) -> None:
         """Ping ``showing``'s person ``PING_AFTER`` seconds from now unless they moved."""
+        if self._closing:
+            return
         if state.reminder is not None:
             state.reminder.cancel()
         state.reminder = asyncio.create_task(self._ping_later(state, showing),
@@ -1023,10 +1056,11 @@ class TablePublisher:
             state.pinged = pinged
             state.shown = max(state.shown, showing.version)
             run = None if self._run is None or state.table_id in self._held else self._run
+            token = _token_of(hook)
             await self._hooks.message_moved(showing.table_id, showing.channel_id, sent, pinged,
                                             showing.version, webhook=state.message_webhook,
-                                            strays_from=state.strays_from,
-                                            token=_token_of(hook), run=run)
+                                            strays_from=state.strays_from, token=token, run=run)
+            state.token_stored_at = None if token is None else token[1]
             if run is not None:
                 self._held.add(state.table_id)
             state.strays_recorded = state.strays_from is not None

@@ -11,7 +11,9 @@ the publisher counts them and edits instead of posting once an interaction has u
 
 When no token is good the table waits: what happens meanwhile (a turn timer's move, a computer's)
 is applied and stored as anywhere, and the next click shows it. Shortly before the last token
-runs out, the table says so on itself, so nobody mistakes it for a live one.
+runs out, the table says so on itself, so nobody mistakes it for a live one. The newest token is
+stored with the table's writes, so a restarted process writes the table through it and says so
+in time too.
 """
 
 from __future__ import annotations

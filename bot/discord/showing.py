@@ -170,9 +170,10 @@ class Showing:
     """Where the table's stale messages may still stand from, as stored (``None``: nowhere;
     ``TableRecord.strays_from``): a sweep deletes them after the table's next write."""
     message_token: tuple[str, float] | None = field(default=None, repr=False)
-    """The interaction token that posted the stored message and when Discord issued it, as
-    stored (``TableRecord.message_token``): while fresh it edits that message in place after
-    a restart, where only the bot's token could otherwise delete it."""
+    """The interaction token that posted the stored message, or where only interactions write
+    the newest person's token at its last write, and when Discord issued it, as stored
+    (``TableRecord.message_token``): while fresh it edits that message in place after a
+    restart, where only the bot's token could otherwise delete it (or nothing could write it)."""
     quiet: bool = False
     """``ping`` is playing and their open hand panel announces the turn: the table does not
     ping them now, only if the turn is still theirs ``PING_AFTER`` seconds after it showed."""
@@ -197,7 +198,8 @@ class PublishHooks(Protocol):
                             run: int | None = None) -> None: ...
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None, *, strays_from: int | None = None) -> None: ...
+                            pinged: int | None, *, strays_from: int | None = None,
+                            token: tuple[str, float] | None = None) -> None: ...
 
     async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None: ...
 

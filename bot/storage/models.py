@@ -78,9 +78,10 @@ class TableRecord(_Row):
     channel until a sweep deletes them (``None``: none may): a replaced message whose delete
     waits in the background, or a post a killed process never recorded."""
     message_token: str | None = Field(default=None, repr=False)
-    """The token of the interaction whose follow-up posted the table message (``None``: none
-    did, or it is too old): a credential, never shown or logged. It edits and deletes that
-    message until 15 minutes after ``message_token_at``, a restart included."""
+    """The token of the interaction whose follow-up posted the table message, or where only
+    interactions write the table (a group DM) the newest person's token at its last write
+    (``None``: none, or too old): a credential, never shown or logged. It edits and deletes
+    that message until 15 minutes after ``message_token_at``, a restart included."""
     message_token_at: float | None = None
     """When Discord issued ``message_token`` (Unix seconds: the interaction id's time)."""
 

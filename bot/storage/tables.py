@@ -278,11 +278,14 @@ class TableWrites(StorePart):
         await self._transaction(body)
 
     async def mark_shown(self, table_id: int, version: int, *, pinged: int | None,
-                         strays_from: int | None = None) -> None:
+                         strays_from: int | None = None,
+                         token: tuple[str, float] | None = None) -> None:
         """The table message now shows ``version`` of the table (never moves backwards), and
         the turn it pinged for is ``pinged``'s (``None``: that turn is over); ``strays_from``
         (unless ``None``) is where its stale messages may stand, recorded with it so that no
-        crash comes between them (``TableRecord.strays_from``)."""
+        crash comes between them (``TableRecord.strays_from``); ``token`` (unless ``None``)
+        a newer interaction token that edits the message, and when Discord issued it
+        (``TableRecord.message_token``: an older one never replaces it)."""
 
         async def body(db: Tx) -> None:
             await db.execute(
@@ -293,6 +296,11 @@ class TableWrites(StorePart):
             if strays_from is not None:
                 await db.execute("UPDATE tables SET strays_from = ? WHERE id = ?",
                                  (strays_from, table_id))
+            if token is not None:
+                await db.execute(
+                    "UPDATE tables SET message_token = ?, message_token_at = ? WHERE id = ? "
+                    "AND (message_token_at IS NULL OR message_token_at < ?)",
+                    (token[0], token[1], table_id, token[1]))
 
         await self._transaction(body)
 

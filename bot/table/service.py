@@ -794,14 +794,19 @@ class TableService:
                 update={"message_token": secret, "message_token_at": issued})
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None, *, strays_from: int | None = None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None,
+                            token: tuple[str, float] | None = None) -> None:
         """The table's message now shows ``version``, and ``pinged``'s turn is the one it
-        pinged for (``None``: none); ``strays_from``: where its stale messages may stand
-        (``None``: the record stays as it is)."""
-        await self._store.mark_shown(table_id, version, pinged=pinged, strays_from=strays_from)
+        pinged for (``None``: none); ``strays_from``: where its stale messages may stand;
+        ``token``: a newer interaction token that edits the message, and when Discord issued
+        it (``None`` for either: the record stays as it is)."""
+        await self._store.mark_shown(table_id, version, pinged=pinged, strays_from=strays_from,
+                                     token=token)
         self._note_shown(table_id, channel_id, version, pinged)
         if strays_from is not None:
             self._note_strays(table_id, channel_id, strays_from)
+        if token is not None:
+            self._note_token(table_id, channel_id, token)
 
     async def strays_swept(self, table_id: int, channel_id: int, swept: int) -> None:
         """The table's stale messages from ``swept`` on are gone."""

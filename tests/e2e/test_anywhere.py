@@ -247,6 +247,52 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
     assert bot_token_calls(fake, channel) == []
 
 
+async def test_after_a_restart_a_table_only_clicks_write_shows_its_timeout_and_says_it_waits(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """The newest click's token is stored with the table's write: the restarted process
+    shows what happens meanwhile through it, and says on the table when it runs out."""
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    table = await open_table(driver, group, world.anna, [world.bo], turn_time=600)
+    table_id = table_id_of(table.table)
+
+    # five minutes on, a move: its clicks are the newest tokens, five minutes younger than
+    # the lobby's and the Start click's
+    clock.advance(5 * 60)
+    await table.turn_by_buttons()
+    moved = counter_of(table.table)
+    assert moved is not None
+    await bot_runner.restart()
+
+    # the turn timer's move ten minutes after that one is applied by the restarted process,
+    # and shown through the stored token (the lobby's and the Start click's have run out)
+    clock.advance(10 * 60 + 1)
+    await table.wait_counter(moved + 1)
+    # the move's clicks came at most ``lag`` real seconds after the clocks were set: by then
+    # their token is 30 s from running out (``HOOK_LIFETIME`` after the move, not the start)
+    lag = fake.clock() - clock.now()
+    clock.advance(HOOK_LIFETIME - ASLEEP_BEFORE - (10 * 60 + 1) + lag)
+    await driver.wait_for(lambda: ASLEEP in turn_line(table.table), what="the table's note")
+    assert counter_of(table.table) == moved + 1
+
+    # the next timeout is applied while no token is good; a click brings the table up to
+    # date through the click's own token, as before
+    clock.advance(10 * 60)
+    await driver.click(world.bo, table.table, "Your hand")
+    await table.wait_counter(moved + 2)
+    assert ASLEEP not in turn_line(table.table)
+    assert bot_runner.bot is not None
+    timeouts = [r for r in await bot_runner.bot.service.moves(table_id)
+                if r.move["type"] == "timeout"]
+    assert len(timeouts) == 2
+    assert bot_token_calls(fake, group) == []
+    assert [c.path for c in fake.rest_calls if c.status == 401] == []
+
+
 async def test_a_stale_deal_button_brings_a_table_only_clicks_write_up_to_date(
     bot: BotRunner, driver: Driver, world: World
 ) -> None:

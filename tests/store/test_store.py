@@ -291,6 +291,26 @@ async def test_every_change_bumps_the_version_and_the_message_records_what_it_sh
     assert [r.id for r in await store.tables_behind(10)] == [record.id]
 
 
+async def test_a_newer_token_is_recorded_with_what_the_message_shows_and_an_older_never(
+    store: Store,
+) -> None:
+    """Where only interactions write a table, each write stores the newest person's token
+    that edits it: a restarted process writes the table through it and knows when the table
+    falls asleep."""
+    record = await store.create_lobby(
+        guild_id=GUILD, channel_id=10, kind="toy", host=SeatInfo(player_id=1, name="P1"),
+        options={}, turn_seconds=0, lobby_expires_at=None, now=NOW, locale="en",
+    )
+    await store.set_message_id(record.id, 500, shown_version=0, token=("posted", NOW))
+    await store.mark_shown(record.id, 1, pinged=None, token=("clicked", NOW + 300))
+    await store.mark_shown(record.id, 2, pinged=None, token=("earlier", NOW + 200))
+    await store.mark_shown(record.id, 3, pinged=None)
+    current = await store.table(record.id)
+    assert current is not None
+    assert (current.shown_version, current.message_token, current.message_token_at) == (
+        3, "clicked", NOW + 300)
+
+
 async def test_where_strays_may_stand_is_recorded_with_the_message_until_swept(
     store: Store,
 ) -> None:

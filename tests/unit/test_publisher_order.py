@@ -57,7 +57,8 @@ class Hooks:
         raise AssertionError("the table message stays where it is")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None, *, strays_from: int | None = None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None,
+                            token: tuple[str, float] | None = None) -> None:
         self.versions.append(version)
         self.changed.set()
 

@@ -93,7 +93,8 @@ class Hooks:
         raise AssertionError("each table is edited in place")
 
     async def message_shows(self, table_id: int, channel_id: int, version: int,
-                            pinged: int | None, *, strays_from: int | None = None) -> None:
+                            pinged: int | None, *, strays_from: int | None = None,
+                            token: tuple[str, float] | None = None) -> None:
         # recorded with the write: from the stored message on
         assert strays_from == POSTED + table_id
         self.shown.add(table_id)
