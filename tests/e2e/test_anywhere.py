@@ -247,6 +247,30 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
     assert bot_token_calls(fake, channel) == []
 
 
+async def test_a_move_shown_in_a_tokens_last_half_minute_still_says_the_table_waits(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    table = await open_table(driver, group, world.anna, [world.bo], turn_time=820)
+    started = counter_of(table.table)
+    assert started is not None
+    # 30 s before the Start click's token runs out the table says it waits ...
+    lag = fake.clock() - clock.now()
+    clock.advance(HOOK_LIFETIME - ASLEEP_BEFORE + lag)
+    await driver.wait_for(lambda: ASLEEP in turn_line(table.table), what="the table's note")
+    # ... and still says so once the turn timer's move, ten seconds later, is shown through
+    # that token in its last 20 s
+    clock.advance(max(1.0, 820 + 1 - (HOOK_LIFETIME - ASLEEP_BEFORE + lag)))
+    await driver.wait_for(
+        lambda: counter_of(table.table) == started + 1 and ASLEEP in turn_line(table.table),
+        what="the timer's move with the table's note")
+    assert bot_token_calls(fake, group) == []
+
+
 async def test_after_a_restart_a_table_only_clicks_write_shows_its_timeout_and_says_it_waits(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
