@@ -853,9 +853,15 @@ class TablePublisher:
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
         wants_ping = _pings(state, showing, passed)
         fresh = state.message_id is None or wants_ping
-        if state.only_hooks and not self._posts(state, showing, passed):
-            fresh = wants_ping = False
-        if fresh or self._aged(state.message_id) or self._adopts(state):
+        if state.only_hooks:
+            # no interaction with a follow-up left (after a restart: none known yet, but the
+            # stored token that edits): edited, pinging nobody, even once the message aged
+            posts = self._posts(state, showing, passed)
+            if not posts:
+                fresh = wants_ping = False
+        else:
+            posts = fresh or self._aged(state.message_id) or self._adopts(state)
+        if posts:
             old = state.message_id
             # moved down only because it aged, it notifies nobody and keeps whose turn it
             # stands for (a person's turn that went on, or none)

@@ -23,6 +23,7 @@ from tests.e2e.dubb_table import (
     cards_seen,
     counter_of,
     open_table,
+    pings_off,
     table_id_of,
     title,
     to_move,
@@ -315,6 +316,38 @@ async def test_after_a_restart_a_table_only_clicks_write_shows_its_timeout_and_s
     assert len(timeouts) == 2
     assert bot_token_calls(fake, group) == []
     assert [c.path for c in fake.rest_calls if c.status == 401] == []
+
+
+async def test_after_a_restart_an_aged_table_message_is_edited_through_the_stored_token(
+    bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
+) -> None:
+    """With turn pings off the table message is edited, never posted anew, until it is old
+    enough to be moved down (``REPOST_AGE``). After a restart, with no click's follow-up to
+    move it down with, the stored token edits it all the same."""
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    group = driver.add_group_dm(world.anna, [world.bo])
+    await pings_off(driver, group, [world.anna, world.bo])
+    table = await open_table(driver, group, world.anna, [world.bo], turn_time=420)
+    posted = table.table.id
+    # a move every six minutes for 48 minutes, each edits the table through its own click
+    for _ in range(8):
+        clock.advance(6 * 60)
+        await table.turn_by_buttons()
+        assert not table.over()
+    assert table.table.id == posted
+    moved = counter_of(table.table)
+    assert moved is not None
+    await bot_runner.restart()
+
+    # the turn timer's move at 55 minutes: the message is past its age to be moved down, and
+    # the last move's stored token (good until 62 minutes) edits it where it stands
+    clock.advance(7 * 60 + 1)
+    shown = await table.wait_counter(moved + 1)
+    assert shown.id == posted
+    assert bot_token_calls(fake, group) == []
 
 
 async def test_a_stale_deal_button_brings_a_table_only_clicks_write_up_to_date(
