@@ -10,7 +10,9 @@ message is deleted: one notification per turn, carrying the table's own **Your h
 and never a stray "your turn" message left behind. Whose turn the table message pinged for is
 stored with the table, so a restart never pings the same turn twice. A table message 50
 minutes old is posted anew too, pinging nobody: Discord limits edits to messages older than an
-hour (error 30046), and a table can go on for hours.
+hour (error 30046), and a table can go on for hours. Where only interactions write (a group DM,
+``bot.discord.reach``) and none has a follow-up left, it is edited all the same: the limit slows
+such edits, where nothing could post it.
 
 Table messages are written through people's interactions wherever possible (issue 32): a table
 is posted as a follow-up of the newest person's interaction at the table (their move, join or
