@@ -57,6 +57,33 @@ def bot_token_calls(fake: FakeDiscord, channel: Channel) -> list[str]:
             if c.path.startswith(f"/channels/{channel.id}")]
 
 
+async def _group_of_two(fake: FakeDiscord, bot_runner: BotRunner, driver: Driver, world: World
+                        ) -> tuple[FakeClock, Channel]:
+    """The bot started on a clock moved by hand (``_clocked``), and a group DM of Anna and Bo,
+    who installed kortbord."""
+    clock = _clocked(fake, bot_runner)
+    await bot_runner.start()
+    for person in (world.anna, world.bo):
+        driver.install_for(person)
+    return clock, driver.add_group_dm(world.anna, [world.bo])
+
+
+async def _woken_by_a_click(bot_runner: BotRunner, fake: FakeDiscord, driver: Driver,
+                            world: World, table: DubbTable, group: Channel, counter: int
+                            ) -> None:
+    """Bo's click (Your hand) brings a table that waited up to date through the click's own
+    token: at ``counter``, two turn timers' moves in all, and never the bot's token."""
+    await driver.click(world.bo, table.table, "Your hand")
+    await table.wait_counter(counter)
+    assert ASLEEP not in turn_line(table.table)
+    assert bot_runner.bot is not None
+    timeouts = [r for r in await bot_runner.bot.service.moves(table_id_of(table.table))
+                if r.move["type"] == "timeout"]
+    assert len(timeouts) == 2
+    assert bot_token_calls(fake, group) == []
+    assert [c.path for c in fake.rest_calls if c.status == 401] == []
+
+
 async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
     bot: BotRunner, driver: Driver, fake: FakeDiscord, world: World, tmp_path: Path
 ) -> None:
@@ -104,13 +131,8 @@ async def test_three_people_play_a_whole_dubb_game_in_a_group_dm(
 async def test_a_table_left_alone_says_so_and_the_next_click_brings_it_up_to_date(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
-    clock = _clocked(fake, bot_runner)
-    await bot_runner.start()
-    for person in (world.anna, world.bo):
-        driver.install_for(person)
-    group = driver.add_group_dm(world.anna, [world.bo])
+    clock, group = await _group_of_two(fake, bot_runner, driver, world)
     table = await open_table(driver, group, world.anna, [world.bo], turn_time=600)
-    table_id = table_id_of(table.table)
 
     # nobody clicks: the turn timer's move at 10 minutes shows, through the Start click's token
     clock.advance(10 * 60 + 1)
@@ -128,15 +150,7 @@ async def test_a_table_left_alone_says_so_and_the_next_click_brings_it_up_to_dat
     assert counter_of(shown) == 1 and ASLEEP in turn_line(shown)
 
     # a click (Your hand) brings the table up to date through the click's own token
-    await driver.click(world.bo, shown, "Your hand")
-    await table.wait_counter(2)
-    assert ASLEEP not in turn_line(table.table)
-    assert bot_runner.bot is not None
-    timeouts = [r for r in await bot_runner.bot.service.moves(table_id)
-                if r.move["type"] == "timeout"]
-    assert len(timeouts) == 2
-    assert bot_token_calls(fake, group) == []
-    assert [c.path for c in fake.rest_calls if c.status == 401] == []
+    await _woken_by_a_click(bot_runner, fake, driver, world, table, group, 2)
 
 
 async def test_a_practice_game_against_computers_in_the_bot_dm(
@@ -251,11 +265,7 @@ async def test_tonk_hands_in_a_server_that_never_added_the_bot(
 async def test_a_move_shown_in_a_tokens_last_half_minute_still_says_the_table_waits(
     bot_runner: BotRunner, fake: FakeDiscord, driver: Driver, world: World
 ) -> None:
-    clock = _clocked(fake, bot_runner)
-    await bot_runner.start()
-    for person in (world.anna, world.bo):
-        driver.install_for(person)
-    group = driver.add_group_dm(world.anna, [world.bo])
+    clock, group = await _group_of_two(fake, bot_runner, driver, world)
     table = await open_table(driver, group, world.anna, [world.bo], turn_time=820)
     started = counter_of(table.table)
     assert started is not None
@@ -277,13 +287,8 @@ async def test_after_a_restart_a_table_only_clicks_write_shows_its_timeout_and_s
 ) -> None:
     """The newest click's token is stored with the table's write: the restarted process
     shows what happens meanwhile through it, and says on the table when it runs out."""
-    clock = _clocked(fake, bot_runner)
-    await bot_runner.start()
-    for person in (world.anna, world.bo):
-        driver.install_for(person)
-    group = driver.add_group_dm(world.anna, [world.bo])
+    clock, group = await _group_of_two(fake, bot_runner, driver, world)
     table = await open_table(driver, group, world.anna, [world.bo], turn_time=600)
-    table_id = table_id_of(table.table)
 
     # five minutes on, a move: its clicks are the newest tokens, five minutes younger than
     # the lobby's and the Start click's
@@ -307,15 +312,7 @@ async def test_after_a_restart_a_table_only_clicks_write_shows_its_timeout_and_s
     # the next timeout is applied while no token is good; a click brings the table up to
     # date through the click's own token, as before
     clock.advance(10 * 60)
-    await driver.click(world.bo, table.table, "Your hand")
-    await table.wait_counter(moved + 2)
-    assert ASLEEP not in turn_line(table.table)
-    assert bot_runner.bot is not None
-    timeouts = [r for r in await bot_runner.bot.service.moves(table_id)
-                if r.move["type"] == "timeout"]
-    assert len(timeouts) == 2
-    assert bot_token_calls(fake, group) == []
-    assert [c.path for c in fake.rest_calls if c.status == 401] == []
+    await _woken_by_a_click(bot_runner, fake, driver, world, table, group, moved + 2)
 
 
 async def test_after_a_restart_an_aged_table_message_is_edited_through_the_stored_token(
@@ -324,11 +321,7 @@ async def test_after_a_restart_an_aged_table_message_is_edited_through_the_store
     """With turn pings off the table message is edited, never posted anew, until it is old
     enough to be moved down (``REPOST_AGE``). After a restart, with no click's follow-up to
     move it down with, the stored token edits it all the same."""
-    clock = _clocked(fake, bot_runner)
-    await bot_runner.start()
-    for person in (world.anna, world.bo):
-        driver.install_for(person)
-    group = driver.add_group_dm(world.anna, [world.bo])
+    clock, group = await _group_of_two(fake, bot_runner, driver, world)
     await pings_off(driver, group, [world.anna, world.bo])
     table = await open_table(driver, group, world.anna, [world.bo], turn_time=420)
     posted = table.table.id
