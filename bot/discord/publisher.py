@@ -626,6 +626,9 @@ class TablePublisher:
             channel = self._client.get_partial_messageable(state.channel_id)
             grant = await self._pacer.acquire(state.channel_id, Kind.READ, background=True)
             try:
+                # in line behind the writes granted before it, which each wait for their step
+                # (``_drain``): else a look granted after them could go out before them
+                await self._people.step()
                 with paced():
                     # from the recorded message on, itself included: replaced, it is stale
                     history = [m async for m in channel.history(
