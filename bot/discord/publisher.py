@@ -856,17 +856,10 @@ class TablePublisher:
         """Show ``showing``; ``grant`` is the pacer's leave for its write. ``passed``: the turn
         changed hands in the versions this write folds together."""
         # a turn is pinged once: when it begins (someone else's turn ended), not at every move
-        wants_ping = _pings(state, showing, passed)
-        fresh = state.message_id is None or wants_ping
-        if state.only_hooks:
-            # no interaction with a follow-up left (after a restart: none known yet, but the
-            # stored token that edits): edited, pinging nobody, even once the message aged
-            posts = self._posts(state, showing, passed)
-            if not posts:
-                fresh = wants_ping = False
-        else:
-            posts = fresh or self._aged(state.message_id) or self._adopts(state)
-        if posts:
+        fresh = state.message_id is None or _pings(state, showing, passed)
+        # where only interactions write and none has a follow-up left (after a restart: none
+        # known yet, only the stored token that edits), edited, pinging nobody, even aged
+        if self._posts(state, showing, passed):
             old = state.message_id
             # moved down only because it aged, it notifies nobody and keeps whose turn it
             # stands for (a person's turn that went on, or none)
